@@ -1,0 +1,61 @@
+// The analytics service's answers (REFERENCE.md) read tolerantly: integers may be strings, `password` is a
+// boolean (is one set?), `exclude_params` never comes back, lists are one entry per line.
+import { z } from "zod";
+
+const int = z
+  .union([z.number().int(), z.string().regex(/^-?\d+$/, "expected an integer")])
+  .transform((v) => Number(v));
+const bit = z
+  .union([z.number(), z.string(), z.boolean(), z.null()])
+  .transform((v) => (v === true || v === 1 || v === "1" || v === "true" ? 1 : 0) as 0 | 1);
+const privacy = int.pipe(z.union([z.literal(0), z.literal(1), z.literal(2)]));
+const lines = z
+  .union([z.string(), z.array(z.string()), z.null()])
+  .optional()
+  .transform((v) => splitLines(v ?? ""));
+
+export const websiteSchema = z.looseObject({
+  id: int,
+  domain: z.string().min(1),
+  privacy,
+  email: bit.optional().transform((v) => v ?? 0),
+  password: z
+    .union([z.boolean(), z.number(), z.string(), z.null()])
+    .optional()
+    .transform((v) => v === true || v === 1 || v === "1"),
+  exclude_bots: bit.optional().transform((v) => v ?? 1),
+  exclude_ips: lines,
+  created_at: z.string().nullish(),
+  updated_at: z.string().nullish(),
+});
+export type RemoteWebsite = z.output<typeof websiteSchema>;
+
+const pageNumbers = {
+  current_page: int.optional(),
+  last_page: int.optional(),
+  per_page: int.optional(),
+  total: int.optional(),
+};
+
+/** A list page in either shape: Laravel's resource collection (`meta`) or a bare paginator. */
+export const websitePageSchema = z
+  .looseObject({
+    data: z.array(z.unknown()),
+    meta: z.looseObject(pageNumbers).optional(),
+    ...pageNumbers,
+  })
+  .transform((page) => ({
+    data: page.data,
+    currentPage: page.meta?.current_page ?? page.current_page,
+    lastPage: page.meta?.last_page ?? page.last_page,
+    total: page.meta?.total ?? page.total,
+  }));
+
+export const websiteEnvelopeSchema = z.looseObject({ data: websiteSchema });
+
+export const deleteResultSchema = z.looseObject({ deleted: z.boolean().optional(), id: int.optional() });
+
+export function splitLines(value: string | string[]): string[] {
+  const items = Array.isArray(value) ? value : value.split(/\r?\n/);
+  return items.map((item) => item.trim()).filter((item) => item !== "");
+}

@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// The topsync command line: flag parsing only. Each command's module is loaded when it runs, so
+// `topsync --help` stays fast.
+import { Command, CommanderError, Option } from "commander";
+import type { CommandContext, GlobalOptions } from "./cli/context.js";
+
+const program = new Command("topsync")
+  .description("Scheduled data top-ups with a money-safe ledger, and declarative analytics websites.")
+  .option("-c, --config <file>", "config file", "./config.yaml")
+  .addOption(new Option("--log-level <level>", "log level").choices(["trace", "debug", "info", "warn", "error", "fatal"]))
+  .option("--json", "print data as JSON")
+  .showHelpAfterError("(run with --help for usage)")
+  .exitOverride();
+
+/** Runs a command body with a context built from config; failures become one paragraph and an exit code. */
+function withContext<A extends unknown[]>(body: (ctx: CommandContext, ...args: A) => Promise<void>) {
+  return async (...args: A): Promise<void> => {
+    const { openContext } = await import("./cli/context.js");
+    const ctx = await openContext(globals());
+    try {
+      await body(ctx, ...args);
+    } finally {
+      await ctx.close();
+    }
+  };
+}
+
+function globals(): GlobalOptions {
+  return program.opts<GlobalOptions>();
+}
+
+program
+  .command("demo")
+  .description("start the sandbox in-process and show what topsync does against it")
+  .action(async () => (await import("./cli/demo.js")).demoCommand(globals()));
+
+program
+  .command("sandbox")
+  .description("serve both simulated APIs on loopback until stopped")
+  .option("--reseller-port <port>", "reseller port", "4010")
+  .option("--analytics-port <port>", "analytics port", "4020")
+  .option("--host <host>", "address to listen on", "127.0.0.1")
+  .option("--latency <ms>", "added latency per request in ms", "0")
+  .option("--seed <n>", "seed for outcomes and faults", "1")
+  .option("--faults <file>", "fault injection file (JSON or YAML)")
+  .option("--fail-rate <share>", "share of purchases that end failed", "0")
+  .option("--reverse-rate <share>", "share of purchases that end reversed", "0")
+  .option("--wallet <amount>", "starting wallet balance", "1000000.00")
+  .option("--websites <n>", "seed this many websites", "0")
+  .action(async (options) => (await import("./cli/sandbox.js")).sandboxCommand(options));
+
+const config = program.command("config").description("validate the config or print its JSON Schema");
+config
+  .command("check")
+  .description("validate the config file and report every problem with its line")
+  .action(async () => (await import("./cli/config.js")).configCheckCommand(globals()));
+config
+  .command("schema")
+  .description("print the JSON Schema of config.yaml (for editor autocompletion)")
+  .action(async () => (await import("./cli/config.js")).configSchemaCommand());
+
+program
+  .command("networks")
+  .description("list the reseller's networks")
+  .action(withContext(async (ctx) => (await import("./cli/catalogue.js")).networksCommand(ctx)));
+
+program
+  .command("plans")
+  .description("list the data plans of a network (by id, code or name)")
+  .argument("<network>", "network id, code or name, e.g. MTN")
+  .action(withContext(async (ctx, network: string) => (await import("./cli/catalogue.js")).plansCommand(ctx, network)));
+
+program
+  .command("verify")
+  .description("verify one purchase by its reference")
+  .argument("<reference>", "transaction reference")
+  .action(withContext(async (ctx, reference: string) => (await import("./cli/verify.js")).verifyCommand(ctx, reference)));
+
+const websites = program.command("websites").description("the analytics websites");
+websites
+  .command("list")
+  .description("list every website the analytics service has")
+  .action(withContext(async (ctx) => (await import("./cli/websites.js")).websitesListCommand(ctx)));
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    await program.parseAsync(argv);
+    return typeof process.exitCode === "number" ? process.exitCode : 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end here too, with exit code 0.
+      return error.exitCode === 0 ? 0 : 64;
+    }
+    const { describeFailure } = await import("./cli/fail.js");
+    const debug = ["debug", "trace"].includes(program.opts<GlobalOptions>().logLevel ?? "");
+    const failure = describeFailure(error, debug);
+    process.stderr.write(`${failure.text}\n`);
+    return failure.exitCode;
+  }
+}
+
+process.exitCode = await main(process.argv);

@@ -1,0 +1,75 @@
+// What every command starts from: the global flags, the loaded config, a logger, and lazily built clients.
+import type { AnalyticsClient } from "../analytics/client.js";
+import { createAnalyticsClient, createResellerClient } from "../clients.js";
+import type { Config } from "../config/index.js";
+import { loadConfig } from "../config/index.js";
+import { createLogger, type Logger } from "../log/logger.js";
+import type { ResellerClient } from "../reseller/client.js";
+
+export interface GlobalOptions {
+  config: string;
+  logLevel?: string;
+  json?: boolean;
+}
+
+export interface CommandContext {
+  globals: GlobalOptions;
+  config: Config;
+  configFile: string;
+  logger: Logger;
+  reseller(): ResellerClient;
+  analytics(): AnalyticsClient;
+  /** Runs at the end of the command, in reverse order: closes pools, databases, servers. */
+  defer(cleanup: () => Promise<void> | void): void;
+  close(): Promise<void>;
+}
+
+export function createLoggerFor(globals: GlobalOptions): Logger {
+  return createLogger({ level: globals.logLevel ?? process.env.TOPSYNC_LOG_LEVEL ?? "info" });
+}
+
+export async function openContext(globals: GlobalOptions, override?: (config: Config) => Config): Promise<CommandContext> {
+  const loaded = await loadConfig(globals.config, process.env);
+  const config = override ? override(loaded.config) : loaded.config;
+  const logger = createLogger({ level: globals.logLevel ?? config.log.level });
+  for (const warning of loaded.warnings) {
+    logger.warn(`${warning.file}:${warning.line}:${warning.column}: ${warning.path}: ${warning.message}`);
+  }
+  return contextFrom(globals, config, loaded.file, logger);
+}
+
+export function contextFrom(globals: GlobalOptions, config: Config, configFile: string, logger: Logger): CommandContext {
+  const cleanups: Array<() => Promise<void> | void> = [];
+  let reseller: ResellerClient | undefined;
+  let analytics: AnalyticsClient | undefined;
+  const context: CommandContext = {
+    globals,
+    config,
+    configFile,
+    logger,
+    reseller() {
+      if (!reseller) {
+        const client = createResellerClient(config.reseller, { logger });
+        cleanups.push(() => client.close());
+        reseller = client;
+      }
+      return reseller;
+    },
+    analytics() {
+      if (!analytics) {
+        const client = createAnalyticsClient(config.analytics, { logger });
+        cleanups.push(() => client.close());
+        analytics = client;
+      }
+      return analytics;
+    },
+    defer(cleanup) {
+      cleanups.push(cleanup);
+    },
+    async close() {
+      for (const cleanup of cleanups.reverse()) await cleanup();
+      cleanups.length = 0;
+    },
+  };
+  return context;
+}

@@ -1,0 +1,63 @@
+// `topsync sandbox`: both simulated services on loopback, until SIGINT or SIGTERM.
+import { UsageError } from "../errors.js";
+import { loadFaultsFile, startSandbox } from "../sandbox/index.js";
+import { write } from "./output.js";
+
+export interface SandboxFlags {
+  resellerPort: string;
+  analyticsPort: string;
+  host: string;
+  latency: string;
+  seed: string;
+  faults?: string;
+  failRate: string;
+  reverseRate: string;
+  wallet: string;
+  websites: string;
+}
+
+export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
+  const sandbox = await startSandbox({
+    host: flags.host,
+    resellerPort: integer(flags.resellerPort, "--reseller-port", 0, 65_535),
+    analyticsPort: integer(flags.analyticsPort, "--analytics-port", 0, 65_535),
+    latencyMs: integer(flags.latency, "--latency", 0, 600_000),
+    seed: integer(flags.seed, "--seed", 0, 2 ** 31),
+    failRate: share(flags.failRate, "--fail-rate"),
+    reverseRate: share(flags.reverseRate, "--reverse-rate"),
+    walletBalance: flags.wallet,
+    faults: flags.faults ? loadFaultsFile(flags.faults) : undefined,
+  });
+  const count = integer(flags.websites, "--websites", 0, 1_000_000);
+  if (count > 0) {
+    sandbox.seedWebsites(Array.from({ length: count }, (_, i) => ({ domain: `site-${String(i + 1).padStart(5, "0")}.example.com` })));
+  }
+  write(
+    `sandbox reseller  ${sandbox.resellerUrl}\n` +
+      `sandbox analytics ${sandbox.analyticsUrl}\n` +
+      `admin             ${sandbox.resellerUrl}/__admin/state\n` +
+      `API keys are the sandbox defaults of config.yaml. Ctrl-C stops.\n`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await sandbox.close();
+}
+
+function integer(text: string, flag: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${text}"`);
+  }
+  return value;
+}
+
+function share(text: string, flag: string): number {
+  const value = Number(text);
+  if (!Number.isFinite(value) || value < 0 || value > 1) {
+    throw new UsageError(`${flag} must be a share between 0 and 1, got "${text}"`);
+  }
+  return value;
+}

@@ -1,0 +1,21 @@
+// `topsync websites list`: the analytics service's websites as it reports them (every page).
+import type { CommandContext } from "./context.js";
+import { renderJson, renderTable, write } from "./output.js";
+
+const PRIVACY = ["public", "private", "password"] as const;
+
+export async function websitesListCommand(ctx: CommandContext): Promise<void> {
+  const { websites } = await ctx.analytics().listWebsites();
+  if (ctx.globals.json) return write(renderJson(websites));
+  write(
+    renderTable(websites, [
+      { header: "ID", value: (w) => String(w.id), align: "right" },
+      { header: "DOMAIN", value: (w) => w.domain },
+      { header: "PRIVACY", value: (w) => PRIVACY[w.privacy] },
+      { header: "EMAIL", value: (w) => (w.email ? "on" : "off") },
+      { header: "EXCLUDE BOTS", value: (w) => (w.exclude_bots ? "on" : "off") },
+      { header: "EXCLUDE IPS", value: (w) => w.exclude_ips.join(",") || "-" },
+    ]),
+  );
+  write(`${websites.length} websites\n`);
+}

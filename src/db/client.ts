@@ -1,0 +1,104 @@
+// One database handle for both homes of the ledger: PGlite in a local folder (the embedded default) or a
+// PostgreSQL server through postgres.js. Everything above this file runs the same drizzle code on either.
+import { mkdirSync } from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
+import type { SQL } from "drizzle-orm";
+import postgres from "postgres";
+import { TopsyncError } from "../errors.js";
+import { acquireDirLock } from "./dir-lock.js";
+import * as schema from "./schema.js";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Where the data lives, without credentials: a folder, "memory", or host/database. */
+  location: string;
+  /** PostgreSQL only: calls `onNotify` for each NOTIFY on `channel`; resolves to an unsubscribe. */
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres:// URL; empty means the embedded database. */
+  url?: string;
+  /** Folder of the embedded database; "memory://" keeps it in memory (tests). */
+  pgliteDir?: string;
+  /** Connections in the PostgreSQL pool. */
+  maxConnections?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.url ? openPostgres(options.url, options.maxConnections ?? 10) : openPglite(options.pgliteDir ?? "./.topsync/pglite");
+}
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const client = postgres(url, {
+    max,
+    onnotice: () => {},
+    connection: { application_name: "topsync" },
+  });
+  try {
+    await client`select 1`;
+  } catch (error) {
+    await client.end({ timeout: 1 });
+    throw new TopsyncError("DB_UNREACHABLE", `cannot connect to the database at ${safeLocation(url)}: ${(error as Error).message}`, 1, { cause: error });
+  }
+  const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  return {
+    db,
+    kind: "postgres",
+    location: safeLocation(url),
+    async listen(channel, onNotify) {
+      const subscription = await client.listen(channel, onNotify);
+      return () => subscription.unlisten();
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+async function openPglite(dir: string): Promise<Database> {
+  const inMemory = dir.startsWith("memory://");
+  const release = inMemory ? () => {} : acquireDirLock(dir);
+  try {
+    if (!inMemory) mkdirSync(dir, { recursive: true });
+    const client = new PGlite(inMemory ? undefined : dir);
+    await client.waitReady;
+    const db = drizzlePglite(client, { schema }) as unknown as Db;
+    return {
+      db,
+      kind: "pglite",
+      location: inMemory ? "memory" : dir,
+      async listen() {
+        return async () => {};
+      },
+      async close() {
+        await client.close();
+        release();
+      },
+    };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** host:port/database of a URL, without user or password. */
+export function safeLocation(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}${parsed.port ? `:${parsed.port}` : ""}${parsed.pathname}`;
+  } catch {
+    return "(unreadable database url)";
+  }
+}
+
+/** Rows of a raw statement, whichever driver ran it (postgres.js answers an array, PGlite `{rows}`). */
+export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown;
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}

@@ -1,0 +1,160 @@
+// The database: the purchase ledger and its event log, the intake table, schedule fires, and the small
+// state topsync keeps between runs. Money is `numeric`, times are `timestamptz`.
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const money = (name: string) => numeric(name, { precision: 14, scale: 2 });
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+
+export const PURCHASE_STATES = [
+  "queued",
+  "rejected",
+  "submitting",
+  "submitted",
+  "succeeded",
+  "failed",
+  "in_doubt",
+  "unverified",
+  "cancelled",
+] as const;
+export type PurchaseState = (typeof PURCHASE_STATES)[number];
+
+/** One row per requested purchase, whatever its source; `request_key` makes every insert idempotent. */
+export const purchases = pgTable(
+  "purchases",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    request_key: text("request_key").notNull(),
+    source: text("source").notNull(), // job | intake | buy
+    job_name: text("job_name"),
+    fire_time: at("fire_time"),
+    network: text("network").notNull(), // as requested: id, code or name
+    network_id: text("network_id"), // resolved
+    plan_id: text("plan_id"), // requested or resolved
+    plan_selector: jsonb("plan_selector"), // {size_mb, type?, name_contains?} when requested by selector
+    plan_name: text("plan_name"),
+    phone: text("phone").notNull(),
+    ported: boolean("ported").notNull().default(false),
+    max_price: money("max_price"),
+    amount: money("amount"),
+    state: text("state").$type<PurchaseState>().notNull().default("queued"),
+    reason: text("reason"),
+    not_before: at("not_before").notNull().defaultNow(),
+    attempts: integer("attempts").notNull().default(0),
+    max_attempts: integer("max_attempts").notNull().default(5),
+    reference: text("reference"),
+    provider_status: text("provider_status"),
+    provider_message: text("provider_message"),
+    refund_amount: money("refund_amount"),
+    budget_day: date("budget_day", { mode: "string" }),
+    run_id: text("run_id"),
+    verify_attempts: integer("verify_attempts").notNull().default(0),
+    next_verify_at: at("next_verify_at"),
+    requested_by: text("requested_by"),
+    created_at: at("created_at").notNull().defaultNow(),
+    updated_at: at("updated_at").notNull().defaultNow(),
+    submitted_at: at("submitted_at"),
+    settled_at: at("settled_at"),
+  },
+  (t) => [
+    uniqueIndex("purchases_request_key").on(t.request_key),
+    index("purchases_due").on(t.not_before, t.id).where(sql`state = 'queued'`),
+    index("purchases_verify_due").on(t.next_verify_at).where(sql`state in ('submitted', 'unverified')`),
+    index("purchases_state").on(t.state),
+    index("purchases_reference").on(t.reference),
+    index("purchases_created").on(t.created_at),
+  ],
+);
+
+/** Append-only history: every transition of every purchase, with the provider's raw answer. */
+export const purchaseEvents = pgTable(
+  "purchase_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    purchase_id: bigint("purchase_id", { mode: "number" })
+      .notNull()
+      .references(() => purchases.id),
+    at: at("at").notNull().defaultNow(),
+    actor: text("actor").notNull(),
+    from_state: text("from_state"),
+    to_state: text("to_state").notNull(),
+    reason: text("reason"),
+    response: jsonb("response"),
+  },
+  (t) => [index("purchase_events_purchase").on(t.purchase_id, t.id)],
+);
+
+/** The intake table other systems insert into (DESIGN §5); the worker moves each row into the ledger once. */
+export const purchaseRequests = pgTable(
+  "purchase_requests",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    request_key: text("request_key").notNull(),
+    network: text("network").notNull(),
+    plan_id: text("plan_id"),
+    plan_size: text("plan_size"),
+    plan_type: text("plan_type"),
+    plan_name_contains: text("plan_name_contains"),
+    phone: text("phone").notNull(),
+    ported: boolean("ported").notNull().default(false),
+    not_before: at("not_before"),
+    max_price: money("max_price"),
+    requested_by: text("requested_by"),
+    created_at: at("created_at").notNull().defaultNow(),
+    processed_at: at("processed_at"),
+    purchase_id: bigint("purchase_id", { mode: "number" }),
+    error: text("error"),
+  },
+  (t) => [
+    uniqueIndex("purchase_requests_request_key").on(t.request_key),
+    index("purchase_requests_pending").on(t.id).where(sql`processed_at is null`),
+  ],
+);
+
+/** Money committed per budget day: kept in step with the ledger so a guard is one row, not a scan. */
+export const budgetDays = pgTable("budget_days", {
+  day: date("day", { mode: "string" }).primaryKey(),
+  committed: money("committed").notNull().default("0"),
+});
+
+/** Small named values kept between runs: the last known wallet balance, the last seen plan prices. */
+export const kv = pgTable("kv", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updated_at: at("updated_at").notNull().defaultNow(),
+});
+
+/** One row per schedule fire, claimed once across replicas (DESIGN §8). */
+export const scheduleFires = pgTable(
+  "schedule_fires",
+  {
+    fire_key: text("fire_key").primaryKey(),
+    job_name: text("job_name").notNull(),
+    fire_time: at("fire_time").notNull(),
+    status: text("status").notNull(), // running | done | skipped | failed
+    reason: text("reason"),
+    claimed_by: text("claimed_by"),
+    created_at: at("created_at").notNull().defaultNow(),
+    finished_at: at("finished_at"),
+  },
+  (t) => [index("schedule_fires_job").on(t.job_name, t.fire_time)],
+);
+
+/** When each job first appeared in config: no catch-up fire from before it existed. */
+export const jobs = pgTable("jobs", {
+  name: text("name").primaryKey(),
+  first_seen: at("first_seen").notNull().defaultNow(),
+});

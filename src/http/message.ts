@@ -1,0 +1,29 @@
+// Reading a provider's reason out of an error body, whatever shape it takes, and keeping secrets out of it.
+
+/** The provider's own words: `message` (string or Laravel's field map) and `errors`, flattened to one line. */
+export function providerMessage(body: unknown, text: string): string {
+  if (typeof body === "object" && body !== null) {
+    const record = body as Record<string, unknown>;
+    const parts = [flatten(record.message), flatten(record.errors)].filter((p) => p !== "");
+    const unique = [...new Set(parts)];
+    if (unique.length > 0) return unique.join(" — ");
+  }
+  const flat = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  return flat === "" ? "(empty body)" : flat.slice(0, 200);
+}
+
+function flatten(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) return value.map(flatten).filter(Boolean).join("; ");
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value)
+      .map(([field, messages]) => `${field}: ${flatten(messages)}`)
+      .join("; ");
+  }
+  return "";
+}
+
+/** Replaces every occurrence of a secret with [redacted]. */
+export function redactSecret(text: string, secret: string): string {
+  return secret.length >= 4 ? text.split(secret).join("[redacted]") : text;
+}

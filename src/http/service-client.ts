@@ -1,0 +1,236 @@
+// One keep-alive undici pool per remote service: bearer auth, timeouts, the service's rate limit, retries
+// with backoff for reads, and every failure turned into one typed HttpError. The API key lives here only.
+import { Pool } from "undici";
+import type { Clock } from "../clock.js";
+import { systemClock } from "../clock.js";
+import { backoffDelay, parseRetryAfter } from "./backoff.js";
+import {
+  AuthError,
+  type CallInfo,
+  ClientError,
+  type HttpError,
+  MalformedResponseError,
+  NoAnswerError,
+  NotSentError,
+  RateLimitedError,
+  ServerError,
+  type ServiceName,
+} from "./errors.js";
+import { providerMessage, redactSecret } from "./message.js";
+import { RateLimiter } from "./rate-limit.js";
+
+export interface ServiceClientOptions {
+  service: ServiceName;
+  baseUrl: string;
+  apiKey: string;
+  timeout: { connect: number; headers: number; body: number };
+  concurrency: number;
+  rateLimit: number;
+  retry: { max_attempts: number; base_delay: number; max_delay: number };
+  clock?: Clock;
+  random?: () => number;
+  observer?: CallObserver;
+  onRetry?: (info: CallInfo, error: HttpError, attempt: number, delayMs: number) => void;
+}
+
+/** Told about every finished call (for metrics): its endpoint, what happened, how long it took. */
+export type CallObserver = (call: CallInfo, result: "ok" | HttpError["code"], durationMs: number) => void;
+
+export interface RequestSpec {
+  endpoint: string;
+  method: "GET" | "POST" | "PUT" | "DELETE";
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  form?: Record<string, string>;
+  json?: unknown;
+  signal?: AbortSignal;
+}
+
+export interface ServiceResponse {
+  status: number;
+  body: unknown;
+}
+
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT", "EHOSTUNREACH"]);
+const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+export class ServiceClient {
+  private readonly pool: Pool;
+  private readonly basePath: string;
+  private readonly limiter: RateLimiter;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+
+  constructor(private readonly options: ServiceClientOptions) {
+    const url = new URL(options.baseUrl);
+    this.basePath = url.pathname.replace(/\/+$/, "");
+    this.clock = options.clock ?? systemClock;
+    this.random = options.random ?? Math.random;
+    this.limiter = new RateLimiter(options.rateLimit, this.clock, Math.max(1, Math.ceil(options.rateLimit / 10)));
+    this.pool = new Pool(url.origin, {
+      connections: options.concurrency,
+      pipelining: 1,
+      connect: { timeout: options.timeout.connect },
+      headersTimeout: options.timeout.headers,
+      bodyTimeout: options.timeout.body,
+    });
+  }
+
+  get service(): ServiceName {
+    return this.options.service;
+  }
+
+  /** Sends a request; GETs are retried on transient failures, other methods are sent exactly once. */
+  async request(spec: RequestSpec): Promise<ServiceResponse> {
+    const retries = spec.method === "GET" ? this.options.retry.max_attempts - 1 : 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.send(spec);
+      } catch (error) {
+        const httpError = error as HttpError;
+        if (attempt >= retries || !isTransient(httpError)) throw error;
+        const delayMs = this.retryDelay(httpError, attempt);
+        this.options.onRetry?.(this.callInfo(spec), httpError, attempt + 1, delayMs);
+        await this.clock.sleep(delayMs, spec.signal);
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close();
+  }
+
+  async destroy(): Promise<void> {
+    await this.pool.destroy();
+  }
+
+  private retryDelay(error: HttpError, attempt: number): number {
+    const policy = { baseDelayMs: this.options.retry.base_delay, maxDelayMs: this.options.retry.max_delay };
+    if (error instanceof RateLimitedError && error.retryAfterMs !== undefined) return error.retryAfterMs;
+    return backoffDelay(attempt, policy, this.random);
+  }
+
+  private callInfo(spec: RequestSpec): CallInfo {
+    return { service: this.options.service, endpoint: spec.endpoint, method: spec.method, path: spec.path };
+  }
+
+  private async send(spec: RequestSpec): Promise<ServiceResponse> {
+    const call = this.callInfo(spec);
+    const started = this.clock.now();
+    try {
+      const response = await this.exchange(spec, call);
+      this.options.observer?.(call, "ok", this.clock.now() - started);
+      return response;
+    } catch (error) {
+      const httpError = this.classify(error, call);
+      this.options.observer?.(call, httpError.code, this.clock.now() - started);
+      throw httpError;
+    }
+  }
+
+  private async exchange(spec: RequestSpec, call: CallInfo): Promise<ServiceResponse> {
+    await this.limiter.acquire(spec.signal);
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${this.options.apiKey}`,
+      accept: "application/json",
+    };
+    let body: string | undefined;
+    if (spec.form) {
+      headers["content-type"] = "application/x-www-form-urlencoded";
+      body = new URLSearchParams(spec.form).toString();
+    } else if (spec.json !== undefined) {
+      headers["content-type"] = "application/json";
+      body = JSON.stringify(spec.json);
+    }
+    const response = await this.pool.request({
+      method: spec.method,
+      path: this.basePath + spec.path + queryString(spec.query),
+      headers,
+      body,
+      signal: spec.signal,
+    });
+    const text = await response.body.text();
+    return this.interpret(call, response.statusCode, response.headers["retry-after"], text);
+  }
+
+  private interpret(
+    call: CallInfo,
+    status: number,
+    retryAfter: string | string[] | undefined,
+    text: string,
+  ): ServiceResponse {
+    const safeText = redactSecret(text, this.options.apiKey);
+    const body = parseJson(safeText);
+    if (status >= 200 && status < 300) {
+      if (body === undefined) {
+        throw new MalformedResponseError(call, status, `the answer is not JSON: ${excerpt(safeText)}`, safeText);
+      }
+      return { status, body };
+    }
+    const reason = providerMessage(body, safeText);
+    if (status === 429) throw new RateLimitedError(call, parseRetryAfter(retryAfter, this.clock.now()), body);
+    if (status === 401 || status === 403) throw new AuthError(call, status, body);
+    if (status >= 400 && status < 500) throw new ClientError(call, status, reason, body);
+    throw new ServerError(call, status, reason, body ?? safeText);
+  }
+
+  private classify(error: unknown, call: CallInfo): HttpError {
+    if (error instanceof Error && "outcome" in error) return error as HttpError;
+    const code = errorCode(error);
+    const detail = redactSecret(describe(error), this.options.apiKey);
+    if (code !== undefined && NOT_SENT_CODES.has(code)) return new NotSentError(call, detail, "HTTP_NOT_SENT", error);
+    if (code !== undefined && TIMEOUT_CODES.has(code)) {
+      return new NoAnswerError(call, `no answer in time (${detail})`, "HTTP_TIMEOUT", error);
+    }
+    // A cancelled call may already have been written: its outcome is unknown, never "not sent".
+    if (isAbort(error)) return new NoAnswerError(call, "the call was cancelled", "HTTP_ABORTED", error);
+    return new NoAnswerError(call, `the connection was lost (${detail})`, "HTTP_CONNECTION_LOST", error);
+  }
+}
+
+/** A failure worth another try for a read: nothing was done, or the service hiccuped. */
+export function isTransient(error: HttpError): boolean {
+  if (error.code === "HTTP_ABORTED") return false;
+  if (error.outcome === "not_sent" || error.outcome === "unknown") return true;
+  return error instanceof RateLimitedError || error.status === 408;
+}
+
+function queryString(query: RequestSpec["query"]): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function excerpt(text: string): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > 120 ? `"${flat.slice(0, 120)}…"` : `"${flat}"`;
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const own = (error as { code?: unknown }).code;
+  if (typeof own === "string" && own !== "UND_ERR_SOCKET") return own;
+  const cause = (error as { cause?: unknown }).cause;
+  return errorCode(cause) ?? (typeof own === "string" ? own : undefined);
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const code = errorCode(error);
+  return code ? `${code}: ${error.message}` : error.message;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === "AbortError" || errorCode(error) === "UND_ERR_ABORTED");
+}

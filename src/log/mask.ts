@@ -1,0 +1,29 @@
+// Personal data out of output: phone numbers masked as 0803****567 unless an operator asks to see them.
+
+const NATIONAL = /^0\d{10}$/;
+/** Nigerian mobile numbers in running text: 0 + 10 digits, or 234/+234 + 10 digits, not inside longer digit runs. */
+const IN_TEXT = /(?<!\d)(?:\+?234|0)([789][01]\d{8})(?!\d)/g;
+
+/** "08031234567" → "0803****567"; other shapes keep their first 4 and last 3 characters. */
+export function maskPhone(phone: string): string {
+  const value = phone.trim();
+  if (NATIONAL.test(value)) return `${value.slice(0, 4)}****${value.slice(-3)}`;
+  if (value.length <= 7) return "*".repeat(value.length);
+  return `${value.slice(0, 4)}${"*".repeat(value.length - 7)}${value.slice(-3)}`;
+}
+
+/** Masks every phone number found in a piece of text. */
+export function maskPhonesIn(text: string): string {
+  return text.replace(IN_TEXT, (_match, rest: string) => maskPhone(`0${rest}`));
+}
+
+/** A deep copy of a value with every phone number in its strings masked. */
+export function maskPhonesDeep(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return maskPhonesIn(value);
+  if (depth > 8 || typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map((item) => maskPhonesDeep(item, depth + 1));
+  if (value instanceof Error) return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) copy[key] = maskPhonesDeep(item, depth + 1);
+  return copy;
+}

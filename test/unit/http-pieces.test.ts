@@ -1,0 +1,73 @@
+import { describe, expect, it } from "vitest";
+import type { Clock } from "../../src/clock.js";
+import { backoffDelay, parseRetryAfter } from "../../src/http/backoff.js";
+import { providerMessage, redactSecret } from "../../src/http/message.js";
+import { RateLimiter } from "../../src/http/rate-limit.js";
+
+/** A clock that records sleeps; it moves only when `advance` is set (for callers that await in turn). */
+function manualClock(advance: boolean): Clock & { slept: number[] } {
+  let now = 0;
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => now,
+    sleep: async (ms) => {
+      slept.push(ms);
+      if (advance) now += ms;
+    },
+  };
+}
+
+describe("rate limiter", () => {
+  it("spaces concurrent callers to the configured rate", async () => {
+    const clock = manualClock(false);
+    const limiter = new RateLimiter(10, clock);
+    await Promise.all(Array.from({ length: 5 }, () => limiter.acquire()));
+    // five callers at 10/s: the first goes at once, the others are reserved 100 ms apart
+    expect(clock.slept).toEqual([100, 200, 300, 400]);
+  });
+
+  it("lets a burst through, then spaces", async () => {
+    const clock = manualClock(true);
+    const limiter = new RateLimiter(10, clock, 3);
+    for (let i = 0; i < 4; i++) await limiter.acquire();
+    expect(clock.slept).toEqual([100]);
+  });
+});
+
+describe("backoff", () => {
+  it("draws full jitter under an exponential ceiling capped at the maximum", () => {
+    const policy = { baseDelayMs: 100, maxDelayMs: 1000 };
+    expect(backoffDelay(0, policy, () => 0.999)).toBe(99);
+    expect(backoffDelay(3, policy, () => 0.5)).toBe(400);
+    expect(backoffDelay(10, policy, () => 0.999)).toBe(999);
+    expect(backoffDelay(2, policy, () => 0)).toBe(0);
+  });
+
+  it("reads Retry-After as seconds or as a date", () => {
+    expect(parseRetryAfter("3", 0)).toBe(3000);
+    expect(parseRetryAfter("Thu, 01 Jan 1970 00:00:10 GMT", 4000)).toBe(6000);
+    expect(parseRetryAfter("soon", 0)).toBeUndefined();
+    expect(parseRetryAfter(undefined, 0)).toBeUndefined();
+  });
+});
+
+describe("provider messages", () => {
+  it("reads both 422 shapes", () => {
+    const laravel = { message: "The domain has already been taken.", errors: { domain: ["The domain has already been taken."] } };
+    expect(providerMessage(laravel, "")).toBe(
+      "The domain has already been taken. — domain: The domain has already been taken.",
+    );
+    expect(providerMessage({ message: { privacy: ["The selected privacy is invalid."] }, status: 422 }, "")).toBe(
+      "privacy: The selected privacy is invalid.",
+    );
+  });
+
+  it("falls back to the text of a non-JSON body", () => {
+    expect(providerMessage(undefined, "<html><h1>502 Bad Gateway</h1></html>")).toBe("502 Bad Gateway");
+  });
+
+  it("redacts a secret wherever it appears", () => {
+    expect(redactSecret("key sk-live-123 echoed sk-live-123", "sk-live-123")).toBe("key [redacted] echoed [redacted]");
+  });
+});

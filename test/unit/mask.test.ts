@@ -1,0 +1,37 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { createLogger } from "../../src/log/logger.js";
+import { maskPhone, maskPhonesIn } from "../../src/log/mask.js";
+
+describe("phone masking", () => {
+  it("masks the national form as the reseller does", () => {
+    expect(maskPhone("08031234567")).toBe("0803****567");
+  });
+
+  it("masks every number in running text, in any form", () => {
+    expect(maskPhonesIn("bought for +2348031234567 and 08051234567, ref 123456789012345")).toBe(
+      "bought for 0803****567 and 0805****567, ref 123456789012345",
+    );
+  });
+});
+
+describe("logger", () => {
+  it("writes JSON lines with phones masked and secrets redacted", () => {
+    const lines: string[] = [];
+    const destination = new Writable({
+      write(chunk, _enc, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const logger = createLogger({ level: "info", pretty: false, destination });
+    logger.info({ phone: "08031234567", api_key: "sk-secret-value", nested: { password: "hunter22" } }, "buying for 08031234567");
+    const record = JSON.parse(lines[0]!);
+    expect(record.msg).toBe("buying for 0803****567");
+    expect(record.phone).toBe("0803****567");
+    expect(record.api_key).toBe("[redacted]");
+    expect(record.nested.password).toBe("[redacted]");
+    expect(lines.join("")).not.toContain("sk-secret-value");
+    expect(lines.join("")).not.toContain("hunter22");
+  });
+});
