@@ -7,7 +7,16 @@ import type { CommandContext, GlobalOptions } from "./cli/context.js";
 const program = new Command("topsync")
   .description("Scheduled data top-ups with a money-safe ledger, and declarative analytics websites.")
   .option("-c, --config <file>", "config file", "./config.yaml")
-  .addOption(new Option("--log-level <level>", "log level").choices(["trace", "debug", "info", "warn", "error", "fatal"]))
+  .addOption(
+    new Option("--log-level <level>", "log level").choices([
+      "trace",
+      "debug",
+      "info",
+      "warn",
+      "error",
+      "fatal",
+    ]),
+  )
   .option("--json", "print data as JSON")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
@@ -68,13 +77,21 @@ program
   .command("plans")
   .description("list the data plans of a network (by id, code or name)")
   .argument("<network>", "network id, code or name, e.g. MTN")
-  .action(withContext(async (ctx, network: string) => (await import("./cli/catalogue.js")).plansCommand(ctx, network)));
+  .action(
+    withContext(async (ctx, network: string) =>
+      (await import("./cli/catalogue.js")).plansCommand(ctx, network),
+    ),
+  );
 
 program
   .command("verify")
   .description("verify one purchase by its reference")
   .argument("<reference>", "transaction reference")
-  .action(withContext(async (ctx, reference: string) => (await import("./cli/verify.js")).verifyCommand(ctx, reference)));
+  .action(
+    withContext(async (ctx, reference: string) =>
+      (await import("./cli/verify.js")).verifyCommand(ctx, reference),
+    ),
+  );
 
 const websites = program.command("websites").description("the analytics websites");
 websites

@@ -2,9 +2,9 @@
 import { AnalyticsClient } from "./analytics/client.js";
 import type { Clock } from "./clock.js";
 import type { ServiceConfig } from "./config/index.js";
+import type { ServiceName } from "./http/errors.js";
 import type { CallObserver } from "./http/service-client.js";
 import { ServiceClient } from "./http/service-client.js";
-import type { ServiceName } from "./http/errors.js";
 import type { Logger } from "./log/logger.js";
 import { ResellerClient } from "./reseller/client.js";
 
@@ -14,7 +14,11 @@ export interface ClientDeps {
   observer?: CallObserver;
 }
 
-export function createServiceClient(service: ServiceName, config: ServiceConfig, deps: ClientDeps): ServiceClient {
+export function createServiceClient(
+  service: ServiceName,
+  config: ServiceConfig,
+  deps: ClientDeps,
+): ServiceClient {
   return new ServiceClient({
     service,
     baseUrl: config.base_url,

@@ -35,7 +35,9 @@ export class AnalyticsClient {
   constructor(readonly http: ServiceClient) {}
 
   /** Every website, page by page in a stable order (id ascending), until a short or empty page. */
-  async listWebsites(options: { signal?: AbortSignal; onPage?: (page: number) => void } = {}): Promise<WebsiteListing> {
+  async listWebsites(
+    options: { signal?: AbortSignal; onPage?: (page: number) => void } = {},
+  ): Promise<WebsiteListing> {
     const websites: RemoteWebsite[] = [];
     let lastFirstId: number | undefined;
     for (let page = 1; page <= MAX_PAGES; page++) {
@@ -51,7 +53,12 @@ export class AnalyticsClient {
       const records = parsed.data.map((record, index) => this.record(record, spec, response.status, index));
       options.onPage?.(page);
       if (records.length > 0 && records[0]!.id === lastFirstId) {
-        throw new MalformedResponseError(this.call(spec), response.status, `page ${page} repeats page ${page - 1}`, null);
+        throw new MalformedResponseError(
+          this.call(spec),
+          response.status,
+          `page ${page} repeats page ${page - 1}`,
+          null,
+        );
       }
       lastFirstId = records[0]?.id;
       websites.push(...records);
@@ -73,7 +80,12 @@ export class AnalyticsClient {
   }
 
   async createWebsite(input: WebsiteInput & { domain: string }): Promise<RemoteWebsite> {
-    const spec: RequestSpec = { endpoint: "websites.create", method: "POST", path: "/api/v1/websites", form: toForm(input) };
+    const spec: RequestSpec = {
+      endpoint: "websites.create",
+      method: "POST",
+      path: "/api/v1/websites",
+      form: toForm(input),
+    };
     const response = await this.http.request(spec);
     return parseAnswer(websiteEnvelopeSchema, response, this.call(spec)).data;
   }
@@ -87,7 +99,11 @@ export class AnalyticsClient {
   }
 
   async deleteWebsite(id: number): Promise<void> {
-    const spec: RequestSpec = { endpoint: "websites.delete", method: "DELETE", path: `/api/v1/websites/${id}` };
+    const spec: RequestSpec = {
+      endpoint: "websites.delete",
+      method: "DELETE",
+      path: `/api/v1/websites/${id}`,
+    };
     const response = await this.http.request(spec);
     parseAnswer(deleteResultSchema, response, this.call(spec));
   }

@@ -28,7 +28,11 @@ export async function plansCommand(ctx: CommandContext, networkQuery: string): P
     renderTable(plans, [
       { header: "ID", value: (p) => p.id, align: "right" },
       { header: "TYPE", value: (p) => p.type },
-      { header: "SIZE", value: (p) => (p.size_mb === null ? `${p.size} (?)` : formatSizeMb(p.size_mb)), align: "right" },
+      {
+        header: "SIZE",
+        value: (p) => (p.size_mb === null ? `${p.size} (?)` : formatSizeMb(p.size_mb)),
+        align: "right",
+      },
       { header: "PRICE", value: (p) => formatMoney(p.price), align: "right" },
       { header: "NAME", value: (p) => p.name },
     ]),

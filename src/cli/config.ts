@@ -5,7 +5,8 @@ import { renderJson, write } from "./output.js";
 
 export async function configCheckCommand(globals: GlobalOptions): Promise<void> {
   const { config, file, warnings } = await loadConfig(globals.config, process.env);
-  for (const w of warnings) process.stderr.write(`warning: ${w.file}:${w.line}:${w.column}: ${w.path}: ${w.message}\n`);
+  for (const w of warnings)
+    process.stderr.write(`warning: ${w.file}:${w.line}:${w.column}: ${w.path}: ${w.message}\n`);
   const summary = {
     file,
     valid: true,

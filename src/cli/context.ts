@@ -28,7 +28,10 @@ export function createLoggerFor(globals: GlobalOptions): Logger {
   return createLogger({ level: globals.logLevel ?? process.env.TOPSYNC_LOG_LEVEL ?? "info" });
 }
 
-export async function openContext(globals: GlobalOptions, override?: (config: Config) => Config): Promise<CommandContext> {
+export async function openContext(
+  globals: GlobalOptions,
+  override?: (config: Config) => Config,
+): Promise<CommandContext> {
   const loaded = await loadConfig(globals.config, process.env);
   const config = override ? override(loaded.config) : loaded.config;
   const logger = createLogger({ level: globals.logLevel ?? config.log.level });
@@ -38,7 +41,12 @@ export async function openContext(globals: GlobalOptions, override?: (config: Co
   return contextFrom(globals, config, loaded.file, logger);
 }
 
-export function contextFrom(globals: GlobalOptions, config: Config, configFile: string, logger: Logger): CommandContext {
+export function contextFrom(
+  globals: GlobalOptions,
+  config: Config,
+  configFile: string,
+  logger: Logger,
+): CommandContext {
   const cleanups: Array<() => Promise<void> | void> = [];
   let reseller: ResellerClient | undefined;
   let analytics: AnalyticsClient | undefined;

@@ -2,7 +2,7 @@
 // what topsync sees: the catalogue and the websites.
 import type { Config } from "../config/index.js";
 import { startSandbox } from "../sandbox/index.js";
-import { plansCommand, networksCommand } from "./catalogue.js";
+import { networksCommand, plansCommand } from "./catalogue.js";
 import { type GlobalOptions, openContext } from "./context.js";
 import { write } from "./output.js";
 import { websitesListCommand } from "./websites.js";

@@ -11,7 +11,10 @@ export function describeFailure(error: unknown, debug: boolean): { text: string;
     return { text: maskPhonesIn(`error: ${error.message}${hint}${stack}`), exitCode: error.exitCode };
   }
   const message = error instanceof Error ? error.message : String(error);
-  const stack = debug && error instanceof Error && error.stack ? `\n${error.stack}` : "\n(run with --log-level debug for details)";
+  const stack =
+    debug && error instanceof Error && error.stack
+      ? `\n${error.stack}`
+      : "\n(run with --log-level debug for details)";
   return { text: maskPhonesIn(`error: unexpected failure: ${message}${stack}`), exitCode: ExitCode.failure };
 }
 

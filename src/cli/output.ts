@@ -8,10 +8,14 @@ export interface Column<T> {
 
 export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
   const cells = rows.map((row) => columns.map((column) => column.value(row)));
-  const widths = columns.map((column, i) => Math.max(column.header.length, ...cells.map((row) => row[i]!.length)));
+  const widths = columns.map((column, i) =>
+    Math.max(column.header.length, ...cells.map((row) => row[i]!.length)),
+  );
   const line = (values: string[]) =>
     values
-      .map((value, i) => (columns[i]!.align === "right" ? value.padStart(widths[i]!) : value.padEnd(widths[i]!)))
+      .map((value, i) =>
+        columns[i]!.align === "right" ? value.padStart(widths[i]!) : value.padEnd(widths[i]!),
+      )
       .join("  ")
       .trimEnd();
   return [line(columns.map((c) => c.header)), ...cells.map(line)].join("\n") + "\n";

@@ -30,7 +30,11 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
   });
   const count = integer(flags.websites, "--websites", 0, 1_000_000);
   if (count > 0) {
-    sandbox.seedWebsites(Array.from({ length: count }, (_, i) => ({ domain: `site-${String(i + 1).padStart(5, "0")}.example.com` })));
+    sandbox.seedWebsites(
+      Array.from({ length: count }, (_, i) => ({
+        domain: `site-${String(i + 1).padStart(5, "0")}.example.com`,
+      })),
+    );
   }
   write(
     `sandbox reseller  ${sandbox.resellerUrl}\n` +

@@ -9,7 +9,8 @@ export async function verifyCommand(ctx: CommandContext, reference: string): Pro
     throw new DataError(`"${reference}" is not a transaction reference (letters, digits, - and _ only)`);
   }
   const verification = await ctx.reseller().verifyTransaction(reference);
-  if (ctx.globals.json) return write(renderJson(verification.found ? verification.transaction : { found: false, reference }));
+  if (ctx.globals.json)
+    return write(renderJson(verification.found ? verification.transaction : { found: false, reference }));
   if (!verification.found) {
     write(`${reference}: not found (the reseller does not know this reference yet, or it is wrong)\n`);
     process.exitCode = 1;

@@ -6,7 +6,11 @@ export interface BackoffPolicy {
 }
 
 /** Full jitter: a uniform draw in [0, min(max, base·2^attempt)] (attempt counts from 0). */
-export function backoffDelay(attempt: number, policy: BackoffPolicy, random: () => number = Math.random): number {
+export function backoffDelay(
+  attempt: number,
+  policy: BackoffPolicy,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
   return Math.floor(random() * ceiling);
 }

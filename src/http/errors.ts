@@ -91,7 +91,12 @@ export class ServerError extends HttpError {
 
 /** The request was written but no complete answer came: timeout or connection reset. */
 export class NoAnswerError extends HttpError {
-  constructor(call: CallInfo, detail: string, code: "HTTP_TIMEOUT" | "HTTP_CONNECTION_LOST" | "HTTP_ABORTED", cause?: unknown) {
+  constructor(
+    call: CallInfo,
+    detail: string,
+    code: "HTTP_TIMEOUT" | "HTTP_CONNECTION_LOST" | "HTTP_ABORTED",
+    cause?: unknown,
+  ) {
     super(code, "unknown", call, detail, undefined, undefined, { cause });
   }
 }

@@ -8,7 +8,10 @@ export function providerMessage(body: unknown, text: string): string {
     const unique = [...new Set(parts)];
     if (unique.length > 0) return unique.join(" — ");
   }
-  const flat = text.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  const flat = text
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
   return flat === "" ? "(empty body)" : flat.slice(0, 200);
 }
 

@@ -4,7 +4,11 @@ import type { CallInfo } from "./errors.js";
 import { MalformedResponseError } from "./errors.js";
 import type { ServiceResponse } from "./service-client.js";
 
-export function parseAnswer<S extends z.ZodType>(schema: S, response: ServiceResponse, call: CallInfo): z.output<S> {
+export function parseAnswer<S extends z.ZodType>(
+  schema: S,
+  response: ServiceResponse,
+  call: CallInfo,
+): z.output<S> {
   const result = schema.safeParse(response.body);
   if (result.success) return result.data;
   const first = result.error.issues[0];

@@ -51,7 +51,13 @@ export interface ServiceResponse {
   body: unknown;
 }
 
-const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT", "EHOSTUNREACH"]);
+const NOT_SENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "EHOSTUNREACH",
+]);
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
 export class ServiceClient {
@@ -66,7 +72,11 @@ export class ServiceClient {
     this.basePath = url.pathname.replace(/\/+$/, "");
     this.clock = options.clock ?? systemClock;
     this.random = options.random ?? Math.random;
-    this.limiter = new RateLimiter(options.rateLimit, this.clock, Math.max(1, Math.ceil(options.rateLimit / 10)));
+    this.limiter = new RateLimiter(
+      options.rateLimit,
+      this.clock,
+      Math.max(1, Math.ceil(options.rateLimit / 10)),
+    );
     this.pool = new Pool(url.origin, {
       connections: options.concurrency,
       pipelining: 1,
@@ -163,7 +173,12 @@ export class ServiceClient {
     const body = parseJson(safeText);
     if (status >= 200 && status < 300) {
       if (body === undefined) {
-        throw new MalformedResponseError(call, status, `the answer is not JSON: ${excerpt(safeText)}`, safeText);
+        throw new MalformedResponseError(
+          call,
+          status,
+          `the answer is not JSON: ${excerpt(safeText)}`,
+          safeText,
+        );
       }
       return { status, body };
     }
@@ -178,7 +193,8 @@ export class ServiceClient {
     if (error instanceof Error && "outcome" in error) return error as HttpError;
     const code = errorCode(error);
     const detail = redactSecret(describe(error), this.options.apiKey);
-    if (code !== undefined && NOT_SENT_CODES.has(code)) return new NotSentError(call, detail, "HTTP_NOT_SENT", error);
+    if (code !== undefined && NOT_SENT_CODES.has(code))
+      return new NotSentError(call, detail, "HTTP_NOT_SENT", error);
     if (code !== undefined && TIMEOUT_CODES.has(code)) {
       return new NoAnswerError(call, `no answer in time (${detail})`, "HTTP_TIMEOUT", error);
     }

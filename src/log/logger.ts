@@ -32,7 +32,13 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const destination =
     options.destination ??
     (usePretty
-      ? pretty({ destination: 2, sync: true, colorize: true, ignore: "pid,hostname", translateTime: "HH:MM:ss" })
+      ? pretty({
+          destination: 2,
+          sync: true,
+          colorize: true,
+          ignore: "pid,hostname",
+          translateTime: "HH:MM:ss",
+        })
       : pino.destination({ dest: 2, sync: true }));
   return pino(
     {

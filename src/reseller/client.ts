@@ -1,17 +1,17 @@
 // The data reseller API (seed §4.1): networks, plans, buying data, verifying a transaction.
 import type { CallInfo } from "../http/errors.js";
 import { ClientError, MalformedResponseError } from "../http/errors.js";
+import { providerMessage } from "../http/message.js";
 import { parseAnswer } from "../http/parse.js";
 import type { RequestSpec, ServiceClient } from "../http/service-client.js";
-import { providerMessage } from "../http/message.js";
 import {
   classifyStatus,
   type FinalityClass,
   type Network,
   networksResponseSchema,
   type Plan,
-  plansResponseSchema,
   type PurchaseResult,
+  plansResponseSchema,
   purchaseResultSchema,
   type Transaction,
   transactionResponseSchema,
@@ -67,7 +67,12 @@ export class ResellerClient {
     if (result.success && reference) return { accepted: true, reference, result, raw: response.body };
     if (result.success) {
       // A success without a reference cannot be verified: the outcome is unknown, like any malformed answer.
-      throw new MalformedResponseError(this.call(spec), response.status, "success without a reference", response.body);
+      throw new MalformedResponseError(
+        this.call(spec),
+        response.status,
+        "success without a reference",
+        response.body,
+      );
     }
     return { accepted: false, message: providerMessage(response.body, ""), result, raw: response.body };
   }

@@ -9,7 +9,9 @@ const money = z
   .union([z.string(), z.number()])
   .refine((v) => isMoneyText(String(v)), { message: "expected a decimal amount" })
   .transform((v) => parseMoney(v));
-const flag = z.union([z.boolean(), z.literal("true"), z.literal("false"), z.literal(1), z.literal(0)]).transform((v) => v === true || v === "true" || v === 1);
+const flag = z
+  .union([z.boolean(), z.literal("true"), z.literal("false"), z.literal(1), z.literal(0)])
+  .transform((v) => v === true || v === "true" || v === 1);
 
 export const networkSchema = z
   .looseObject({
@@ -33,7 +35,9 @@ export const planSchema = z
     size: text,
     name: z.string(),
     type: z.string().nullish(),
-    network: z.looseObject({ id: text.optional(), code: text.optional(), name: z.string().optional() }).optional(),
+    network: z
+      .looseObject({ id: text.optional(), code: text.optional(), name: z.string().optional() })
+      .optional(),
   })
   .transform((p) => ({ ...p, type: p.type ?? "", size_mb: parseSizeMb(p.size) }));
 export type Plan = z.output<typeof planSchema>;

@@ -1,7 +1,14 @@
 // Plan sizes as the reseller writes them: "500" (megabytes), "500MB", "1GB", "1.5GB", "1.0GB", "2TB".
 
 const SIZE = /^\s*(\d+(?:\.\d+)?)\s*(MB|GB|TB|M|G|T)?\s*$/i;
-const MB_PER_UNIT: Record<string, number> = { M: 1, MB: 1, G: 1024, GB: 1024, T: 1024 * 1024, TB: 1024 * 1024 };
+const MB_PER_UNIT: Record<string, number> = {
+  M: 1,
+  MB: 1,
+  G: 1024,
+  GB: 1024,
+  T: 1024 * 1024,
+  TB: 1024 * 1024,
+};
 
 /** Megabytes for a size text, or null when the text is not a size we can read (kept as text by callers). */
 export function parseSizeMb(text: string): number | null {

@@ -7,7 +7,9 @@ import { createPostgresDatabase } from "../helpers/db.js";
 describe("migrations", () => {
   it("apply once on PostgreSQL even when several processes start together", async () => {
     const created = await createPostgresDatabase();
-    const handles = await Promise.all([1, 2, 3].map(() => openDatabase({ url: created.url, maxConnections: 2 })));
+    const handles = await Promise.all(
+      [1, 2, 3].map(() => openDatabase({ url: created.url, maxConnections: 2 })),
+    );
     try {
       const applied = await Promise.all(handles.map((h) => migrate(h.db)));
       expect(applied.flat()).toEqual(migrationTags());
@@ -17,7 +19,13 @@ describe("migrations", () => {
         sql`select table_name as name from information_schema.tables where table_schema = 'public' order by 1`,
       );
       expect(tables.map((t) => t.name)).toEqual(
-        expect.arrayContaining(["purchases", "purchase_events", "purchase_requests", "schedule_fires", "topsync_migrations"]),
+        expect.arrayContaining([
+          "purchases",
+          "purchase_events",
+          "purchase_requests",
+          "schedule_fires",
+          "topsync_migrations",
+        ]),
       );
     } finally {
       await Promise.all(handles.map((h) => h.close()));

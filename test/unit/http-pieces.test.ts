@@ -54,13 +54,16 @@ describe("backoff", () => {
 
 describe("provider messages", () => {
   it("reads both 422 shapes", () => {
-    const laravel = { message: "The domain has already been taken.", errors: { domain: ["The domain has already been taken."] } };
+    const laravel = {
+      message: "The domain has already been taken.",
+      errors: { domain: ["The domain has already been taken."] },
+    };
     expect(providerMessage(laravel, "")).toBe(
       "The domain has already been taken. — domain: The domain has already been taken.",
     );
-    expect(providerMessage({ message: { privacy: ["The selected privacy is invalid."] }, status: 422 }, "")).toBe(
-      "privacy: The selected privacy is invalid.",
-    );
+    expect(
+      providerMessage({ message: { privacy: ["The selected privacy is invalid."] }, status: 422 }, ""),
+    ).toBe("privacy: The selected privacy is invalid.");
   });
 
   it("falls back to the text of a non-JSON body", () => {
@@ -68,6 +71,8 @@ describe("provider messages", () => {
   });
 
   it("redacts a secret wherever it appears", () => {
-    expect(redactSecret("key sk-live-123 echoed sk-live-123", "sk-live-123")).toBe("key [redacted] echoed [redacted]");
+    expect(redactSecret("key sk-live-123 echoed sk-live-123", "sk-live-123")).toBe(
+      "key [redacted] echoed [redacted]",
+    );
   });
 });

@@ -25,7 +25,10 @@ describe("logger", () => {
       },
     });
     const logger = createLogger({ level: "info", pretty: false, destination });
-    logger.info({ phone: "08031234567", api_key: "sk-secret-value", nested: { password: "hunter22" } }, "buying for 08031234567");
+    logger.info(
+      { phone: "08031234567", api_key: "sk-secret-value", nested: { password: "hunter22" } },
+      "buying for 08031234567",
+    );
     const record = JSON.parse(lines[0]!);
     expect(record.msg).toBe("buying for 0803****567");
     expect(record.phone).toBe("0803****567");

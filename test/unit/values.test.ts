@@ -54,6 +54,10 @@ describe("durations", () => {
   });
 
   it("prints durations compactly", () => {
-    expect([formatDuration(90_000), formatDuration(250), formatDuration(86_400_000)]).toEqual(["1m30s", "250ms", "1d"]);
+    expect([formatDuration(90_000), formatDuration(250), formatDuration(86_400_000)]).toEqual([
+      "1m30s",
+      "250ms",
+      "1d",
+    ]);
   });
 });

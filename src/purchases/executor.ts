@@ -1,0 +1,314 @@
+// Doing what is due: claim batches as send slots free up, send each purchase once, classify the outcome
+// (outcome.ts), and verify what was bought (verifier.ts). Bounded by the reseller's concurrency and
+// rate limit. A 401/403 stops the run from sending more.
+import { randomUUID } from "node:crypto";
+import type { Clock } from "../clock.js";
+import { systemClock } from "../clock.js";
+import type { Config } from "../config/index.js";
+import type { Db } from "../db/client.js";
+import { backoffDelay } from "../http/backoff.js";
+import type { Logger } from "../log/logger.js";
+import { type Money, parseMoney, ZERO } from "../money.js";
+import type { ResellerClient } from "../reseller/client.js";
+import { loadCatalogue } from "./catalogue-cache.js";
+import { markFailed, markInDoubt, markSubmitted, requeueForRetry } from "./ledger.js";
+import { classifyPurchase } from "./outcome.js";
+import type { Catalogue } from "./resolve.js";
+import { Semaphore } from "./semaphore.js";
+import { type Claimed, claimAndSubmit, recordWalletBalance } from "./submit.js";
+import { Verifier } from "./verifier.js";
+
+export interface PurchaseDeps {
+  db: Db;
+  reseller: ResellerClient;
+  config: Config;
+  logger: Logger;
+  clock?: Clock;
+  /** Who moves rows, for the event log: "run:<host>:<pid>". */
+  actor?: string;
+}
+
+export interface RunOptions {
+  jobName?: string;
+  concurrency?: number;
+  /** Aborting stops claiming; calls in flight finish. */
+  signal?: AbortSignal;
+  /** Wait for queued retries due within this many ms before returning (default 60 s). */
+  retryWaitMs?: number;
+  onProgress?: (progress: RunProgress) => void;
+  catalogue?: Catalogue;
+}
+
+export interface RunProgress {
+  claimed: number;
+  submitted: number;
+  rejected: number;
+  failed: number;
+  inDoubt: number;
+  retried: number;
+  succeeded: number;
+  unverified: number;
+  committed: Money;
+  inFlight: number;
+  verifying: number;
+}
+
+export interface RunSummary extends RunProgress {
+  runId: string;
+  stoppedBy?: string;
+}
+
+export async function executePurchases(deps: PurchaseDeps, options: RunOptions = {}): Promise<RunSummary> {
+  const clock = deps.clock ?? systemClock;
+  const run = new PurchaseRun(deps, options, clock);
+  return run.execute();
+}
+
+class PurchaseRun {
+  private readonly runId = randomUUID();
+  private readonly actor: string;
+  private readonly slots: Semaphore;
+  private readonly concurrency: number;
+  private readonly verifier: Verifier;
+  private readonly progress: RunProgress = {
+    claimed: 0,
+    submitted: 0,
+    rejected: 0,
+    failed: 0,
+    inDoubt: 0,
+    retried: 0,
+    succeeded: 0,
+    unverified: 0,
+    committed: ZERO,
+    inFlight: 0,
+    verifying: 0,
+  };
+  private readonly inFlight = new Set<Promise<void>>();
+  private stoppedBy: string | undefined;
+  private wake: (() => void) | undefined;
+
+  constructor(
+    private readonly deps: PurchaseDeps,
+    private readonly options: RunOptions,
+    private readonly clock: Clock,
+  ) {
+    this.actor = deps.actor ?? `run:${process.pid}`;
+    this.concurrency = options.concurrency ?? deps.config.reseller.concurrency;
+    this.slots = new Semaphore(this.concurrency);
+    this.verifier = new Verifier({
+      db: deps.db,
+      reseller: deps.reseller,
+      verification: deps.config.verification,
+      logger: deps.logger,
+      clock,
+      actor: this.actor,
+      slots: this.slots,
+      onSettled: (state) => {
+        if (state === "succeeded") this.progress.succeeded++;
+        else if (state === "failed") this.progress.failed++;
+        else if (state === "unverified") this.progress.unverified++;
+        this.report();
+      },
+    });
+  }
+
+  async execute(): Promise<RunSummary> {
+    const catalogue = this.options.catalogue ?? (await loadCatalogue(this.deps.reseller, this.deps.logger));
+    await this.verifier.resumeDue();
+    while (!this.stopped()) {
+      const free = this.concurrency - this.inFlight.size;
+      if (free <= 0) {
+        await this.nextSendFinished();
+        continue;
+      }
+      const claimed = await this.claim(catalogue, free);
+      if (claimed > 0) continue;
+      if (this.inFlight.size > 0) {
+        await this.nextSendFinished();
+        continue;
+      }
+      if (!(await this.waitForRetries())) break;
+    }
+    await Promise.all(this.inFlight);
+    await this.verifier.drain(this.options.signal);
+    return {
+      ...this.progress,
+      verifying: this.verifier.pending,
+      runId: this.runId,
+      stoppedBy: this.stoppedBy,
+    };
+  }
+
+  private stopped(): boolean {
+    return this.stoppedBy !== undefined || this.options.signal?.aborted === true;
+  }
+
+  private async claim(catalogue: Catalogue, free: number): Promise<number> {
+    const { config } = this.deps;
+    const result = await claimAndSubmit(this.deps.db, {
+      limit: free,
+      now: new Date(this.clock.now()),
+      runId: this.runId,
+      actor: this.actor,
+      jobName: this.options.jobName,
+      catalogue,
+      limits: {
+        dailyLimit: config.budget.daily_limit,
+        perRunLimit: config.budget.per_run_limit,
+        minWalletBalance: config.budget.min_wallet_balance,
+      },
+      runCommitted: this.progress.committed,
+      timeZone: config.timezone,
+    });
+    this.progress.committed = this.progress.committed.plus(result.committed);
+    this.progress.claimed += result.toSend.length + result.rejected.length;
+    this.progress.rejected += result.rejected.length;
+    for (const r of result.rejected)
+      this.deps.logger.info(
+        { purchase: r.row.id, code: r.code },
+        `purchase ${r.row.id} rejected: ${r.reason}`,
+      );
+    for (const claimed of result.toSend) this.track(this.send(claimed));
+    this.report();
+    return result.toSend.length + result.rejected.length;
+  }
+
+  private track(task: Promise<void>): void {
+    this.inFlight.add(task);
+    this.progress.inFlight = this.inFlight.size;
+    void task.finally(() => {
+      this.inFlight.delete(task);
+      this.progress.inFlight = this.inFlight.size;
+      this.wake?.();
+    });
+  }
+
+  private nextSendFinished(): Promise<void> {
+    return new Promise((resolve) => {
+      this.wake = resolve;
+    });
+  }
+
+  /** Sends one purchase exactly once and records what its outcome means. */
+  private async send({ row, resolved }: Claimed): Promise<void> {
+    const { db, reseller, logger } = this.deps;
+    const outcome = classifyPurchase(
+      await this.slots.run(async () => {
+        try {
+          return {
+            answer: await reseller.buyData({
+              network_id: resolved.network.id,
+              plan_id: resolved.plan.id,
+              phone_number: resolved.phone,
+              ported_number: row.ported || undefined,
+            }),
+          };
+        } catch (error) {
+          return { error };
+        }
+      }),
+    );
+    const event = { actor: this.actor };
+    switch (outcome.kind) {
+      case "submitted": {
+        const submittedAt = this.clock.now();
+        const firstCheck = new Date(submittedAt + this.deps.config.verification.initial_delay);
+        await markSubmitted(db, row.id, outcome.reference, firstCheck, {
+          ...event,
+          reason: `reference ${outcome.reference}`,
+        });
+        if (outcome.walletBalance) await recordWalletBalance(db, parseMoney(outcome.walletBalance));
+        this.progress.submitted++;
+        this.verifier.schedule({ id: row.id, reference: outcome.reference, submittedAt, attempt: 0 });
+        break;
+      }
+      case "failed":
+        await markFailed(
+          db,
+          row.id,
+          ["submitting"],
+          { message: outcome.message },
+          { ...event, reason: outcome.message },
+        );
+        this.progress.failed++;
+        if (outcome.stopRun && !this.stoppedBy) {
+          this.stoppedBy = outcome.message;
+          logger.error(`stopping the run: ${outcome.message}`);
+        }
+        break;
+      case "retry":
+        await this.retryOrGiveUp(
+          row.id,
+          row.attempts + 1,
+          row.max_attempts,
+          outcome.why,
+          outcome.retryAfterMs,
+        );
+        break;
+      case "in_doubt":
+        await markInDoubt(db, row.id, { ...event, reason: outcome.why });
+        this.progress.inDoubt++;
+        logger.warn(
+          { purchase: row.id },
+          `purchase ${row.id} is in doubt: ${outcome.why}; settle it with topsync purchases resolve`,
+        );
+        break;
+    }
+    this.report();
+  }
+
+  private async retryOrGiveUp(
+    id: number,
+    attempts: number,
+    maxAttempts: number,
+    why: string,
+    retryAfterMs?: number,
+  ) {
+    const { db, config } = this.deps;
+    if (attempts >= maxAttempts) {
+      const message = `gave up after ${attempts} attempts, none processed: ${why}`;
+      await markFailed(db, id, ["submitting"], { message }, { actor: this.actor, reason: message });
+      this.progress.failed++;
+      return;
+    }
+    const policy = {
+      baseDelayMs: config.reseller.retry.base_delay,
+      maxDelayMs: config.reseller.retry.max_delay,
+    };
+    const delay = retryAfterMs ?? backoffDelay(attempts - 1, policy);
+    await requeueForRetry(db, id, new Date(this.clock.now() + delay), {
+      actor: this.actor,
+      reason: `${why}; retry in ${delay} ms`,
+    });
+    this.progress.retried++;
+  }
+
+  /** Sleeps until the earliest retry this run queued is due; false when there is none within the wait. */
+  private async waitForRetries(): Promise<boolean> {
+    if (this.progress.retried === 0) return false;
+    const next = await nextDueRetry(this.deps.db, this.runId, this.options.jobName);
+    const limit = this.clock.now() + (this.options.retryWaitMs ?? 60_000);
+    if (next === undefined || next.getTime() > limit) return false;
+    await this.clock
+      .sleep(Math.max(0, next.getTime() - this.clock.now()), this.options.signal)
+      .catch(() => {});
+    return true;
+  }
+
+  private report(): void {
+    this.progress.verifying = this.verifier.pending;
+    this.options.onProgress?.(this.progress);
+  }
+}
+
+async function nextDueRetry(db: Db, runId: string, jobName?: string): Promise<Date | undefined> {
+  const { sql } = await import("drizzle-orm");
+  const { rows } = await import("../db/client.js");
+  const found = await rows<{ next: Date | string | null }>(
+    db,
+    sql`select min(not_before) as next from purchases where state = 'queued' and run_id = ${runId}
+        ${jobName ? sql`and job_name = ${jobName}` : sql``}`,
+  );
+  const next = found[0]?.next;
+  return next ? new Date(next) : undefined;
+}

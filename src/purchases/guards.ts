@@ -1,0 +1,73 @@
+// Budget and wallet guards as a pure decision over one claimed batch: given what is already committed,
+// which purchases may be sent and which are refused (DESIGN §4). The caller holds the locks.
+import type { Money } from "../money.js";
+import { formatMoney, ZERO } from "../money.js";
+
+export interface GuardLimits {
+  dailyLimit?: Money;
+  perRunLimit?: Money;
+  minWalletBalance: Money;
+}
+
+export interface GuardState {
+  /** Committed today (budget day) across every process, read under lock. */
+  dailyCommitted: Money;
+  /** Committed by this run so far. */
+  runCommitted: Money;
+  /** Last balance the reseller reported, or undefined before the first purchase. */
+  walletBalance?: Money;
+  /** Amounts in `submitting` that the last reported balance cannot include yet. */
+  inFlight: Money;
+}
+
+export type GuardDecision =
+  | { ok: true }
+  | { ok: false; code: "daily_budget" | "run_budget" | "wallet_floor"; reason: string };
+
+/** Decides each amount in order, counting the ones already allowed in this batch. */
+export function applyGuards(amounts: Money[], limits: GuardLimits, state: GuardState): GuardDecision[] {
+  let daily = state.dailyCommitted;
+  let run = state.runCommitted;
+  let spentHere = ZERO;
+  return amounts.map((amount) => {
+    if (limits.dailyLimit && daily.plus(amount).gt(limits.dailyLimit)) {
+      return refuse(
+        "daily_budget",
+        `daily budget: ${formatMoney(daily)} committed today + ${formatMoney(amount)} > daily_limit ${formatMoney(limits.dailyLimit)}`,
+      );
+    }
+    if (limits.perRunLimit && run.plus(amount).gt(limits.perRunLimit)) {
+      return refuse(
+        "run_budget",
+        `per-run budget: ${formatMoney(run)} this run + ${formatMoney(amount)} > per_run_limit ${formatMoney(limits.perRunLimit)}`,
+      );
+    }
+    if (state.walletBalance !== undefined) {
+      const after = state.walletBalance.minus(state.inFlight).minus(spentHere).minus(amount);
+      if (after.lt(limits.minWalletBalance)) {
+        return refuse(
+          "wallet_floor",
+          `wallet floor: balance ${formatMoney(state.walletBalance)} less ${formatMoney(state.inFlight.plus(spentHere))} in flight less ${formatMoney(amount)} would be ${formatMoney(after)}, below min_wallet_balance ${formatMoney(limits.minWalletBalance)}`,
+        );
+      }
+    }
+    daily = daily.plus(amount);
+    run = run.plus(amount);
+    spentHere = spentHere.plus(amount);
+    return { ok: true } as const;
+  });
+}
+
+function refuse(code: "daily_budget" | "run_budget" | "wallet_floor", reason: string): GuardDecision {
+  return { ok: false, code, reason };
+}
+
+/** The budget day of an instant in a time zone, as YYYY-MM-DD. */
+export function budgetDay(instant: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-CA", {
+    timeZone,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+  }).format(instant);
+}

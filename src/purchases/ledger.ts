@@ -1,0 +1,261 @@
+// The purchase ledger's state machine: every transition is one named function running one atomic statement
+// that names the states it expects and appends the event. A function returns the row it moved, or
+// undefined when the row was not in an expected state (someone else got there first).
+import { type SQL, sql } from "drizzle-orm";
+import { type Db, rows } from "../db/client.js";
+import { type PurchaseState, purchaseEvents, purchases } from "../db/schema.js";
+
+export type PurchaseRow = typeof purchases.$inferSelect;
+export type NewPurchase = typeof purchases.$inferInsert;
+
+/** States whose amount counts against the daily budget (DESIGN §4). */
+export const COMMITTED_STATES: readonly PurchaseState[] = [
+  "submitting",
+  "submitted",
+  "succeeded",
+  "unverified",
+  "in_doubt",
+];
+
+export interface TransitionEvent {
+  actor: string;
+  reason?: string | null;
+  response?: unknown;
+}
+
+interface Moved {
+  id: number;
+  from_state: PurchaseState;
+  amount: string | null;
+}
+
+/**
+ * Moves one purchase from one of `from` to `to`, setting `set`, appending the event, and giving the
+ * amount back to its budget day when the purchase leaves the committed states.
+ */
+async function transition(
+  db: Db,
+  id: number,
+  from: readonly PurchaseState[],
+  to: PurchaseState,
+  set: Record<string, unknown>,
+  event: TransitionEvent,
+): Promise<Moved | undefined> {
+  const assignments = Object.entries({ ...set, state: to }).map(
+    ([column, value]) => sql`${sql.identifier(column)} = ${value}`,
+  );
+  const releases = COMMITTED_STATES.includes(to)
+    ? sql`false`
+    : sql`moved.from_state in (${list(COMMITTED_STATES)})`;
+  const result = await rows<Moved>(
+    db,
+    sql`with old as (
+          select id, state from purchases where id = ${id} and state in (${list(from)}) for update
+        ), moved as (
+          update purchases p set ${sql.join(assignments, sql`, `)}, updated_at = now()
+          from old where p.id = old.id
+          returning p.id, old.state as from_state, p.amount, p.budget_day
+        ), event as (
+          insert into purchase_events (purchase_id, actor, from_state, to_state, reason, response)
+          select moved.id, ${event.actor}, moved.from_state, ${to}, ${event.reason ?? null}, ${json(event.response)}::jsonb
+          from moved
+        ), released as (
+          update budget_days b set committed = b.committed - moved.amount
+          from moved where b.day = moved.budget_day and moved.amount is not null and ${releases}
+        )
+        select id, from_state, amount::text as amount from moved`,
+  );
+  const row = result[0];
+  return row ? { ...row, id: Number(row.id) } : undefined;
+}
+
+function list(values: readonly string[]): SQL {
+  return sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
+}
+
+export function json(value: unknown): string | null {
+  return value === undefined || value === null ? null : JSON.stringify(value);
+}
+
+/** The POST answered success with a reference: verification is next. */
+export function markSubmitted(
+  db: Db,
+  id: number,
+  reference: string,
+  nextVerifyAt: Date,
+  event: TransitionEvent,
+): Promise<Moved | undefined> {
+  return transition(
+    db,
+    id,
+    ["submitting"],
+    "submitted",
+    { reference, submitted_at: new Date(), next_verify_at: nextVerifyAt, provider_status: "submitted" },
+    event,
+  );
+}
+
+/** The provider said no before or after taking the order (refused, 4xx, or verify says failed/reversed). */
+export function markFailed(
+  db: Db,
+  id: number,
+  from: readonly PurchaseState[],
+  details: { message: string; providerStatus?: string; refund?: string | null },
+  event: TransitionEvent,
+): Promise<Moved | undefined> {
+  return transition(
+    db,
+    id,
+    from,
+    "failed",
+    {
+      provider_message: details.message.slice(0, 1000),
+      provider_status: details.providerStatus ?? null,
+      refund_amount: details.refund ?? null,
+      settled_at: new Date(),
+      next_verify_at: null,
+    },
+    event,
+  );
+}
+
+/** Certainly not processed (not sent, 429): back to the queue to try again at `notBefore`. */
+export function requeueForRetry(
+  db: Db,
+  id: number,
+  notBefore: Date,
+  event: TransitionEvent,
+): Promise<Moved | undefined> {
+  return transition(db, id, ["submitting"], "queued", { not_before: notBefore }, event);
+}
+
+/** The outcome of the POST is unknown: money may have moved. Never retried by itself. */
+export function markInDoubt(db: Db, id: number, event: TransitionEvent): Promise<Moved | undefined> {
+  return transition(db, id, ["submitting"], "in_doubt", { next_verify_at: null }, event);
+}
+
+/** Verification said success. */
+export function markSucceeded(
+  db: Db,
+  id: number,
+  from: readonly PurchaseState[],
+  providerStatus: string,
+  event: TransitionEvent,
+): Promise<Moved | undefined> {
+  return transition(
+    db,
+    id,
+    from,
+    "succeeded",
+    { provider_status: providerStatus, settled_at: new Date(), next_verify_at: null },
+    event,
+  );
+}
+
+/** No final status before verification.timeout: later runs keep checking until the horizon. */
+export function markUnverified(
+  db: Db,
+  id: number,
+  nextVerifyAt: Date | null,
+  event: TransitionEvent,
+): Promise<Moved | undefined> {
+  return transition(db, id, ["submitted"], "unverified", { next_verify_at: nextVerifyAt }, event);
+}
+
+/** A later check of an unverified purchase that is still not final: when to look again. */
+export async function postponeVerify(
+  db: Db,
+  id: number,
+  nextVerifyAt: Date | null,
+  providerStatus: string | null,
+): Promise<void> {
+  await db.execute(
+    sql`update purchases set next_verify_at = ${nextVerifyAt}, provider_status = coalesce(${providerStatus}, provider_status),
+        verify_attempts = verify_attempts + 1, updated_at = now()
+        where id = ${id} and state in ('submitted', 'unverified')`,
+  );
+}
+
+/** A person settles an in_doubt or unverified purchase. */
+export function resolveByPerson(
+  db: Db,
+  id: number,
+  to: "succeeded" | "failed",
+  set: { reference?: string | null },
+  event: TransitionEvent,
+): Promise<Moved | undefined> {
+  const extra = set.reference ? { reference: set.reference } : {};
+  return transition(
+    db,
+    id,
+    ["in_doubt", "unverified"],
+    to,
+    { ...extra, settled_at: new Date(), next_verify_at: null },
+    event,
+  );
+}
+
+/** A person puts a failed or rejected purchase back in the queue. */
+export function requeueByPerson(db: Db, id: number, event: TransitionEvent): Promise<Moved | undefined> {
+  return transition(
+    db,
+    id,
+    ["failed", "rejected"],
+    "queued",
+    {
+      not_before: new Date(),
+      attempts: 0,
+      reason: null,
+      provider_message: null,
+      amount: null,
+      budget_day: null,
+    },
+    event,
+  );
+}
+
+/** A person withdraws a purchase that has not been sent. */
+export function cancelByPerson(db: Db, id: number, event: TransitionEvent): Promise<Moved | undefined> {
+  return transition(db, id, ["queued"], "cancelled", { settled_at: new Date() }, event);
+}
+
+/** At start-up: rows left in `submitting` by a process that died mid-call become in_doubt. */
+export async function sweepSubmittingToInDoubt(db: Db, actor: string, olderThan?: Date): Promise<number> {
+  const moved = await rows<{ id: number }>(
+    db,
+    sql`with old as (
+          select id from purchases where state = 'submitting' ${olderThan ? sql`and updated_at < ${olderThan}` : sql``}
+          for update skip locked
+        ), moved as (
+          update purchases p set state = 'in_doubt', updated_at = now() from old where p.id = old.id returning p.id
+        ), event as (
+          insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
+          select id, ${actor}, 'submitting', 'in_doubt',
+            'found in submitting at start-up: the process stopped during the purchase call, so its outcome is unknown'
+          from moved
+        )
+        select id from moved`,
+  );
+  return moved.length;
+}
+
+/** Inserts new purchases; an existing request_key is left alone. Returns how many were new. */
+export async function insertPurchases(db: Db, rowsToInsert: NewPurchase[], actor: string): Promise<number> {
+  if (rowsToInsert.length === 0) return 0;
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(purchases)
+      .values(rowsToInsert)
+      .onConflictDoNothing({ target: purchases.request_key })
+      .returning({ id: purchases.id });
+    if (inserted.length > 0) {
+      await tx
+        .insert(purchaseEvents)
+        .values(inserted.map((r) => ({ purchase_id: r.id, actor, to_state: "queued", reason: "accepted" })));
+    }
+    return inserted.length;
+  });
+}

@@ -1,0 +1,46 @@
+// The heart of money safety (DESIGN §4): what a purchase POST's outcome means for the ledger. Pure.
+import { AuthError, type HttpError, isHttpError, RateLimitedError } from "../http/errors.js";
+import type { PurchaseAnswer } from "../reseller/client.js";
+
+export type PurchaseOutcome =
+  | { kind: "submitted"; reference: string; walletBalance?: string }
+  | { kind: "failed"; message: string; stopRun: boolean }
+  | { kind: "retry"; retryAfterMs?: number; why: string }
+  | { kind: "in_doubt"; why: string };
+
+export function classifyPurchase(result: { answer: PurchaseAnswer } | { error: unknown }): PurchaseOutcome {
+  if ("answer" in result) {
+    const { answer } = result;
+    if (answer.accepted) {
+      const balance = answer.result.data?.wallet_balance;
+      return {
+        kind: "submitted",
+        reference: answer.reference,
+        walletBalance: balance ? balance.toFixed(2) : undefined,
+      };
+    }
+    return {
+      kind: "failed",
+      message: `the reseller refused the purchase: ${answer.message}`,
+      stopRun: false,
+    };
+  }
+  const { error } = result;
+  if (!isHttpError(error)) {
+    // A bug of ours after the request may have been written: never assume it was not sent.
+    return {
+      kind: "in_doubt",
+      why: `unexpected error during the purchase call: ${String((error as Error)?.message ?? error)}`,
+    };
+  }
+  return classifyHttpError(error);
+}
+
+function classifyHttpError(error: HttpError): PurchaseOutcome {
+  if (error.outcome === "not_sent") return { kind: "retry", why: `not sent: ${error.message}` };
+  if (error instanceof RateLimitedError)
+    return { kind: "retry", retryAfterMs: error.retryAfterMs, why: error.message };
+  if (error instanceof AuthError) return { kind: "failed", message: error.message, stopRun: true };
+  if (error.outcome === "rejected") return { kind: "failed", message: error.message, stopRun: false };
+  return { kind: "in_doubt", why: `${error.code}: ${error.message}` };
+}

@@ -1,0 +1,106 @@
+// Deciding whether a purchase may be bought, without I/O: the network and plan resolved against the live
+// catalogue, the price against `max_price`, the phone and its network prefix. Every refusal names its reason.
+import type { Money } from "../money.js";
+import { formatMoney } from "../money.js";
+import { findNetwork } from "../reseller/catalogue.js";
+import { networkOfNumber, prefixNetworkOf } from "../reseller/prefixes.js";
+import type { Network, Plan } from "../reseller/schemas.js";
+import { formatSizeMb } from "../reseller/size.js";
+import { normalisePhone } from "./phone.js";
+
+export interface PlanSelector {
+  size_mb: number;
+  type?: string;
+  name_contains?: string;
+}
+
+export interface PurchaseRequest {
+  network: string;
+  plan_id?: string | null;
+  plan_selector?: PlanSelector | null;
+  phone: string;
+  ported: boolean;
+  max_price?: Money | null;
+}
+
+export interface Catalogue {
+  networks: Network[];
+  /** Plans by network id; a network missing here could not be read this run. */
+  plans: Map<string, Plan[]>;
+}
+
+export interface Resolved {
+  ok: true;
+  network: Network;
+  plan: Plan;
+  phone: string;
+  amount: Money;
+}
+export interface Refused {
+  ok: false;
+  /** A stable code for grouping: invalid_phone, unknown_network, plan_not_found, price_above_max, wrong_network. */
+  code: string;
+  reason: string;
+}
+
+export function resolvePurchase(request: PurchaseRequest, catalogue: Catalogue): Resolved | Refused {
+  const phone = normalisePhone(request.phone);
+  if (!phone.ok) return refuse("invalid_phone", phone.reason);
+  const network = findNetwork(catalogue.networks, request.network);
+  if (!network) return refuse("unknown_network", `unknown network "${request.network}"`);
+  const plans = catalogue.plans.get(network.id);
+  if (!plans) return refuse("catalogue_unavailable", `the plans of ${network.name} could not be read`);
+  const plan = findPlan(plans, request);
+  if (!plan) return refuse("plan_not_found", `no ${network.name} plan matches ${describePlan(request)}`);
+  if (request.max_price && plan.price.gt(request.max_price)) {
+    return refuse(
+      "price_above_max",
+      `plan ${plan.id} costs ${formatMoney(plan.price)}, above max_price ${formatMoney(request.max_price)}`,
+    );
+  }
+  const wrong = wrongNetwork(phone.phone, network, request.ported);
+  if (wrong) return refuse("wrong_network", wrong);
+  return { ok: true, network, plan, phone: phone.phone, amount: plan.price };
+}
+
+/** The plan a request names: by id, or the cheapest plan matching the selector (lowest id on a tie). */
+export function findPlan(
+  plans: Plan[],
+  request: Pick<PurchaseRequest, "plan_id" | "plan_selector">,
+): Plan | undefined {
+  if (request.plan_id) return plans.find((p) => p.id === request.plan_id);
+  const selector = request.plan_selector;
+  if (!selector) return undefined;
+  const type = selector.type?.trim().toLowerCase();
+  const contains = selector.name_contains?.trim().toLowerCase();
+  const matches = plans.filter(
+    (p) =>
+      p.size_mb === selector.size_mb &&
+      (type === undefined || p.type.trim().toLowerCase() === type) &&
+      (contains === undefined || p.name.toLowerCase().includes(contains)),
+  );
+  return matches.sort((a, b) => a.price.cmp(b.price) || a.id.localeCompare(b.id, "en", { numeric: true }))[0];
+}
+
+export function describePlan(request: Pick<PurchaseRequest, "plan_id" | "plan_selector">): string {
+  if (request.plan_id) return `plan_id ${request.plan_id}`;
+  const s = request.plan_selector;
+  if (!s) return "(no plan given)";
+  const parts = [`size ${formatSizeMb(s.size_mb)}`];
+  if (s.type) parts.push(`type "${s.type}"`);
+  if (s.name_contains) parts.push(`name containing "${s.name_contains}"`);
+  return parts.join(", ");
+}
+
+function wrongNetwork(phone: string, network: Network, ported: boolean): string | undefined {
+  if (ported) return undefined;
+  const planNetwork = prefixNetworkOf(network.name) ?? prefixNetworkOf(network.other_name);
+  const numberNetwork = networkOfNumber(phone);
+  if (planNetwork === undefined || numberNetwork === undefined || planNetwork === numberNetwork)
+    return undefined;
+  return `the number's prefix ${phone.slice(0, 4)} is ${numberNetwork}, not ${network.name}; mark the recipient ported if it was moved`;
+}
+
+function refuse(code: string, reason: string): Refused {
+  return { ok: false, code, reason };
+}

@@ -1,0 +1,160 @@
+// Verification (DESIGN §4): poll the transaction with backoff from `initial_delay` until a final status or
+// `timeout`. 404, pending and unknown statuses are not final. Rows that time out become `unverified` and are
+// checked again by later runs until `horizon`.
+import { sql } from "drizzle-orm";
+import type { Clock } from "../clock.js";
+import type { Config } from "../config/index.js";
+import { type Db, rows } from "../db/client.js";
+import type { Logger } from "../log/logger.js";
+import type { ResellerClient, Verification } from "../reseller/client.js";
+import { markFailed, markSucceeded, markUnverified, postponeVerify } from "./ledger.js";
+import type { Semaphore } from "./semaphore.js";
+
+export interface VerifyTask {
+  id: number;
+  reference: string;
+  /** When the purchase was accepted (ms); the deadline is this plus verification.timeout. */
+  submittedAt: number;
+  attempt: number;
+  /** Already `unverified`: one look per run, then postponed. */
+  unverified?: boolean;
+}
+
+export interface VerifierDeps {
+  db: Db;
+  reseller: ResellerClient;
+  verification: Config["verification"];
+  logger: Logger;
+  clock: Clock;
+  actor: string;
+  slots: Semaphore;
+  onSettled: (state: "succeeded" | "failed" | "unverified") => void;
+}
+
+export class Verifier {
+  private readonly tasks = new Set<Promise<void>>();
+
+  constructor(private readonly deps: VerifierDeps) {}
+
+  get pending(): number {
+    return this.tasks.size;
+  }
+
+  /** Verifies one purchase from its first check to a final state, in the background. */
+  schedule(task: VerifyTask): void {
+    const running = this.follow(task);
+    this.tasks.add(running);
+    void running.finally(() => this.tasks.delete(running));
+  }
+
+  /** Picks up purchases earlier runs left `submitted` or `unverified` whose next check is due. */
+  async resumeDue(): Promise<number> {
+    const { verification, clock } = this.deps;
+    const now = clock.now();
+    const due = await rows<{
+      id: number | string;
+      reference: string;
+      state: string;
+      submitted_at: Date | string;
+    }>(
+      this.deps.db,
+      sql`select id, reference, state, submitted_at from purchases
+          where state in ('submitted', 'unverified') and next_verify_at <= ${new Date(now)}
+            and submitted_at >= ${new Date(now - verification.horizon)}
+          order by next_verify_at limit 10000`,
+    );
+    for (const row of due) {
+      this.schedule({
+        id: Number(row.id),
+        reference: row.reference,
+        submittedAt: new Date(row.submitted_at).getTime(),
+        attempt: 0,
+        unverified: row.state === "unverified",
+      });
+    }
+    return due.length;
+  }
+
+  /** Waits for every verification in progress (stops waiting early when `signal` aborts). */
+  async drain(signal?: AbortSignal): Promise<void> {
+    while (this.tasks.size > 0 && !signal?.aborted) await Promise.race(this.tasks);
+  }
+
+  private async follow(task: VerifyTask): Promise<void> {
+    const { verification, clock } = this.deps;
+    const deadline = task.submittedAt + verification.timeout;
+    let attempt = task.attempt;
+    const firstAt = task.unverified ? clock.now() : task.submittedAt + verification.initial_delay;
+    await clock.sleep(Math.max(0, firstAt - clock.now()));
+    for (;;) {
+      const verification_ = await this.look(task.reference);
+      if (await this.settle(task, verification_)) return;
+      const wait = Math.min(verification.max_interval, verification.initial_delay * 2 ** attempt);
+      attempt++;
+      if (task.unverified || clock.now() + wait > deadline) return this.giveUp(task, verification_);
+      await clock.sleep(Math.max(1, wait));
+    }
+  }
+
+  private async look(reference: string): Promise<Verification | undefined> {
+    try {
+      return await this.deps.slots.run(() => this.deps.reseller.verifyTransaction(reference));
+    } catch (error) {
+      this.deps.logger.warn(
+        { reference, err: error },
+        `verify ${reference} failed for now: ${(error as Error).message}`,
+      );
+      return undefined;
+    }
+  }
+
+  /** Records a final status; true when the purchase is settled. */
+  private async settle(task: VerifyTask, verification: Verification | undefined): Promise<boolean> {
+    if (!verification?.found) return false;
+    const { db, actor } = this.deps;
+    const event = { actor, response: verification.raw };
+    const from = ["submitted", "unverified"] as const;
+    switch (verification.status) {
+      case "success":
+        await markSucceeded(db, task.id, from, verification.rawStatus, {
+          ...event,
+          reason: `verified: ${verification.rawStatus}`,
+        });
+        this.deps.onSettled("succeeded");
+        return true;
+      case "failed":
+      case "reversed": {
+        const amount = verification.transaction.amount?.toFixed(2) ?? null;
+        const message = `the provider reports ${verification.rawStatus}${verification.transaction.true_response ? `: ${verification.transaction.true_response}` : ""}`;
+        await markFailed(
+          db,
+          task.id,
+          from,
+          { message, providerStatus: verification.rawStatus, refund: amount },
+          { ...event, reason: `${message}${amount ? `; refund of ${amount} recorded` : ""}` },
+        );
+        this.deps.onSettled("failed");
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  private async giveUp(task: VerifyTask, last: Verification | undefined): Promise<void> {
+    const { db, verification, clock, actor } = this.deps;
+    const status = last?.found ? last.rawStatus : "not found";
+    const next = clock.now() + verification.max_interval * 10;
+    const nextCheck = next <= task.submittedAt + verification.horizon ? new Date(next) : null;
+    if (task.unverified) {
+      await postponeVerify(db, task.id, nextCheck, last?.found ? last.rawStatus : null);
+      return;
+    }
+    await markUnverified(db, task.id, nextCheck, {
+      actor,
+      reason: `no final status within verification.timeout (last seen: ${status})`,
+      response: last?.raw,
+    });
+    this.deps.onSettled("unverified");
+  }
+}

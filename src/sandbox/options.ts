@@ -1,0 +1,74 @@
+// The sandbox's options: the schema (also used by the admin endpoint), defaults, and the resolved form.
+import { z } from "zod";
+import { faultConfigSchema } from "./fault-config.js";
+
+const share = z.number().min(0).max(1);
+const count = z.number().int().min(0);
+
+export const sandboxOptionsSchema = z.strictObject({
+  resellerPort: z.number().int().min(0).max(65535).optional(),
+  analyticsPort: z.number().int().min(0).max(65535).optional(),
+  host: z.string().min(1).optional(),
+  apiKey: z.string().min(1).optional(),
+  analyticsApiKey: z.string().min(1).optional(),
+  latencyMs: count.optional(),
+  seed: z.number().int().optional(),
+  walletBalance: z
+    .string()
+    .regex(/^\d+(\.\d{1,2})?$/, "a decimal naira amount such as 1000000.00")
+    .optional(),
+  failRate: share.optional(),
+  reverseRate: share.optional(),
+  verifyNotFoundPolls: count.optional(),
+  verifyPendingPolls: count.optional(),
+  pageShape: z.enum(["laravel", "bare"]).optional(),
+  validationShape: z.enum(["laravel", "message-object"]).optional(),
+  stringInts: z.boolean().optional(),
+  maxWebsites: count.optional(),
+  faults: faultConfigSchema.optional(),
+});
+
+export type SandboxOptions = z.infer<typeof sandboxOptionsSchema>;
+
+/** Options with every default filled in; `maxWebsites` stays undefined for "unlimited". */
+export type ResolvedOptions = Required<Omit<SandboxOptions, "maxWebsites" | "faults">> & {
+  maxWebsites: number | undefined;
+};
+
+export const DEFAULT_OPTIONS: ResolvedOptions = {
+  resellerPort: 0,
+  analyticsPort: 0,
+  host: "127.0.0.1",
+  apiKey: "sandbox-reseller-key",
+  analyticsApiKey: "sandbox-analytics-key",
+  latencyMs: 0,
+  seed: 1,
+  walletBalance: "1000000.00",
+  failRate: 0,
+  reverseRate: 0,
+  verifyNotFoundPolls: 1,
+  verifyPendingPolls: 1,
+  pageShape: "laravel",
+  validationShape: "laravel",
+  stringInts: false,
+  maxWebsites: undefined,
+};
+
+/** Validates options from code or the admin endpoint; throws an Error listing every problem. */
+export function parseOptions(value: unknown): SandboxOptions {
+  const result = sandboxOptionsSchema.safeParse(value ?? {});
+  if (!result.success) throw new Error(`invalid sandbox options: ${z.prettifyError(result.error)}`);
+  return result.data;
+}
+
+/** `base` with the options given in `change` laid over it (undefined values leave the base alone). */
+export function mergeOptions(base: ResolvedOptions, change: SandboxOptions): ResolvedOptions {
+  const merged: ResolvedOptions = { ...base };
+  for (const [key, value] of Object.entries(change)) {
+    if (value !== undefined && key !== "faults") (merged as Record<string, unknown>)[key] = value;
+  }
+  if (merged.failRate + merged.reverseRate > 1) {
+    throw new Error("invalid sandbox options: failRate + reverseRate must be at most 1");
+  }
+  return merged;
+}

@@ -1,0 +1,36 @@
+// The simulated data reseller (seed §4.1): its routes, bearer check and error bodies.
+import { findNetwork, plansOfNetwork, SANDBOX_NETWORKS } from "./catalogue.js";
+import { buyData } from "./purchase.js";
+import type { Call, Reply, Route } from "./route.js";
+import type { ServiceDefinition } from "./server.js";
+import { verifyTransaction } from "./verify.js";
+
+function listNetworks(): Reply {
+  return { status: 200, body: { status: true, data: { networks: SANDBOX_NETWORKS } } };
+}
+
+function listPlans({ params }: Call): Reply {
+  const code = decodeURIComponent(params[0] ?? "");
+  if (!findNetwork(code)) return { status: 404, body: { status: false, message: "Network not found." } };
+  return { status: 200, body: { status: true, data: { plans: plansOfNetwork(code) } } };
+}
+
+const ROUTES: readonly Route[] = [
+  { method: "GET", pattern: /^\/public\/api\/networks\/?$/, endpoint: "networks", handle: listNetworks },
+  { method: "GET", pattern: /^\/public\/api\/plans\/([^/]+)\/?$/, endpoint: "plans", handle: listPlans },
+  { method: "POST", pattern: /^\/public\/api\/data\/?$/, endpoint: "data", handle: buyData },
+  {
+    method: "GET",
+    pattern: /^\/public\/api\/transaction\/([^/]+)\/?$/,
+    endpoint: "transaction",
+    handle: verifyTransaction,
+  },
+];
+
+export const RESELLER_SERVICE: ServiceDefinition = {
+  service: "reseller",
+  routes: ROUTES,
+  apiKey: (options) => options.apiKey,
+  unauthenticated: { status: 401, body: { status: false, message: "Unauthenticated." } },
+  notFound: { status: 404, body: { status: false, message: "Not found." } },
+};

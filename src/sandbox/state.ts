@@ -1,0 +1,64 @@
+// All the state of one sandbox (both services share it): options, wallet, transactions, websites, logs, faults.
+// One object per startSandbox call; nothing lives at module level.
+import type { FaultConfig } from "./fault-config.js";
+import { toKobo } from "./kobo.js";
+import type { ResolvedOptions } from "./options.js";
+import { createPrng, type Prng } from "./prng.js";
+import type { Debit, Refund, RequestLogEntry, WebsiteMutation } from "./records.js";
+import type { Transaction } from "./transactions.js";
+import { createWebsiteStore, type WebsiteStore } from "./website-store.js";
+
+export interface SandboxState {
+  /** The options the sandbox started with; reset returns to these (plus its own overrides). */
+  readonly initial: ResolvedOptions;
+  options: ResolvedOptions;
+  readonly clock: () => Date;
+  walletKobo: number;
+  debits: Debit[];
+  refunds: Refund[];
+  transactions: Map<string, Transaction>;
+  websites: WebsiteStore;
+  websiteMutations: WebsiteMutation[];
+  requests: RequestLogEntry[];
+  faults: FaultConfig;
+  /** One stream per endpoint, created on first use from the fault seed. */
+  faultStreams: Map<string, Prng>;
+  /** Draws the final status of each accepted purchase. */
+  outcomes: Prng;
+  /** Aborted by close(), so sleeping requests stop waiting. */
+  readonly closing: AbortController;
+}
+
+export function createState(initial: ResolvedOptions, faults: FaultConfig, clock: () => Date): SandboxState {
+  return {
+    initial,
+    options: initial,
+    clock,
+    walletKobo: toKobo(initial.walletBalance),
+    debits: [],
+    refunds: [],
+    transactions: new Map(),
+    websites: createWebsiteStore(),
+    websiteMutations: [],
+    requests: [],
+    faults,
+    faultStreams: new Map(),
+    outcomes: createPrng(initial.seed),
+    closing: new AbortController(),
+  };
+}
+
+/** Clears every record and returns the wallet to its starting balance, under the given options. */
+export function resetState(state: SandboxState, options: ResolvedOptions, faults: FaultConfig): void {
+  state.options = options;
+  state.walletKobo = toKobo(options.walletBalance);
+  state.debits = [];
+  state.refunds = [];
+  state.transactions = new Map();
+  state.websites = createWebsiteStore();
+  state.websiteMutations = [];
+  state.requests = [];
+  state.faults = faults;
+  state.faultStreams = new Map();
+  state.outcomes = createPrng(options.seed);
+}

@@ -1,0 +1,22 @@
+// The reseller's verify endpoint, eventually consistent: a new reference is unknown for the first
+// `verifyNotFoundPolls` calls, pending for the next `verifyPendingPolls`, then final. A failed or
+// reversed transaction is refunded the first time a verify reveals it.
+import type { Call, Reply } from "./route.js";
+import { transactionView, type VisibleStatus } from "./transactions.js";
+import { refundOnce } from "./wallet.js";
+
+const NOT_FOUND: Reply = { status: 404, body: { status: false, message: "Transaction not found." } };
+
+export function verifyTransaction({ state, params }: Call): Reply {
+  const tx = state.transactions.get(decodeURIComponent(params[0] ?? ""));
+  if (!tx) return NOT_FOUND;
+  tx.verifyCalls += 1;
+  const { verifyNotFoundPolls, verifyPendingPolls } = state.options;
+  if (tx.verifyCalls <= verifyNotFoundPolls) return NOT_FOUND;
+  let status: VisibleStatus = "pending";
+  if (tx.verifyCalls > verifyNotFoundPolls + verifyPendingPolls) {
+    status = tx.finalStatus;
+    if (status !== "success") refundOnce(state, tx);
+  }
+  return { status: 200, body: { status: true, data: { transaction: transactionView(tx, status) } } };
+}

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { analytics, buy, json, MTN_1GB, reseller } from "./helpers.js";
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(async () => {
+  await sandbox.close();
+});
+beforeEach(() => {
+  sandbox.reset();
+});
+
+const admin = async (base: string, method: string, path: string, body?: unknown) => {
+  const response = await fetch(`${base}/__admin/${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await json(response) };
+};
+
+describe("admin endpoint", () => {
+  it("shows state, debits and wallet without auth on both servers", async () => {
+    const reference = (await buy(sandbox)).body.data.reference;
+    for (const base of [sandbox.resellerUrl, sandbox.analyticsUrl]) {
+      const state = await admin(base, "GET", "state");
+      expect(state.status).toBe(200);
+      expect(state.body).toMatchObject({
+        wallet: "999695.00",
+        debits: [{ reference, amount: "305.00", plan_id: "102" }],
+        refunds: [],
+        websiteMutations: [],
+        websites: [],
+        requestCount: 1,
+      });
+      expect((await admin(base, "GET", "debits")).body.debits).toHaveLength(1);
+      expect((await admin(base, "GET", "wallet")).body).toEqual({ wallet: "999695.00" });
+    }
+  });
+
+  it("lists website mutations", async () => {
+    await analytics(sandbox, "POST", "/api/v1/websites", { form: { domain: "m.example.com" } });
+    const { body } = await admin(sandbox.resellerUrl, "GET", "website-mutations");
+    expect(body.websiteMutations).toMatchObject([
+      { method: "POST", path: "/api/v1/websites", fields: { domain: "m.example.com" }, status: 201 },
+    ]);
+  });
+
+  it("sets faults and options, and resets with new options", async () => {
+    expect(
+      (await admin(sandbox.analyticsUrl, "POST", "faults", { endpoints: { data: { rate500Before: 1 } } }))
+        .status,
+    ).toBe(200);
+    expect((await reseller(sandbox, "POST", "/public/api/data", { json: MTN_1GB })).status).toBe(500);
+    await admin(sandbox.resellerUrl, "POST", "options", { walletBalance: "100.00" });
+    expect(sandbox.wallet()).toBe("100.00");
+    await admin(sandbox.resellerUrl, "POST", "reset", { walletBalance: "2000.00" });
+    expect(sandbox.wallet()).toBe("2000.00");
+    expect((await buy(sandbox)).status).toBe(200);
+    expect(sandbox.wallet()).toBe("1695.00");
+  });
+
+  it("answers 400 with the reason for a bad body", async () => {
+    const bad = await admin(sandbox.resellerUrl, "POST", "faults", { endpoints: { data: { rate429: 2 } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain("rate429");
+    expect((await admin(sandbox.resellerUrl, "POST", "options", { pageShape: "round" })).status).toBe(400);
+  });
+
+  it("seeds numbered websites and explicit records", async () => {
+    const numbered = await admin(sandbox.analyticsUrl, "POST", "websites", { count: 3, prefix: "site" });
+    expect(numbered.body.created).toBe(3);
+    const records = await admin(sandbox.analyticsUrl, "POST", "websites", {
+      records: [{ domain: "www.custom.example.com", privacy: 0 }],
+    });
+    expect(records.body.created).toBe(1);
+    expect(sandbox.websites().map((site) => [site.id, site.domain, site.privacy])).toEqual([
+      [1, "site-00001.example.com", 1],
+      [2, "site-00002.example.com", 1],
+      [3, "site-00003.example.com", 1],
+      [4, "custom.example.com", 0],
+    ]);
+    const more = await admin(sandbox.analyticsUrl, "POST", "websites", { count: 2, prefix: "site" });
+    expect(more.body.websites.map((site: { domain: string }) => site.domain)).toEqual([
+      "site-00004.example.com",
+      "site-00005.example.com",
+    ]);
+    expect(sandbox.websiteMutations()).toEqual([]);
+  });
+
+  it("does not count admin calls as service requests", async () => {
+    await admin(sandbox.resellerUrl, "GET", "state");
+    await reseller(sandbox, "GET", "/public/api/networks");
+    expect(sandbox.requests()).toMatchObject([
+      { service: "reseller", method: "GET", path: "/public/api/networks", status: 200 },
+    ]);
+  });
+});

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { startSandbox } from "../../src/sandbox/index.js";
+import { json, MTN_1GB, reseller } from "./helpers.js";
+
+describe("sandbox lifecycle", () => {
+  it("close() resolves promptly while a request hangs, and the hanging request fails", async () => {
+    const sandbox = await startSandbox({ faults: { endpoints: { data: { rateHangAfter: 1 } } } });
+    const hanging = reseller(sandbox, "POST", "/public/api/data", { json: MTN_1GB });
+    const outcome = hanging.then(
+      () => "answered",
+      () => "failed",
+    );
+    while (sandbox.debits().length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const started = Date.now();
+    await sandbox.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await outcome).toBe("failed");
+  });
+
+  it("close() resolves promptly while a request is inside its added latency", async () => {
+    const sandbox = await startSandbox({ latencyMs: 60_000 });
+    const slow = reseller(sandbox, "GET", "/public/api/networks").catch(() => "failed");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = Date.now();
+    await sandbox.close();
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(await slow).toBe("failed");
+  });
+
+  it("uses the given keys and wallet, and delays every request by latencyMs", async () => {
+    const sandbox = await startSandbox({
+      apiKey: "k1",
+      analyticsApiKey: "k2",
+      walletBalance: "500.50",
+      latencyMs: 80,
+    });
+    try {
+      expect(sandbox.apiKey).toBe("k1");
+      expect(sandbox.analyticsApiKey).toBe("k2");
+      expect(sandbox.resellerUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect(sandbox.analyticsUrl).not.toBe(sandbox.resellerUrl);
+      const started = Date.now();
+      const response = await reseller(sandbox, "POST", "/public/api/data", { json: MTN_1GB });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(75);
+      expect((await json(response)).data.wallet_balance).toBe(195.5);
+      expect(sandbox.wallet()).toBe("195.50");
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it("reset clears records and faults and restores the starting wallet", async () => {
+    const sandbox = await startSandbox({ walletBalance: "1000.00" });
+    try {
+      sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+      await reseller(sandbox, "POST", "/public/api/data", { json: MTN_1GB });
+      sandbox.seedWebsites([{ domain: "x.example.com" }]);
+      expect(sandbox.debits()).toHaveLength(1);
+      sandbox.reset();
+      expect(sandbox.debits()).toEqual([]);
+      expect(sandbox.requests()).toEqual([]);
+      expect(sandbox.websites()).toEqual([]);
+      expect(sandbox.wallet()).toBe("1000.00");
+      expect((await reseller(sandbox, "POST", "/public/api/data", { json: MTN_1GB })).status).toBe(200);
+      expect(sandbox.wallet()).toBe("695.00");
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it("rejects invalid options", async () => {
+    await expect(startSandbox({ failRate: 2 })).rejects.toThrow(/failRate/);
+    await expect(startSandbox({ failRate: 0.6, reverseRate: 0.6 })).rejects.toThrow(/at most 1/);
+  });
+});
