@@ -158,3 +158,35 @@ export const jobs = pgTable("jobs", {
   name: text("name").primaryKey(),
   first_seen: at("first_seen").notNull().defaultNow(),
 });
+
+/** Websites topsync owns: created by it, or adopted with `websites import`. Only these may be deleted. */
+export const websiteOwnership = pgTable("website_ownership", {
+  domain: text("domain").primaryKey(), // normalised
+  website_id: bigint("website_id", { mode: "number" }),
+  origin: text("origin").notNull(), // created | imported
+  /** Keyed hashes of the last applied write-only values (password, exclude_params). */
+  applied_secrets: jsonb("applied_secrets"),
+  created_at: at("created_at").notNull().defaultNow(),
+  updated_at: at("updated_at").notNull().defaultNow(),
+});
+
+/** One row per reconcile pass, with its counts and per-website errors. */
+export const websiteRuns = pgTable(
+  "website_runs",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    started_at: at("started_at").notNull().defaultNow(),
+    finished_at: at("finished_at"),
+    mode: text("mode").notNull(), // plan | apply | observe
+    status: text("status").notNull(), // running | ok | partial | failed
+    created: integer("created").notNull().default(0),
+    updated: integer("updated").notNull().default(0),
+    deleted: integer("deleted").notNull().default(0),
+    unchanged: integer("unchanged").notNull().default(0),
+    unmanaged: integer("unmanaged").notNull().default(0),
+    conflicts: integer("conflicts").notNull().default(0),
+    errors: jsonb("errors"),
+    summary: jsonb("summary"),
+  },
+  (t) => [index("website_runs_started").on(t.started_at)],
+);

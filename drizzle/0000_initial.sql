@@ -90,6 +90,31 @@ CREATE TABLE "schedule_fires" (
 	"finished_at" timestamp with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "website_ownership" (
+	"domain" text PRIMARY KEY NOT NULL,
+	"website_id" bigint,
+	"origin" text NOT NULL,
+	"applied_secrets" jsonb,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "website_runs" (
+	"id" bigserial PRIMARY KEY NOT NULL,
+	"started_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"finished_at" timestamp with time zone,
+	"mode" text NOT NULL,
+	"status" text NOT NULL,
+	"created" integer DEFAULT 0 NOT NULL,
+	"updated" integer DEFAULT 0 NOT NULL,
+	"deleted" integer DEFAULT 0 NOT NULL,
+	"unchanged" integer DEFAULT 0 NOT NULL,
+	"unmanaged" integer DEFAULT 0 NOT NULL,
+	"conflicts" integer DEFAULT 0 NOT NULL,
+	"errors" jsonb,
+	"summary" jsonb
+);
+--> statement-breakpoint
 ALTER TABLE "purchase_events" ADD CONSTRAINT "purchase_events_purchase_id_purchases_id_fk" FOREIGN KEY ("purchase_id") REFERENCES "public"."purchases"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "purchase_events_purchase" ON "purchase_events" USING btree ("purchase_id","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "purchase_requests_request_key" ON "purchase_requests" USING btree ("request_key");--> statement-breakpoint
@@ -100,4 +125,5 @@ CREATE INDEX "purchases_verify_due" ON "purchases" USING btree ("next_verify_at"
 CREATE INDEX "purchases_state" ON "purchases" USING btree ("state");--> statement-breakpoint
 CREATE INDEX "purchases_reference" ON "purchases" USING btree ("reference");--> statement-breakpoint
 CREATE INDEX "purchases_created" ON "purchases" USING btree ("created_at");--> statement-breakpoint
-CREATE INDEX "schedule_fires_job" ON "schedule_fires" USING btree ("job_name","fire_time");
+CREATE INDEX "schedule_fires_job" ON "schedule_fires" USING btree ("job_name","fire_time");--> statement-breakpoint
+CREATE INDEX "website_runs_started" ON "website_runs" USING btree ("started_at");
