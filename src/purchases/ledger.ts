@@ -42,7 +42,7 @@ async function transition(
   event: TransitionEvent,
 ): Promise<Moved | undefined> {
   const assignments = Object.entries({ ...set, state: to }).map(
-    ([column, value]) => sql`${sql.identifier(column)} = ${value}`,
+    ([column, value]) => sql`${sql.identifier(column)} = ${param(value)}`,
   );
   const releases = COMMITTED_STATES.includes(to)
     ? sql`false`
@@ -74,6 +74,11 @@ function list(values: readonly string[]): SQL {
     values.map((v) => sql`${v}`),
     sql`, `,
   );
+}
+
+/** A value for a raw statement: dates as ISO text, which both drivers accept for timestamptz. */
+export function param(value: unknown): unknown {
+  return value instanceof Date ? value.toISOString() : value;
 }
 
 export function json(value: unknown): string | null {
@@ -173,7 +178,7 @@ export async function postponeVerify(
   providerStatus: string | null,
 ): Promise<void> {
   await db.execute(
-    sql`update purchases set next_verify_at = ${nextVerifyAt}, provider_status = coalesce(${providerStatus}, provider_status),
+    sql`update purchases set next_verify_at = ${param(nextVerifyAt)}, provider_status = coalesce(${providerStatus}, provider_status),
         verify_attempts = verify_attempts + 1, updated_at = now()
         where id = ${id} and state in ('submitted', 'unverified')`,
   );
@@ -227,7 +232,7 @@ export async function sweepSubmittingToInDoubt(db: Db, actor: string, olderThan?
   const moved = await rows<{ id: number }>(
     db,
     sql`with old as (
-          select id from purchases where state = 'submitting' ${olderThan ? sql`and updated_at < ${olderThan}` : sql``}
+          select id from purchases where state = 'submitting' ${olderThan ? sql`and updated_at < ${olderThan.toISOString()}` : sql``}
           for update skip locked
         ), moved as (
           update purchases p set state = 'in_doubt', updated_at = now() from old where p.id = old.id returning p.id

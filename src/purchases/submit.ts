@@ -118,7 +118,7 @@ async function claimInTransaction(tx: Db, options: ClaimOptions): Promise<ClaimR
     const later = new Date(options.now.getTime() + CATALOGUE_RETRY_MS);
     const ids = waiting.map((w) => w.row.id);
     await tx.execute(
-      sql`update purchases set not_before = ${later} where id in (${sql.join(
+      sql`update purchases set not_before = ${later.toISOString()} where id in (${sql.join(
         ids.map((id) => sql`${id}`),
         sql`, `,
       )})`,

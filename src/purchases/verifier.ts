@@ -59,8 +59,8 @@ export class Verifier {
     }>(
       this.deps.db,
       sql`select id, reference, state, submitted_at from purchases
-          where state in ('submitted', 'unverified') and next_verify_at <= ${new Date(now)}
-            and submitted_at >= ${new Date(now - verification.horizon)}
+          where state in ('submitted', 'unverified') and next_verify_at <= ${new Date(now).toISOString()}
+            and submitted_at >= ${new Date(now - verification.horizon).toISOString()}
           order by next_verify_at limit 10000`,
     );
     for (const row of due) {

@@ -1,0 +1,31 @@
+# topsync in a container: `topsync run` (the daemon) by default.
+# Build:  docker build -t topsync .
+# Run:    docker run -e DATABASE_URL=postgres://… -e RESELLER_API_KEY=… -e ANALYTICS_API_KEY=… \
+#           -v $PWD/config.yaml:/app/config.yaml:ro -p 9464:9464 topsync
+
+# ---- build: compile TypeScript with the dev dependencies
+FROM node:24-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+# ---- runtime: production dependencies, compiled JS, migrations; no compilers, no dev tools
+FROM node:24-bookworm-slim AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY drizzle ./drizzle
+COPY config.yaml ./config.yaml
+# The embedded database (used only without DATABASE_URL) lives in /app/.topsync; mount a volume there.
+RUN mkdir -p /app/.topsync && chown -R node:node /app/.topsync
+USER node
+EXPOSE 9464
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.TOPSYNC_HEALTH_PORT||9464)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+ENTRYPOINT ["node", "dist/cli.js"]
+CMD ["run"]

@@ -1,0 +1,269 @@
+// Field-level schemas shared by the config sections: durations, money, counts, flags, cron, time zones.
+// Each accepts the text a YAML scalar or an environment variable gives and says in its message what it wanted.
+import cron from "node-cron";
+import { z } from "zod";
+import { parseDuration } from "../duration.js";
+import { parseMoney } from "../money.js";
+
+/** How a value is quoted in a message: strings quoted, collections named, never a whole structure. */
+export function show(input: unknown): string {
+  if (input === undefined) return "nothing";
+  if (input === null) return "an empty value";
+  if (typeof input === "string") return JSON.stringify(input);
+  if (Array.isArray(input)) return "a list";
+  if (typeof input === "object") return "a mapping";
+  return String(input);
+}
+
+/**
+ * For refinements of a mapping that must run even when one of its fields already failed, so every issue is
+ * collected; they skip only a value that is not a mapping at all (its type error says enough).
+ */
+export const evenWithFieldIssues = {
+  when: (payload: { value: unknown }) => typeof payload.value === "object" && payload.value !== null,
+} as const;
+
+type Issue = { input?: unknown };
+/** An error function that leaves "required" to the parse-wide error map. */
+function message(make: (input: unknown) => string) {
+  return (iss: Issue) => (iss.input === undefined ? undefined : make(iss.input));
+}
+
+const DURATION_PATTERN = /^\s*(?:\d+(?:\.\d+)?(?:ms|s|m|h|d))+\s*$/;
+const BARE_NUMBER = /^\s*\d+(?:\.\d+)?\s*$/;
+
+export function durationMessage(input: unknown): string {
+  const text =
+    typeof input === "number" ? String(input) : typeof input === "string" ? input.trim() : undefined;
+  if (text !== undefined && BARE_NUMBER.test(text)) {
+    return `expected a duration with a unit (500ms, 30s, 10m, 24h, 7d), got ${text}; did you mean "${text}s"?`;
+  }
+  return `expected a duration like "500ms", "30s", "10m" or "24h", got ${show(input)}`;
+}
+
+/** A duration string ("500ms", "30s", "1h30m") parsed to milliseconds; bare numbers are refused. */
+export function duration(options: { min?: number } = {}) {
+  const error = message(durationMessage);
+  const min = options.min ?? 0;
+  return z
+    .string({ error })
+    .regex(DURATION_PATTERN, { error })
+    .transform((text, ctx) => {
+      const ms = parseDuration(text);
+      if (ms < min)
+        ctx.addIssue({ code: "custom", input: text, message: `must be at least ${min}ms, got "${text}"` });
+      return ms;
+    })
+    .meta({
+      description: 'A duration: a number and a unit (ms, s, m, h, d), e.g. "500ms", "30s", "10m", "24h".',
+    });
+}
+
+const MONEY_PATTERN = /^\d+(?:\.\d{1,2})?$/;
+
+function moneyMessage(input: unknown): string {
+  const text =
+    typeof input === "string" ? input.trim() : typeof input === "number" ? String(input) : undefined;
+  if (text === undefined) return `expected a decimal amount like "350.00", got ${show(input)}`;
+  const base = `expected a decimal amount like "350.00", got "${text}"`;
+  return /^-\d+(?:\.\d+)?$/.test(text) ? `${base} (amounts cannot be negative)` : base;
+}
+
+/**
+ * An amount of money: a decimal string with at most two decimal places, at least zero, as big.js.
+ * The loader hands YAML numbers over as their source text, so `350.10` stays "350.10".
+ */
+export function money() {
+  const error = message(moneyMessage);
+  return z
+    .union(
+      [
+        z.string({ error }).trim().regex(MONEY_PATTERN, { error }),
+        z.number({ error }).refine((n) => MONEY_PATTERN.test(String(n)), { error }),
+      ],
+      { error },
+    )
+    .transform((value) => parseMoney(String(value)))
+    .meta({ description: 'An amount of money with at most two decimal places, e.g. "350.00".' });
+}
+
+const INTEGER_TEXT = /^\s*[-+]?\d+\s*$/;
+const NUMBER_TEXT = /^\s*[-+]?(?:\d+(?:\.\d*)?|\.\d+)\s*$/;
+
+/** A whole number in [min, max]; numeric text (from `${VAR}`) is accepted. */
+export function integer(min: number, max: number) {
+  const error = message((input) => `expected a whole number from ${min} to ${max}, got ${show(input)}`);
+  return z
+    .union(
+      [
+        z.int({ error }).min(min, { error }).max(max, { error }),
+        z.string({ error }).regex(INTEGER_TEXT, { error }),
+      ],
+      { error },
+    )
+    .transform(Number)
+    .pipe(z.number().min(min, { error }).max(max, { error }));
+}
+
+/** A number greater than zero; numeric text is accepted. */
+export function positiveNumber() {
+  const error = message((input) => `expected a number greater than 0, got ${show(input)}`);
+  return z
+    .union([z.number({ error }).positive({ error }), z.string({ error }).regex(NUMBER_TEXT, { error })], {
+      error,
+    })
+    .transform(Number)
+    .pipe(z.number().positive({ error }));
+}
+
+/** true/false; the text "true"/"false" (from `${VAR}`) is accepted. */
+export function boolean() {
+  const error = message((input) => `expected true or false, got ${show(input)}`);
+  return z
+    .union([z.boolean({ error }), z.enum(["true", "false"], { error })], { error })
+    .transform((value) => value === true || value === "true");
+}
+
+/** A 0/1 switch as the analytics service sends it; true/false and their text are accepted. */
+export function flag() {
+  const error = message((input) => `expected true, false, 0 or 1, got ${show(input)}`);
+  return z
+    .union(
+      [z.boolean({ error }), z.literal([0, 1], { error }), z.enum(["true", "false", "0", "1"], { error })],
+      {
+        error,
+      },
+    )
+    .transform((value): 0 | 1 =>
+      value === true || value === 1 || value === "true" || value === "1" ? 1 : 0,
+    );
+}
+
+/** Why node-cron refuses an expression, or undefined when it accepts it. */
+function cronProblem(expression: string): string | undefined {
+  try {
+    if (cron.validate(expression)) return undefined;
+    const reasons = cron.validateDetailed(expression).errors.map((e) => e.message);
+    return reasons.length > 0 ? reasons.join("; ") : "not accepted by node-cron";
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** A cron expression node-cron accepts (five fields, or six with seconds first). */
+export function cronExpression() {
+  return z
+    .string()
+    .trim()
+    .superRefine((expression, ctx) => {
+      const problem = cronProblem(expression);
+      if (problem === undefined) return;
+      ctx.addIssue({
+        code: "custom",
+        input: expression,
+        message: `"${expression}" is not a valid cron expression (${problem}); use five fields: minute hour day-of-month month day-of-week, e.g. "0 8 1 * *"`,
+      });
+    })
+    .meta({
+      description: 'A cron expression: minute hour day-of-month month day-of-week, e.g. "0 8 1 * *".',
+    });
+}
+
+/** The canonical IANA name of a time zone, or undefined when this Node does not know it. */
+export function canonicalTimeZone(name: string): string | undefined {
+  try {
+    return new Intl.DateTimeFormat("en-US", { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An IANA time zone ("Africa/Lagos"), validated with Intl and output in its canonical spelling. */
+export function timeZone() {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .transform((name, ctx) => {
+      const canonical = canonicalTimeZone(name);
+      if (canonical !== undefined) return canonical;
+      ctx.addIssue({
+        code: "custom",
+        input: name,
+        message: `unknown time zone "${name}" (use an IANA name like "Africa/Lagos" or "UTC")`,
+      });
+      return z.NEVER;
+    })
+    .meta({ description: 'An IANA time zone name, e.g. "Africa/Lagos".' });
+}
+
+const ISO_WITH_OFFSET =
+  /^(\d{4})-(\d{2})-(\d{2})T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/i;
+
+function isRealDate(year: number, month: number, day: number): boolean {
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** One instant written in ISO 8601 with an explicit offset or Z, output as a Date. */
+export function isoInstant() {
+  return z
+    .string()
+    .trim()
+    .regex(ISO_WITH_OFFSET, {
+      error: message(
+        (input) =>
+          `expected an ISO time with an offset, like "2026-12-01T08:00:00+01:00", got ${show(input)}`,
+      ),
+    })
+    .transform((text, ctx) => {
+      const match = ISO_WITH_OFFSET.exec(text);
+      const ms = Date.parse(text);
+      if (match && isRealDate(Number(match[1]), Number(match[2]), Number(match[3])) && !Number.isNaN(ms)) {
+        return new Date(ms);
+      }
+      ctx.addIssue({ code: "custom", input: text, message: `"${text}" is not a real date and time` });
+      return z.NEVER;
+    })
+    .meta({ description: 'An ISO 8601 time with an offset or Z, e.g. "2026-12-01T08:00:00+01:00".' });
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** An http(s) base URL, output without trailing slashes so paths can be appended. */
+export function httpUrl() {
+  const error = message(
+    (input) => `expected an http(s) URL like "http://127.0.0.1:4010", got ${show(input)}`,
+  );
+  return z
+    .string({ error })
+    .trim()
+    .refine(isHttpUrl, { error })
+    .transform((text) => text.replace(/\/+$/, ""))
+    .meta({ description: 'An http(s) base URL, e.g. "http://127.0.0.1:4010".' });
+}
+
+/** Non-empty text, trimmed. */
+export function text() {
+  return z.string().trim().min(1);
+}
+
+/** A list of entries: a YAML list, or one string with an entry per line; trimmed, empty entries dropped. */
+export function textList() {
+  return z
+    .union([z.array(z.string()), z.string()])
+    .transform((value) =>
+      (Array.isArray(value) ? value : [value])
+        .flatMap((entry) => entry.split(/\r?\n/))
+        .map((entry) => entry.trim())
+        .filter((entry) => entry !== ""),
+    )
+    .meta({ description: "A list of entries, or one string with an entry per line." });
+}

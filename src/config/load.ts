@@ -1,0 +1,194 @@
+// Reading config.yaml: parse with positions, interpolate `${VAR}` in scalar values, validate with the one
+// schema, and report every problem as `file:line:column: path: message` (exit code 78).
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { type Document, LineCounter, parseDocument } from "yaml";
+import type { z } from "zod";
+import { locate, type PathProblem, type PathSegment, toPlain } from "./document.js";
+import { closestKey, configErrorMap, knownKeys, redact, unknownKeyMessage } from "./messages.js";
+import { type Config, configSchema, type DuplicateParams, formatPath } from "./schema.js";
+
+export interface ConfigIssue {
+  file: string;
+  /** 1-based; 0 when the problem is the file itself. */
+  line: number;
+  column: number;
+  /** `purchases[2].plan.size`; empty for the file or the document as a whole. */
+  path: string;
+  message: string;
+}
+
+export function formatIssue(issue: ConfigIssue): string {
+  if (issue.line === 0) return issue.message;
+  const where = `${issue.file}:${issue.line}:${issue.column}`;
+  return issue.path === "" ? `${where}: ${issue.message}` : `${where}: ${issue.path}: ${issue.message}`;
+}
+
+export class ConfigError extends Error {
+  readonly code = "CONFIG_INVALID";
+  readonly exitCode = 78;
+
+  constructor(readonly issues: ConfigIssue[]) {
+    super(issues.map(formatIssue).join("\n"));
+    this.name = "ConfigError";
+  }
+}
+
+export interface LoadedConfig {
+  config: Config;
+  /** Absolute path of the config file. */
+  file: string;
+  warnings: ConfigIssue[];
+}
+
+const READ_ERRORS: Record<string, string> = {
+  ENOENT: "no such file",
+  EACCES: "permission denied",
+  EISDIR: "is a directory",
+};
+
+export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    const reason = READ_ERRORS[code] ?? (error instanceof Error ? error.message : String(error));
+    throw new ConfigError([
+      { file, line: 0, column: 0, path: "", message: `cannot read config file ${file}: ${reason}` },
+    ]);
+  }
+  return parseConfig(text, file, env);
+}
+
+/** Pure: validates config text as if read from `file` (which names issues and anchors relative paths). */
+export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  const lines = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number, issuePath: string, message: string): ConfigIssue => {
+    const { line, col } = lines.linePos(offset);
+    return { file, line, column: col, path: issuePath, message };
+  };
+  const plain = toPlain(doc, text, env);
+  const finish = (issues: ConfigIssue[]) =>
+    issues
+      .map((issue) => ({ ...issue, message: redact(issue.message, plain.secrets) }))
+      .sort((a, b) => a.line - b.line || a.column - b.column);
+
+  const yamlWarnings = doc.warnings.map((warning) => at(warning.pos[0], "", warning.message));
+  if (doc.errors.length > 0) {
+    throw new ConfigError(finish(doc.errors.map((error) => at(error.pos[0], "", error.message))));
+  }
+  if (doc.contents === null) throw new ConfigError([at(0, "", "the config file is empty")]);
+
+  const envIssues = plain.problems.map((problem) =>
+    at(problem.offset, formatPath(problem.path), problem.message),
+  );
+  const result = configSchema.safeParse(plain.value, { error: configErrorMap });
+  const schemaIssues = result.success
+    ? []
+    : withoutEchoes(result.error.issues, plain.problems).flatMap((issue) => describeIssue(issue, doc, at));
+  const issues = [...envIssues, ...schemaIssues];
+  if (!result.success || issues.length > 0) throw new ConfigError(finish(issues));
+
+  const config = anchorPaths(result.data, path.dirname(path.resolve(file)));
+  const warnings = [...yamlWarnings, ...domainWarnings(config, doc, at)];
+  return { config, file: path.resolve(file), warnings: finish(warnings) };
+}
+
+type At = (offset: number, path: string, message: string) => ConfigIssue;
+
+/**
+ * Drops issues that only repeat another: anything at a value whose interpolation failed, and "is required"
+ * for a key the user did write, misspelt (the unknown-key issue already says "did you mean").
+ */
+function withoutEchoes(
+  found: readonly z.core.$ZodIssue[],
+  problems: readonly PathProblem[],
+): z.core.$ZodIssue[] {
+  const issues = found.flatMap(throughUnions);
+  const misspelt = new Set<string>();
+  for (const issue of issues) {
+    if (issue.code !== "unrecognized_keys") continue;
+    const known = knownKeys(configSchema, issue.path);
+    for (const key of issue.keys) {
+      const meant = closestKey(key, known);
+      if (meant !== undefined) misspelt.add(formatPath([...issue.path, meant]));
+    }
+  }
+  return issues.filter(
+    (issue) =>
+      !isUnder(issue.path, problems) &&
+      !(
+        issue.code === "invalid_type" &&
+        issue.message === "is required" &&
+        misspelt.has(formatPath(issue.path))
+      ),
+  );
+}
+
+/**
+ * A union whose input had the type of exactly one of its forms (a mapping given for `timeout`) reports that
+ * form's own issues, at their own paths; otherwise the union's message stands.
+ */
+function throughUnions(issue: z.core.$ZodIssue): z.core.$ZodIssue[] {
+  if (issue.code !== "invalid_union") return [issue];
+  const typed = issue.errors.filter(
+    (branch) =>
+      branch.length > 0 && !branch.some((inner) => inner.path.length === 0 && inner.code === "invalid_type"),
+  );
+  if (typed.length !== 1) return [issue];
+  return typed[0]!.flatMap((inner) => throughUnions({ ...inner, path: [...issue.path, ...inner.path] }));
+}
+
+/** Whether an issue sits at or below a value whose interpolation failed. */
+function isUnder(issuePath: readonly PropertyKey[], problems: readonly PathProblem[]): boolean {
+  return problems.some(
+    (problem) =>
+      problem.path.length <= issuePath.length && problem.path.every((segment, i) => segment === issuePath[i]),
+  );
+}
+
+function describeIssue(issue: z.core.$ZodIssue, doc: Document, at: At): ConfigIssue[] {
+  if (issue.code === "unrecognized_keys") {
+    const known = knownKeys(configSchema, issue.path);
+    return issue.keys.map((key) => {
+      const keyPath = [...issue.path, key];
+      const place = locate(doc, keyPath);
+      return at(place.keyOffset ?? place.offset, formatPath(keyPath), unknownKeyMessage(key, known));
+    });
+  }
+  const place = locate(doc, issue.path);
+  let message = issue.message;
+  if (message === "is required" && place.empty) message = "is empty, but a value is required";
+  const duplicate =
+    issue.code === "custom" ? (issue.params as Partial<DuplicateParams> | undefined)?.duplicate : undefined;
+  if (duplicate) {
+    const [first, second] = duplicate.paths.map(
+      (p) => `line ${at(locate(doc, p).offset, "", "").line} (${formatPath(p)})`,
+    );
+    message = `${duplicate.what} is declared twice: ${first} and ${second}`;
+  }
+  return [at(place.offset, formatPath(issue.path), message)];
+}
+
+/** Relative `recipients_file` paths are relative to the config file, like any path written in it. */
+function anchorPaths(config: Config, directory: string): Config {
+  return {
+    ...config,
+    purchases: config.purchases.map((job) =>
+      job.recipients_file === undefined
+        ? job
+        : { ...job, recipients_file: path.resolve(directory, job.recipients_file) },
+    ),
+  };
+}
+
+function domainWarnings(config: Config, doc: Document, at: At): ConfigIssue[] {
+  return config.websites.items.flatMap((item, index) => {
+    if (item.declared_domain === item.domain) return [];
+    const itemPath: PathSegment[] = ["websites", "items", index, "domain"];
+    const message = `${JSON.stringify(item.declared_domain)} is normalised to ${JSON.stringify(item.domain)}`;
+    return [at(locate(doc, itemPath).offset, formatPath(itemPath), message)];
+  });
+}

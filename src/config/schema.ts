@@ -1,0 +1,445 @@
+// The one schema of config.yaml: every section, its defaults and its cross-field rules. Types flow from it.
+// Objects are strict (unknown keys are typos); messages say what was expected without echoing secrets.
+import { z } from "zod";
+import { parseSizeMb } from "../reseller/size.js";
+import { domainProblem, normaliseDomain } from "./domain.js";
+import {
+  boolean,
+  cronExpression,
+  duration,
+  durationMessage,
+  evenWithFieldIssues,
+  flag,
+  httpUrl,
+  integer,
+  isoInstant,
+  money,
+  positiveNumber,
+  show,
+  text,
+  textList,
+  timeZone,
+} from "./fields.js";
+import { PRIVACY_NAMES, type Privacy, privacyCode } from "./privacy.js";
+
+export const DEFAULT_TIMEZONE = "Africa/Lagos";
+
+// ---------------------------------------------------------------------------------------------- services
+
+const retrySchema = z
+  .strictObject({
+    max_attempts: integer(1, 100).prefault(5),
+    base_delay: duration().prefault("200ms"),
+    max_delay: duration().prefault("30s"),
+  })
+  .superRefine((retry, ctx) => {
+    if (retry.max_delay < retry.base_delay) {
+      ctx.addIssue({ code: "custom", path: ["max_delay"], message: "must not be shorter than base_delay" });
+    }
+  });
+
+const timeoutPartsSchema = z.strictObject({
+  connect: duration({ min: 1 }).prefault("5s"),
+  headers: duration({ min: 1 }).prefault("15s"),
+  body: duration({ min: 1 }).prefault("15s"),
+});
+
+/** One duration for every phase, or each phase on its own; always output per phase in milliseconds. */
+const timeoutSchema = z
+  .union(
+    [duration({ min: 1 }).transform((ms) => ({ connect: ms, headers: ms, body: ms })), timeoutPartsSchema],
+    {
+      error: (iss) => {
+        if (iss.input === undefined) return undefined;
+        if (typeof iss.input === "string" || typeof iss.input === "number") return durationMessage(iss.input);
+        return `expected a duration like "15s" or a mapping of connect, headers and body, got ${show(iss.input)}`;
+      },
+    },
+  )
+  .prefault({});
+
+function serviceSchema(defaults: { concurrency: number; rate_limit: number }) {
+  return z.strictObject({
+    base_url: httpUrl(),
+    api_key: text(),
+    timeout: timeoutSchema,
+    concurrency: integer(1, 256).prefault(defaults.concurrency),
+    rate_limit: positiveNumber().prefault(defaults.rate_limit).meta({ description: "Requests per second." }),
+    retry: retrySchema.prefault({}),
+  });
+}
+
+// ---------------------------------------------------------------------------------------------- storage
+
+const databaseSchema = z.strictObject({
+  url: z
+    .string()
+    .trim()
+    .refine((url) => url === "" || /^postgres(?:ql)?:\/\//.test(url), {
+      error:
+        'expected a PostgreSQL URL like "postgres://user:password@host:5432/topsync", or "" for the embedded database',
+    })
+    .prefault("")
+    .meta({ description: "PostgreSQL URL; empty for the embedded PGlite database." }),
+  pglite_dir: text()
+    .prefault("./.topsync/pglite")
+    .meta({ description: "Directory of the embedded database, relative to the working directory." }),
+});
+
+// ---------------------------------------------------------------------------------------------- money
+
+const budgetSchema = z.strictObject({
+  daily_limit: money()
+    .optional()
+    .meta({ description: "Most spent per day (in `timezone`); no limit when absent." }),
+  per_run_limit: money().optional().meta({ description: "Most spent by one run; no limit when absent." }),
+  min_wallet_balance: money().prefault("0.00"),
+});
+
+const verificationSchema = z.strictObject({
+  initial_delay: duration().prefault("2s"),
+  timeout: duration({ min: 1 }).prefault("10m"),
+  max_interval: duration({ min: 1 }).prefault("30s"),
+  horizon: duration()
+    .prefault("72h")
+    .meta({ description: "How long later runs keep re-verifying `unverified` purchases." }),
+});
+
+// ---------------------------------------------------------------------------------------------- purchases
+
+const JOB_NAME = /^[a-z0-9][a-z0-9._-]*$/;
+const PHONE_SEPARATORS = /[\s().-]/g;
+
+const phoneSchema = z
+  .string()
+  .trim()
+  .refine((phone) => /^\+?\d{7,15}$/.test(phone.replace(PHONE_SEPARATORS, "")), {
+    error: 'expected a phone number like "08031234567" or "+2348031234567"',
+  });
+
+const recipientSchema = z
+  .union([phoneSchema, z.strictObject({ phone: phoneSchema, ported: boolean().prefault(false) })])
+  .transform((recipient) =>
+    typeof recipient === "string" ? { phone: recipient, ported: false } : recipient,
+  );
+
+const SELECTOR_KEYS = ["size", "type", "name_contains"] as const;
+
+/** `{network, plan_id}` or a selector `{network, size, type?, name_contains?}` resolved at run time. */
+const planSchema = z
+  .strictObject({
+    network: text().meta({ description: "Network id, code or name (MTN, GLO, AIRTEL, 9MOBILE)." }),
+    plan_id: text().optional(),
+    size: text().optional().meta({ description: 'Data size, e.g. "500MB", "1GB", "1.5GB".' }),
+    type: text().optional().meta({ description: 'Plan type, e.g. "CORPORATE GIFTING".' }),
+    name_contains: text().optional(),
+  })
+  .superRefine((plan, ctx) => {
+    const selector = SELECTOR_KEYS.filter((key) => plan[key] !== undefined);
+    if (plan.plan_id !== undefined && selector.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: [selector[0]!],
+        message: "give either plan_id or a selector (size, type, name_contains), not both",
+      });
+    } else if (plan.plan_id === undefined && plan.size === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: "needs plan_id, or a selector with size (and optionally type and name_contains)",
+      });
+    }
+    if (typeof plan.size === "string" && parseSizeMb(plan.size) === null) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["size"],
+        message: `expected a data size like "500MB", "1GB" or "1.5GB", got ${show(plan.size)}`,
+      });
+    }
+  }, evenWithFieldIssues)
+  .transform((plan) =>
+    plan.plan_id !== undefined
+      ? { kind: "id" as const, network: plan.network, plan_id: plan.plan_id }
+      : {
+          kind: "selector" as const,
+          network: plan.network,
+          size: plan.size!,
+          size_mb: parseSizeMb(plan.size!)!,
+          type: plan.type,
+          name_contains: plan.name_contains,
+        },
+  );
+
+const purchaseJobSchema = z
+  .strictObject({
+    name: z
+      .string()
+      .trim()
+      .regex(JOB_NAME, {
+        error: (iss) =>
+          iss.input === undefined
+            ? undefined
+            : `job name ${show(iss.input)} must be lower case letters, digits, "-", "_" or ".", starting with a letter or digit`,
+      }),
+    schedule: cronExpression().optional(),
+    at: isoInstant().optional(),
+    timezone: timeZone()
+      .optional()
+      .meta({ description: "Time zone of `schedule`; the global `timezone` when absent." }),
+    plan: planSchema,
+    max_price: money().optional().meta({ description: "Refuse to buy when the live price is higher." }),
+    recipients: z.array(recipientSchema).prefault([]),
+    recipients_file: text()
+      .optional()
+      .meta({ description: "CSV with a `phone` column (and optional `ported`), relative to this file." }),
+    catch_up: duration().prefault("6h"),
+    max_attempts: integer(1, 100).optional().meta({ description: "Overrides reseller.retry.max_attempts." }),
+    enabled: boolean().prefault(true),
+  })
+  .superRefine((job, ctx) => {
+    if (job.schedule !== undefined && job.at !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["at"], message: "give either schedule or at, not both" });
+    }
+    // A recipients value of the wrong type has its own issue; only a missing or empty list is this one.
+    const hasRecipients = Array.isArray(job.recipients)
+      ? job.recipients.length > 0
+      : job.recipients !== undefined;
+    if (!hasRecipients && job.recipients_file === undefined) {
+      ctx.addIssue({ code: "custom", message: "a job needs recipients, a recipients_file, or both" });
+    }
+  }, evenWithFieldIssues);
+
+// ---------------------------------------------------------------------------------------------- intake, server, log
+
+const intakeSchema = z.strictObject({
+  enabled: boolean().prefault(true),
+  poll_interval: duration({ min: 1 }).prefault("30s"),
+  batch_size: integer(1, 100_000).prefault(500),
+});
+
+const serverSchema = z.strictObject({
+  host: text().prefault("0.0.0.0"),
+  port: integer(1, 65_535).prefault(9464),
+  shutdown_grace: duration().prefault("30s"),
+});
+
+export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal"] as const;
+
+const logSchema = z.strictObject({ level: z.enum(LOG_LEVELS).prefault("info") });
+
+// ---------------------------------------------------------------------------------------------- websites
+
+const privacySchema = z
+  .union([z.enum(PRIVACY_NAMES), z.literal([0, 1, 2]), z.enum(["0", "1", "2"])], {
+    error: (iss) =>
+      iss.input === undefined
+        ? undefined
+        : `unknown privacy ${show(iss.input)} (use public, private or password, or 0, 1, 2)`,
+  })
+  .transform((value) => privacyCode(value)!);
+
+const passwordSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .meta({ description: "1–128 characters; used when privacy is password." });
+
+/** The settings an item may declare and `websites.defaults` may supply. */
+const websiteSettings = {
+  privacy: privacySchema.optional(),
+  password: passwordSchema.optional(),
+  email: flag().optional(),
+  exclude_bots: flag().optional(),
+  exclude_params: textList().optional(),
+  exclude_ips: textList().optional(),
+};
+
+const domainSchema = z
+  .string()
+  .superRefine((domain, ctx) => {
+    const problem = domainProblem(normaliseDomain(domain));
+    if (problem === undefined) return;
+    ctx.addIssue({
+      code: "custom",
+      input: domain,
+      message: `${show(domain)} is not a valid domain: it ${problem}`,
+    });
+  })
+  .meta({ description: "The website's domain; scheme, www. and any path are stripped." });
+
+const websiteItemSchema = z.strictObject({ domain: domainSchema, ...websiteSettings });
+
+/** What the analytics service uses on create when a setting is not sent. */
+const SERVICE_DEFAULTS = { privacy: 1 as Privacy, email: 0 as 0 | 1, exclude_bots: 1 as 0 | 1 };
+
+type WebsiteSettings = z.output<z.ZodObject<typeof websiteSettings>>;
+type DeclaredItem = z.output<typeof websiteItemSchema>;
+
+/** An item's full desired state: its own settings, then `websites.defaults`, then the service's defaults. */
+function resolveWebsite(item: DeclaredItem, defaults: WebsiteSettings) {
+  const privacy = item.privacy ?? defaults.privacy ?? SERVICE_DEFAULTS.privacy;
+  return {
+    domain: normaliseDomain(item.domain),
+    declared_domain: item.domain,
+    privacy,
+    password: privacy === 2 ? (item.password ?? defaults.password) : undefined,
+    email: item.email ?? defaults.email ?? SERVICE_DEFAULTS.email,
+    exclude_bots: item.exclude_bots ?? defaults.exclude_bots ?? SERVICE_DEFAULTS.exclude_bots,
+    exclude_params: item.exclude_params ?? defaults.exclude_params ?? [],
+    exclude_ips: item.exclude_ips ?? defaults.exclude_ips ?? [],
+  };
+}
+
+const PASSWORD_ONLY_WITH_PASSWORD_PRIVACY = "a password applies only when privacy is password (2)";
+
+function checkWebsitePasswords(
+  websites: { defaults?: Partial<WebsiteSettings>; items?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  const defaults = websites.defaults ?? {};
+  if (defaults.password !== undefined && defaults.privacy !== undefined && defaults.privacy !== 2) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["defaults", "password"],
+      message: PASSWORD_ONLY_WITH_PASSWORD_PRIVACY,
+    });
+  }
+  if (!Array.isArray(websites.items)) return;
+  websites.items.forEach((item: Partial<DeclaredItem>, index) => {
+    const privacy = item.privacy ?? defaults.privacy ?? SERVICE_DEFAULTS.privacy;
+    if (typeof privacy !== "number") return;
+    if (item.password !== undefined && privacy !== 2) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["items", index, "password"],
+        message: PASSWORD_ONLY_WITH_PASSWORD_PRIVACY,
+      });
+    } else if (privacy === 2 && item.password === undefined && defaults.password === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["items", index, "password"],
+        message: "is required when privacy is password (2); set it here or under websites.defaults",
+      });
+    }
+  });
+}
+
+const websitesSchema = z
+  .strictObject({
+    mode: z
+      .enum(["apply", "observe"])
+      .prefault("apply")
+      .meta({ description: "observe: plan and report drift every pass without applying." }),
+    schedule: cronExpression().optional(),
+    prune: boolean()
+      .prefault(false)
+      .meta({ description: "Delete owned websites that are no longer declared." }),
+    max_deletes: integer(0, 100_000).prefault(5),
+    defaults: z.strictObject(websiteSettings).prefault({}),
+    items: z.array(websiteItemSchema).prefault([]),
+  })
+  .superRefine(checkWebsitePasswords, evenWithFieldIssues)
+  .transform((websites) => ({
+    ...websites,
+    items: websites.items.map((item) => resolveWebsite(item, websites.defaults)),
+  }));
+
+// ---------------------------------------------------------------------------------------------- the whole file
+
+/** Issue params the loader turns into "declared twice: line 12 (…) and line 30 (…)". */
+export interface DuplicateParams {
+  duplicate: { what: string; paths: [PropertyKey[], PropertyKey[]] };
+}
+
+function addDuplicates(
+  ctx: z.RefinementCtx,
+  what: string,
+  entries: { key: string | undefined; path: PropertyKey[] }[],
+): void {
+  const first = new Map<string, PropertyKey[]>();
+  for (const { key, path } of entries) {
+    if (key === undefined) continue;
+    const earlier = first.get(key);
+    if (earlier === undefined) {
+      first.set(key, path);
+      continue;
+    }
+    const params: DuplicateParams = { duplicate: { what: `${what} "${key}"`, paths: [earlier, path] } };
+    ctx.addIssue({
+      code: "custom",
+      path,
+      params,
+      message: `${what} "${key}" is declared twice: ${formatPath(earlier)} and ${formatPath(path)}`,
+    });
+  }
+}
+
+function checkUnique(config: { purchases?: unknown; websites?: unknown }, ctx: z.RefinementCtx): void {
+  const jobs = Array.isArray(config.purchases) ? (config.purchases as { name?: unknown }[]) : [];
+  addDuplicates(
+    ctx,
+    "job name",
+    jobs.map((job, index) => ({
+      key: typeof job?.name === "string" ? job.name : undefined,
+      path: ["purchases", index, "name"],
+    })),
+  );
+  const websites = config.websites as { items?: unknown } | undefined;
+  const items = Array.isArray(websites?.items) ? (websites.items as { domain?: unknown }[]) : [];
+  addDuplicates(
+    ctx,
+    "domain",
+    items.map((item, index) => ({
+      key: typeof item?.domain === "string" ? normaliseDomain(item.domain) : undefined,
+      path: ["websites", "items", index, "domain"],
+    })),
+  );
+}
+
+export const configSchema = z
+  .strictObject({
+    reseller: serviceSchema({ concurrency: 8, rate_limit: 20 }),
+    analytics: serviceSchema({ concurrency: 4, rate_limit: 10 }),
+    database: databaseSchema.prefault({}),
+    timezone: timeZone().prefault(DEFAULT_TIMEZONE),
+    budget: budgetSchema.prefault({}),
+    verification: verificationSchema.prefault({}),
+    purchases: z.array(purchaseJobSchema).prefault([]),
+    intake: intakeSchema.prefault({}),
+    websites: websitesSchema.prefault({}),
+    server: serverSchema.prefault({}),
+    log: logSchema.prefault({}),
+  })
+  .superRefine(checkUnique, evenWithFieldIssues);
+
+/** `purchases[2].plan.size` */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const segment of path) {
+    if (typeof segment === "number") out += `[${segment}]`;
+    else if (/^[A-Za-z_][\w-]*$/.test(String(segment)))
+      out += out === "" ? String(segment) : `.${String(segment)}`;
+    else out += `[${JSON.stringify(String(segment))}]`;
+  }
+  return out;
+}
+
+export type Config = z.output<typeof configSchema>;
+export type ConfigInput = z.input<typeof configSchema>;
+export type ServiceConfig = Config["reseller"];
+export type TimeoutConfig = ServiceConfig["timeout"];
+export type RetryConfig = ServiceConfig["retry"];
+export type DatabaseConfig = Config["database"];
+export type BudgetConfig = Config["budget"];
+export type VerificationConfig = Config["verification"];
+export type PurchaseJob = Config["purchases"][number];
+export type PlanRef = PurchaseJob["plan"];
+export type PlanById = Extract<PlanRef, { kind: "id" }>;
+export type PlanSelector = Extract<PlanRef, { kind: "selector" }>;
+export type Recipient = PurchaseJob["recipients"][number];
+export type IntakeConfig = Config["intake"];
+export type WebsitesConfig = Config["websites"];
+export type WebsiteItem = WebsitesConfig["items"][number];
+export type WebsiteDefaults = WebsitesConfig["defaults"];
+export type ServerConfig = Config["server"];
+export type LogConfig = Config["log"];
+export type LogLevel = LogConfig["level"];

@@ -1,0 +1,65 @@
+// The intake table (DESIGN §5): other systems insert into `purchase_requests`; each row moves into the
+// ledger exactly once, under its caller's request_key, and gets the purchase id written back.
+import { sql } from "drizzle-orm";
+import { type Db, rows } from "../../db/client.js";
+import { parseSizeMb } from "../../reseller/size.js";
+
+export interface IntakeResult {
+  moved: number;
+  invalid: number;
+}
+
+/** Moves up to `batchSize` pending requests into the ledger in one transaction; safe to run concurrently. */
+export async function ingestIntake(db: Db, batchSize: number, actor: string): Promise<IntakeResult> {
+  return db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    const pending = await rows<IntakeRow>(
+      tx,
+      sql`select id, request_key, network, plan_id, plan_size, plan_type, plan_name_contains, phone, ported,
+            not_before, max_price::text as max_price, requested_by
+          from purchase_requests where processed_at is null order by id limit ${batchSize} for update skip locked`,
+    );
+    if (pending.length === 0) return { moved: 0, invalid: 0 };
+    let invalid = 0;
+    const values = pending.map((r) => {
+      const sizeMb = r.plan_size ? parseSizeMb(r.plan_size) : null;
+      if (r.plan_size && sizeMb === null) invalid++;
+      const selector = sizeMb === null ? null : JSON.stringify({ size_mb: sizeMb, type: r.plan_type ?? undefined, name_contains: r.plan_name_contains ?? undefined });
+      return sql`(${r.request_key}, ${r.network}, ${r.plan_id}, ${selector}::jsonb, ${r.phone.replace(/\s/g, "")}, ${r.ported}::boolean,
+        ${r.max_price}::numeric, coalesce(${r.not_before}::timestamptz, now()), ${r.requested_by ?? "intake"})`;
+    });
+    await tx.execute(sql`
+      with v (request_key, network, plan_id, plan_selector, phone, ported, max_price, not_before, requested_by) as (
+        values ${sql.join(values, sql`, `)}
+      ), inserted as (
+        insert into purchases (request_key, source, network, plan_id, plan_selector, phone, ported, max_price, not_before, requested_by)
+        select request_key, 'intake', network, plan_id, plan_selector, phone, ported, max_price, not_before, requested_by from v
+        on conflict (request_key) do nothing
+        returning id
+      )
+      insert into purchase_events (purchase_id, actor, to_state, reason)
+      select id, ${actor}, 'queued', 'accepted from purchase_requests' from inserted`);
+    const ids = pending.map((r) => sql`${r.id}::bigint`);
+    await tx.execute(sql`
+      update purchase_requests r set processed_at = now(), purchase_id = p.id,
+        error = case when r.plan_size is not null and r.plan_id is null and p.plan_selector is null
+                     then 'plan_size "' || r.plan_size || '" is not a size' end
+      from purchases p where p.request_key = r.request_key and r.id in (${sql.join(ids, sql`, `)})`);
+    return { moved: pending.length, invalid };
+  });
+}
+
+interface IntakeRow {
+  id: number | string;
+  request_key: string;
+  network: string;
+  plan_id: string | null;
+  plan_size: string | null;
+  plan_type: string | null;
+  plan_name_contains: string | null;
+  phone: string;
+  ported: boolean;
+  not_before: Date | string | null;
+  max_price: string | null;
+  requested_by: string | null;
+}

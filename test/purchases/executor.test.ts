@@ -1,0 +1,166 @@
+import { sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { rows } from "../../src/db/client.js";
+import { silentLogger } from "../../src/log/logger.js";
+import { executePurchases } from "../../src/purchases/executor.js";
+import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
+import type { ResellerClient } from "../../src/reseller/client.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { resellerFor } from "../helpers/clients.js";
+import { testConfig } from "../helpers/config.js";
+import { DB_KINDS, openTestDatabase, type TestDatabase } from "../helpers/db.js";
+
+const MTN_NUMBERS = (n: number, start = 0) =>
+  Array.from({ length: n }, (_, i) => `0803${String(1_000_000 + start + i).padStart(7, "0")}`);
+
+function purchase(phone: string, extra: Partial<NewPurchase> = {}): NewPurchase {
+  return { request_key: `t:${phone}`, source: "buy", network: "MTN", plan_id: "102", phone, ported: false, ...extra };
+}
+
+describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
+  let sandbox: Sandbox;
+  let test: TestDatabase;
+  let reseller: ResellerClient;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ seed: 11 });
+  });
+  afterAll(() => sandbox.close());
+  beforeEach(async () => {
+    sandbox.reset();
+    test = await openTestDatabase(kind);
+    reseller = resellerFor(sandbox);
+  });
+  afterEach(async () => {
+    await reseller.close();
+    await test.drop();
+  });
+
+  async function states() {
+    const found = await rows<{ state: string; n: number }>(
+      test.database.db,
+      sql`select state, count(*)::int as n from purchases group by state order by state`,
+    );
+    return Object.fromEntries(found.map((r) => [r.state, r.n]));
+  }
+
+  it("buys each queued purchase once and verifies it to succeeded", async () => {
+    const phones = MTN_NUMBERS(20);
+    expect(await insertPurchases(test.database.db, phones.map((p) => purchase(p)), "test")).toBe(20);
+    expect(await insertPurchases(test.database.db, phones.map((p) => purchase(p)), "test")).toBe(0);
+    const config = testConfig(sandbox);
+    const summary = await executePurchases({ db: test.database.db, reseller, config, logger: silentLogger() });
+    expect(summary.submitted).toBe(20);
+    expect(summary.succeeded).toBe(20);
+    expect(summary.committed.toFixed(2)).toBe("6100.00");
+    expect(await states()).toEqual({ succeeded: 20 });
+    expect(sandbox.debits()).toHaveLength(20);
+    const events = await rows<{ to_state: string }>(
+      test.database.db,
+      sql`select to_state from purchase_events where purchase_id = (select min(id) from purchases) order by id`,
+    );
+    expect(events.map((e) => e.to_state)).toEqual(["queued", "submitting", "submitted", "succeeded"]);
+  });
+
+  it("rejects what cannot be bought, naming the reason, and buys nothing for it", async () => {
+    await insertPurchases(
+      test.database.db,
+      [
+        purchase("12345", { request_key: "bad-phone" }),
+        purchase("08051234567", { request_key: "glo-number" }),
+        purchase("08031230000", { request_key: "no-plan", plan_id: "999" }),
+        purchase("08031230001", { request_key: "too-dear", max_price: "300.00" }),
+        purchase("08031230002", { request_key: "no-network", network: "VODAFONE" }),
+      ],
+      "test",
+    );
+    const summary = await executePurchases({ db: test.database.db, reseller, config: testConfig(sandbox), logger: silentLogger() });
+    expect(summary.rejected).toBe(5);
+    const reasons = await rows<{ request_key: string; reason: string }>(
+      test.database.db,
+      sql`select request_key, reason from purchases order by request_key`,
+    );
+    const byKey = Object.fromEntries(reasons.map((r) => [r.request_key, r.reason]));
+    expect(byKey["bad-phone"]).toMatch(/^invalid_phone: /);
+    expect(byKey["glo-number"]).toMatch(/^wrong_network: .*0805 is GLO, not MTN/);
+    expect(byKey["no-plan"]).toMatch(/^plan_not_found: no MTN plan matches plan_id 999/);
+    expect(byKey["too-dear"]).toMatch(/^price_above_max: plan 102 costs 305.00, above max_price 300.00/);
+    expect(byKey["no-network"]).toMatch(/^unknown_network/);
+    expect(sandbox.debits()).toHaveLength(0);
+  });
+
+  it("holds the daily budget exactly and rejects the rest", async () => {
+    await insertPurchases(test.database.db, MTN_NUMBERS(10).map((p) => purchase(p)), "test");
+    const config = testConfig(sandbox, { budget: { daily_limit: "1000.00" } });
+    const summary = await executePurchases({ db: test.database.db, reseller, config, logger: silentLogger() });
+    expect(summary.submitted).toBe(3); // 3 × 305 = 915 ≤ 1000 < 1220
+    expect(summary.rejected).toBe(7);
+    expect(sandbox.debits()).toHaveLength(3);
+    const [reason] = await rows<{ reason: string }>(test.database.db, sql`select reason from purchases where state = 'rejected' limit 1`);
+    expect(reason!.reason).toMatch(/^daily_budget: /);
+  });
+
+  it("classifies every purchase outcome as DESIGN §4 says", async () => {
+    const cases: Array<[string, Record<string, number>, string]> = [
+      ["500 before", { rate500Before: 1 }, "in_doubt"],
+      ["500 after", { rate500After: 1 }, "in_doubt"],
+      ["reset after", { rateResetAfter: 1 }, "in_doubt"],
+      ["malformed after", { rateMalformedAfter: 1 }, "in_doubt"],
+      ["hang after", { rateHangAfter: 1 }, "in_doubt"],
+    ];
+    for (const [name, fault, expected] of cases) {
+      sandbox.reset();
+      sandbox.setFaults({ endpoints: { data: fault } });
+      const [phone] = MTN_NUMBERS(1, cases.findIndex((c) => c[0] === name));
+      await insertPurchases(test.database.db, [purchase(phone!, { request_key: name })], "test");
+      await executePurchases({ db: test.database.db, reseller, config: testConfig(sandbox), logger: silentLogger() });
+      const [row] = await rows<{ state: string }>(test.database.db, sql`select state from purchases where request_key = ${name}`);
+      expect([name, row!.state]).toEqual([name, expected]);
+      expect(sandbox.requests().filter((r) => r.path === "/public/api/data")).toHaveLength(1);
+    }
+  });
+
+  it("retries a 429 and a refused connection, then buys once", async () => {
+    sandbox.setFaults({ seed: 2, endpoints: { data: { rate429: 0.5, retryAfter: 0 } } });
+    await insertPurchases(test.database.db, MTN_NUMBERS(10).map((p) => purchase(p)), "test");
+    const summary = await executePurchases({ db: test.database.db, reseller, config: testConfig(sandbox), logger: silentLogger() });
+    expect(summary.retried).toBeGreaterThan(0);
+    const final = await states();
+    expect((final.succeeded ?? 0) + (final.failed ?? 0)).toBe(10);
+    expect(sandbox.debits()).toHaveLength(final.succeeded ?? 0);
+  });
+
+  it("fails on 401 and stops sending", async () => {
+    await insertPurchases(test.database.db, MTN_NUMBERS(30).map((p) => purchase(p)), "test");
+    const wrong = resellerFor(sandbox);
+    sandbox.setOptions({ apiKey: "another-key" });
+    const config = testConfig(sandbox, {});
+    const summary = await executePurchases({
+      db: test.database.db,
+      reseller: wrong,
+      config,
+      logger: silentLogger(),
+      catalogue: undefined,
+    }).catch((e: Error) => e);
+    // the catalogue read itself is refused: nothing is claimed, nothing sent
+    expect(summary).toBeInstanceOf(Error);
+    expect((summary as Error).message).toContain("reseller.api_key");
+    expect(await states()).toEqual({ queued: 30 });
+    await wrong.close();
+  });
+
+  it("records failed and reversed purchases with their refund", async () => {
+    sandbox.setOptions({ failRate: 0.3, reverseRate: 0.3 });
+    await insertPurchases(test.database.db, MTN_NUMBERS(20).map((p) => purchase(p)), "test");
+    await executePurchases({ db: test.database.db, reseller, config: testConfig(sandbox), logger: silentLogger() });
+    const failed = await rows<{ n: number; refunds: string }>(
+      test.database.db,
+      sql`select count(*)::int as n, coalesce(sum(refund_amount), 0)::text as refunds from purchases where state = 'failed'`,
+    );
+    expect(failed[0]!.n).toBe(sandbox.refunds().length);
+    expect(failed[0]!.n).toBeGreaterThan(0);
+    expect(Number(failed[0]!.refunds)).toBe(305 * failed[0]!.n);
+    const [budget] = await rows<{ committed: string }>(test.database.db, sql`select committed::text from budget_days`);
+    expect(budget!.committed).toBe((305 * (20 - failed[0]!.n)).toFixed(2));
+  });
+});
