@@ -1,10 +1,15 @@
 // The last word of a failed command: one clear paragraph on stderr and the exit code of DESIGN §7.
 // A stack trace only with --log-level debug; never a secret.
+import { ConfigError } from "../config/index.js";
 import { ExitCode, TopsyncError } from "../errors.js";
 import { HttpError } from "../http/errors.js";
 import { maskPhonesIn } from "../log/mask.js";
 
 export function describeFailure(error: unknown, debug: boolean): { text: string; exitCode: number } {
+  if (error instanceof ConfigError) {
+    const stack = debug && error.stack ? `\n${error.stack}` : "";
+    return { text: `error: the config is not valid:\n${error.message}${stack}`, exitCode: error.exitCode };
+  }
   if (error instanceof TopsyncError) {
     const hint = error instanceof HttpError ? httpHint(error) : "";
     const stack = debug && error.stack ? `\n${error.stack}` : "";

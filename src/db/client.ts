@@ -2,10 +2,10 @@
 // PostgreSQL server through postgres.js. Everything above this file runs the same drizzle code on either.
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
+import type { SQL } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
-import type { SQL } from "drizzle-orm";
 import postgres from "postgres";
 import { TopsyncError } from "../errors.js";
 import { acquireDirLock } from "./dir-lock.js";
@@ -33,7 +33,9 @@ export interface DatabaseOptions {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.url ? openPostgres(options.url, options.maxConnections ?? 10) : openPglite(options.pgliteDir ?? "./.topsync/pglite");
+  return options.url
+    ? openPostgres(options.url, options.maxConnections ?? 10)
+    : openPglite(options.pgliteDir ?? "./.topsync/pglite");
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
@@ -46,7 +48,12 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     await client`select 1`;
   } catch (error) {
     await client.end({ timeout: 1 });
-    throw new TopsyncError("DB_UNREACHABLE", `cannot connect to the database at ${safeLocation(url)}: ${(error as Error).message}`, 1, { cause: error });
+    throw new TopsyncError(
+      "DB_UNREACHABLE",
+      `cannot connect to the database at ${safeLocation(url)}: ${(error as Error).message}`,
+      1,
+      { cause: error },
+    );
   }
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
   return {

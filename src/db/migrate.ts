@@ -24,7 +24,11 @@ export async function migrate(db: Db): Promise<string[]> {
     await tx.execute(
       sql`create table if not exists topsync_migrations (tag text primary key, applied_at timestamptz not null default now())`,
     );
-    const done = new Set((await rows<{ tag: string }>(tx as unknown as Db, sql`select tag from topsync_migrations`)).map((r) => r.tag));
+    const done = new Set(
+      (await rows<{ tag: string }>(tx as unknown as Db, sql`select tag from topsync_migrations`)).map(
+        (r) => r.tag,
+      ),
+    );
     for (const tag of migrationTags()) {
       if (done.has(tag)) continue;
       const text = readFileSync(new URL(`${tag}.sql`, MIGRATIONS), "utf8");
@@ -40,8 +44,13 @@ export async function migrate(db: Db): Promise<string[]> {
 
 /** Tags in the journal that the database has not applied (empty when up to date). */
 export async function pendingMigrations(db: Db): Promise<string[]> {
-  const exists = await rows<{ present: boolean }>(db, sql`select to_regclass('topsync_migrations') is not null as present`);
+  const exists = await rows<{ present: boolean }>(
+    db,
+    sql`select to_regclass('topsync_migrations') is not null as present`,
+  );
   if (!exists[0]?.present) return migrationTags();
-  const done = new Set((await rows<{ tag: string }>(db, sql`select tag from topsync_migrations`)).map((r) => r.tag));
+  const done = new Set(
+    (await rows<{ tag: string }>(db, sql`select tag from topsync_migrations`)).map((r) => r.tag),
+  );
   return migrationTags().filter((tag) => !done.has(tag));
 }

@@ -1,10 +1,11 @@
 // The reseller's buy-data endpoint: validation in the order the real service applies it, then one debit
 // and one transaction whose final status is drawn now from the seeded outcome stream.
+
+import { networkOfNumber } from "../reseller/prefixes.js";
 import { findPlan, type SandboxPlan } from "./catalogue.js";
 import { type Fields, textField } from "./http-util.js";
 import { toKobo } from "./kobo.js";
 import { type FieldErrors, summarise } from "./laravel-errors.js";
-import { networkOfNumber } from "../reseller/prefixes.js";
 import type { Call, Reply } from "./route.js";
 import type { SandboxState } from "./state.js";
 import { isoMicros } from "./time.js";

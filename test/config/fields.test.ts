@@ -177,7 +177,9 @@ describe("purchase jobs", () => {
 
   it("reports a value of the wrong type once, without follow-on rule messages", () => {
     expect(
-      issues(yaml("purchases:", "  - name: a", "    plan: 12", "    recipients: 08031234567", "  - just-a-name")),
+      issues(
+        yaml("purchases:", "  - name: a", "    plan: 12", "    recipients: 08031234567", "  - just-a-name"),
+      ),
     ).toEqual([
       'config.yaml:9:11: purchases[0].plan: expected a mapping, got "12"',
       'config.yaml:10:17: purchases[0].recipients: expected a list, got "08031234567"',

@@ -14,7 +14,15 @@ const MTN_NUMBERS = (n: number, start = 0) =>
   Array.from({ length: n }, (_, i) => `0803${String(1_000_000 + start + i).padStart(7, "0")}`);
 
 function purchase(phone: string, extra: Partial<NewPurchase> = {}): NewPurchase {
-  return { request_key: `t:${phone}`, source: "buy", network: "MTN", plan_id: "102", phone, ported: false, ...extra };
+  return {
+    request_key: `t:${phone}`,
+    source: "buy",
+    network: "MTN",
+    plan_id: "102",
+    phone,
+    ported: false,
+    ...extra,
+  };
 }
 
 describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
@@ -46,10 +54,27 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
 
   it("buys each queued purchase once and verifies it to succeeded", async () => {
     const phones = MTN_NUMBERS(20);
-    expect(await insertPurchases(test.database.db, phones.map((p) => purchase(p)), "test")).toBe(20);
-    expect(await insertPurchases(test.database.db, phones.map((p) => purchase(p)), "test")).toBe(0);
+    expect(
+      await insertPurchases(
+        test.database.db,
+        phones.map((p) => purchase(p)),
+        "test",
+      ),
+    ).toBe(20);
+    expect(
+      await insertPurchases(
+        test.database.db,
+        phones.map((p) => purchase(p)),
+        "test",
+      ),
+    ).toBe(0);
     const config = testConfig(sandbox);
-    const summary = await executePurchases({ db: test.database.db, reseller, config, logger: silentLogger() });
+    const summary = await executePurchases({
+      db: test.database.db,
+      reseller,
+      config,
+      logger: silentLogger(),
+    });
     expect(summary.submitted).toBe(20);
     expect(summary.succeeded).toBe(20);
     expect(summary.committed.toFixed(2)).toBe("6100.00");
@@ -74,7 +99,12 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
       ],
       "test",
     );
-    const summary = await executePurchases({ db: test.database.db, reseller, config: testConfig(sandbox), logger: silentLogger() });
+    const summary = await executePurchases({
+      db: test.database.db,
+      reseller,
+      config: testConfig(sandbox),
+      logger: silentLogger(),
+    });
     expect(summary.rejected).toBe(5);
     const reasons = await rows<{ request_key: string; reason: string }>(
       test.database.db,
@@ -90,13 +120,25 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
   });
 
   it("holds the daily budget exactly and rejects the rest", async () => {
-    await insertPurchases(test.database.db, MTN_NUMBERS(10).map((p) => purchase(p)), "test");
+    await insertPurchases(
+      test.database.db,
+      MTN_NUMBERS(10).map((p) => purchase(p)),
+      "test",
+    );
     const config = testConfig(sandbox, { budget: { daily_limit: "1000.00" } });
-    const summary = await executePurchases({ db: test.database.db, reseller, config, logger: silentLogger() });
+    const summary = await executePurchases({
+      db: test.database.db,
+      reseller,
+      config,
+      logger: silentLogger(),
+    });
     expect(summary.submitted).toBe(3); // 3 × 305 = 915 ≤ 1000 < 1220
     expect(summary.rejected).toBe(7);
     expect(sandbox.debits()).toHaveLength(3);
-    const [reason] = await rows<{ reason: string }>(test.database.db, sql`select reason from purchases where state = 'rejected' limit 1`);
+    const [reason] = await rows<{ reason: string }>(
+      test.database.db,
+      sql`select reason from purchases where state = 'rejected' limit 1`,
+    );
     expect(reason!.reason).toMatch(/^daily_budget: /);
   });
 
@@ -111,10 +153,21 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
     for (const [name, fault, expected] of cases) {
       sandbox.reset();
       sandbox.setFaults({ endpoints: { data: fault } });
-      const [phone] = MTN_NUMBERS(1, cases.findIndex((c) => c[0] === name));
+      const [phone] = MTN_NUMBERS(
+        1,
+        cases.findIndex((c) => c[0] === name),
+      );
       await insertPurchases(test.database.db, [purchase(phone!, { request_key: name })], "test");
-      await executePurchases({ db: test.database.db, reseller, config: testConfig(sandbox), logger: silentLogger() });
-      const [row] = await rows<{ state: string }>(test.database.db, sql`select state from purchases where request_key = ${name}`);
+      await executePurchases({
+        db: test.database.db,
+        reseller,
+        config: testConfig(sandbox),
+        logger: silentLogger(),
+      });
+      const [row] = await rows<{ state: string }>(
+        test.database.db,
+        sql`select state from purchases where request_key = ${name}`,
+      );
       expect([name, row!.state]).toEqual([name, expected]);
       expect(sandbox.requests().filter((r) => r.path === "/public/api/data")).toHaveLength(1);
     }
@@ -122,8 +175,17 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
 
   it("retries a 429 and a refused connection, then buys once", async () => {
     sandbox.setFaults({ seed: 2, endpoints: { data: { rate429: 0.5, retryAfter: 0 } } });
-    await insertPurchases(test.database.db, MTN_NUMBERS(10).map((p) => purchase(p)), "test");
-    const summary = await executePurchases({ db: test.database.db, reseller, config: testConfig(sandbox), logger: silentLogger() });
+    await insertPurchases(
+      test.database.db,
+      MTN_NUMBERS(10).map((p) => purchase(p)),
+      "test",
+    );
+    const summary = await executePurchases({
+      db: test.database.db,
+      reseller,
+      config: testConfig(sandbox),
+      logger: silentLogger(),
+    });
     expect(summary.retried).toBeGreaterThan(0);
     const final = await states();
     expect((final.succeeded ?? 0) + (final.failed ?? 0)).toBe(10);
@@ -131,7 +193,11 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
   });
 
   it("fails on 401 and stops sending", async () => {
-    await insertPurchases(test.database.db, MTN_NUMBERS(30).map((p) => purchase(p)), "test");
+    await insertPurchases(
+      test.database.db,
+      MTN_NUMBERS(30).map((p) => purchase(p)),
+      "test",
+    );
     const wrong = resellerFor(sandbox);
     sandbox.setOptions({ apiKey: "another-key" });
     const config = testConfig(sandbox, {});
@@ -151,8 +217,17 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
 
   it("records failed and reversed purchases with their refund", async () => {
     sandbox.setOptions({ failRate: 0.3, reverseRate: 0.3 });
-    await insertPurchases(test.database.db, MTN_NUMBERS(20).map((p) => purchase(p)), "test");
-    await executePurchases({ db: test.database.db, reseller, config: testConfig(sandbox), logger: silentLogger() });
+    await insertPurchases(
+      test.database.db,
+      MTN_NUMBERS(20).map((p) => purchase(p)),
+      "test",
+    );
+    await executePurchases({
+      db: test.database.db,
+      reseller,
+      config: testConfig(sandbox),
+      logger: silentLogger(),
+    });
     const failed = await rows<{ n: number; refunds: string }>(
       test.database.db,
       sql`select count(*)::int as n, coalesce(sum(refund_amount), 0)::text as refunds from purchases where state = 'failed'`,
@@ -160,7 +235,10 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
     expect(failed[0]!.n).toBe(sandbox.refunds().length);
     expect(failed[0]!.n).toBeGreaterThan(0);
     expect(Number(failed[0]!.refunds)).toBe(305 * failed[0]!.n);
-    const [budget] = await rows<{ committed: string }>(test.database.db, sql`select committed::text from budget_days`);
+    const [budget] = await rows<{ committed: string }>(
+      test.database.db,
+      sql`select committed::text from budget_days`,
+    );
     expect(budget!.committed).toBe((305 * (20 - failed[0]!.n)).toFixed(2));
   });
 });

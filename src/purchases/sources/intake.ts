@@ -24,7 +24,14 @@ export async function ingestIntake(db: Db, batchSize: number, actor: string): Pr
     const values = pending.map((r) => {
       const sizeMb = r.plan_size ? parseSizeMb(r.plan_size) : null;
       if (r.plan_size && sizeMb === null) invalid++;
-      const selector = sizeMb === null ? null : JSON.stringify({ size_mb: sizeMb, type: r.plan_type ?? undefined, name_contains: r.plan_name_contains ?? undefined });
+      const selector =
+        sizeMb === null
+          ? null
+          : JSON.stringify({
+              size_mb: sizeMb,
+              type: r.plan_type ?? undefined,
+              name_contains: r.plan_name_contains ?? undefined,
+            });
       return sql`(${r.request_key}, ${r.network}, ${r.plan_id}, ${selector}::jsonb, ${r.phone.replace(/\s/g, "")}, ${r.ported}::boolean,
         ${r.max_price}::numeric, coalesce(${r.not_before}::timestamptz, now()), ${r.requested_by ?? "intake"})`;
     });

@@ -21,7 +21,12 @@ export function fireKey(job: string, fireTime: Date): string {
 }
 
 /** The ledger row for one recipient of one fire; an invalid phone is kept as given and rejected later. */
-export function jobPurchase(job: PurchaseJob, fireTime: Date, recipient: { phone: string; ported: boolean }, defaultAttempts: number): NewPurchase {
+export function jobPurchase(
+  job: PurchaseJob,
+  fireTime: Date,
+  recipient: { phone: string; ported: boolean },
+  defaultAttempts: number,
+): NewPurchase {
   const check = normalisePhone(recipient.phone);
   const phone = check.ok ? check.phone : recipient.phone.trim();
   const plan = job.plan;
@@ -32,7 +37,10 @@ export function jobPurchase(job: PurchaseJob, fireTime: Date, recipient: { phone
     fire_time: fireTime,
     network: plan.network,
     plan_id: plan.kind === "id" ? plan.plan_id : null,
-    plan_selector: plan.kind === "selector" ? { size_mb: plan.size_mb, type: plan.type, name_contains: plan.name_contains } : null,
+    plan_selector:
+      plan.kind === "selector"
+        ? { size_mb: plan.size_mb, type: plan.type, name_contains: plan.name_contains }
+        : null,
     phone,
     ported: recipient.ported,
     max_price: job.max_price ? job.max_price.toFixed(2) : null,
@@ -56,7 +64,8 @@ export async function fireJob(
 ): Promise<FireResult> {
   const file = recipientsFilePath(job, options.configDir);
   if (file) await checkRecipientsFile(file);
-  const toRow = (r: { phone: string; ported: boolean }) => jobPurchase(job, fireTime, r, options.defaultAttempts);
+  const toRow = (r: { phone: string; ported: boolean }) =>
+    jobPurchase(job, fireTime, r, options.defaultAttempts);
   let recipients = job.recipients.length;
   let inserted = await insertPurchases(db, job.recipients.map(toRow), options.actor);
   if (file) {

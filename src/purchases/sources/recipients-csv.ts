@@ -18,15 +18,23 @@ const MAX_REPORTED = 20;
 
 function parser(file: string) {
   return createReadStream(file).pipe(
-    parse({ columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()), bom: true, trim: true, skip_empty_lines: true, info: true }),
+    parse({
+      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
+      bom: true,
+      trim: true,
+      skip_empty_lines: true,
+      info: true,
+    }),
   );
 }
 
 function readRow(record: Record<string, string | undefined>, line: number): FileRecipient | string {
   const phone = normalisePhone(record.phone ?? "");
-  if (!phone.ok) return `line ${line}: ${record.phone ? `"${record.phone}" is an ${phone.reason}` : "the phone column is empty"}`;
+  if (!phone.ok)
+    return `line ${line}: ${record.phone ? `"${record.phone}" is an ${phone.reason}` : "the phone column is empty"}`;
   const ported = (record.ported ?? "").toLowerCase();
-  if (!TRUE.has(ported) && !FALSE.has(ported)) return `line ${line}: ported must be true or false, got "${record.ported}"`;
+  if (!TRUE.has(ported) && !FALSE.has(ported))
+    return `line ${line}: ported must be true or false, got "${record.ported}"`;
   return { line, phone: phone.phone, ported: TRUE.has(ported) };
 }
 
@@ -35,9 +43,14 @@ export async function checkRecipientsFile(file: string): Promise<number> {
   const problems: string[] = [];
   let count = 0;
   try {
-    for await (const { record, info } of parser(file) as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+    for await (const { record, info } of parser(file) as AsyncIterable<{
+      record: Record<string, string>;
+      info: { lines: number };
+    }>) {
       if (count === 0 && problems.length === 0 && !("phone" in record)) {
-        throw new DataError(`${file}: no "phone" column in the header (columns: ${Object.keys(record).join(", ")})`);
+        throw new DataError(
+          `${file}: no "phone" column in the header (columns: ${Object.keys(record).join(", ")})`,
+        );
       }
       const row = readRow(record, info.lines);
       if (typeof row === "string") problems.push(row);
@@ -52,7 +65,10 @@ export async function checkRecipientsFile(file: string): Promise<number> {
   if (problems.length > 0) {
     const shown = problems.slice(0, MAX_REPORTED).join("\n  ");
     const more = problems.length > MAX_REPORTED ? `\n  … and ${problems.length - MAX_REPORTED} more` : "";
-    throw new DataError(`${file}: ${problems.length} bad rows, nothing from this file was queued:\n  ${shown}${more}`, "BAD_CSV_ROWS");
+    throw new DataError(
+      `${file}: ${problems.length} bad rows, nothing from this file was queued:\n  ${shown}${more}`,
+      "BAD_CSV_ROWS",
+    );
   }
   return count;
 }
@@ -60,7 +76,10 @@ export async function checkRecipientsFile(file: string): Promise<number> {
 /** The recipients of a checked file in batches of `size`. */
 export async function* recipientBatches(file: string, size: number): AsyncGenerator<FileRecipient[]> {
   let batch: FileRecipient[] = [];
-  for await (const { record, info } of parser(file) as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+  for await (const { record, info } of parser(file) as AsyncIterable<{
+    record: Record<string, string>;
+    info: { lines: number };
+  }>) {
     const row = readRow(record, info.lines);
     if (typeof row === "string") throw new DataError(`${file}: changed while being read (${row})`);
     batch.push(row);

@@ -1,0 +1,34 @@
+// Runs the compiled CLI (dist/cli.js, built by `npm test`) as a user would, capturing output and exit code.
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<CliResult> {
+  if (!existsSync(CLI))
+    throw new Error("dist/cli.js is missing: run `npm run build` (npm test does it first)");
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd, env: { PATH: process.env.PATH ?? "", ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Environment that points the committed config.yaml at a sandbox. */
+export function sandboxEnv(sandbox: { resellerUrl: string; analyticsUrl: string }): Record<string, string> {
+  return { RESELLER_BASE_URL: sandbox.resellerUrl, ANALYTICS_BASE_URL: sandbox.analyticsUrl };
+}
