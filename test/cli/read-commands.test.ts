@@ -125,7 +125,8 @@ describe("config errors exit 78 naming file, line, column and path", () => {
   it("a missing environment variable", async () => {
     const file = configFile(
       "env.yaml",
-      "reseller:\n  base_url: http://x.test\n  api_key: $" + "{NOPE_KEY}\nanalytics: {base_url: 'http://y.test', api_key: k}\n",
+      "reseller:\n  base_url: http://x.test\n  api_key: $" +
+        "{NOPE_KEY}\nanalytics: {base_url: 'http://y.test', api_key: k}\n",
     );
     const result = await runCli(["-c", file, "config", "check"], env);
     expect(result.code).toBe(78);
