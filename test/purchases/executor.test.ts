@@ -206,7 +206,6 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
       reseller: wrong,
       config,
       logger: silentLogger(),
-      catalogue: undefined,
     }).catch((e: Error) => e);
     // the catalogue read itself is refused: nothing is claimed, nothing sent
     expect(summary).toBeInstanceOf(Error);
