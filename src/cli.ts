@@ -93,6 +93,101 @@ program
     ),
   );
 
+program
+  .command("buy")
+  .description("buy one data plan through the ledger (asks first on a terminal)")
+  .requiredOption("--network <network>", "network id, code or name")
+  .option("--plan <id>", "plan id (see topsync plans)")
+  .option("--size <size>", "or a plan size, e.g. 1GB (the cheapest matching plan)")
+  .option("--type <type>", "with --size: the plan type, e.g. 'CORPORATE GIFTING'")
+  .requiredOption("--phone <phone>", "recipient, e.g. 08031234567 or +2348031234567")
+  .option("--ported", "the number was ported to this network: skip the prefix check")
+  .option("--max-price <amount>", "refuse when the live price is higher")
+  .option(
+    "--key <key>",
+    "request key (default: the purchase and the current minute, so a repeat adds nothing)",
+  )
+  .option("--dry-run", "show what would be bought; buy nothing, write nothing")
+  .option("-y, --yes", "do not ask")
+  .action(withContext(async (ctx, flags) => (await import("./cli/buy.js")).buyCommand(ctx, flags)));
+
+const purchases = program.command("purchases").description("the purchase ledger");
+purchases
+  .command("run")
+  .description("do what is due once and exit: intake, due job fires, queued purchases, verification")
+  .option("--job <name>", "only this job")
+  .option("--now", "with --job: fire it now (the current minute)")
+  .option("--fire-time <time>", "with --job: fire it for this ISO time")
+  .option("--dry-run", "show what would be bought and rejected; buy nothing, write nothing")
+  .option("--show-phone", "print phone numbers unmasked")
+  .action(
+    withContext(async (ctx, flags) =>
+      (await import("./cli/purchases-run.js")).purchasesRunCommand(ctx, flags),
+    ),
+  );
+purchases
+  .command("list")
+  .description("list purchases, newest first")
+  .option(
+    "--state <state>",
+    "only this state (queued, submitted, succeeded, failed, in_doubt, unverified, …)",
+  )
+  .option("--since <when>", "created in the last duration (7d, 24h) or since a date")
+  .option("--job <name>", "only this job")
+  .option("--limit <n>", "at most this many", "100")
+  .option("--csv", "print CSV")
+  .option("--show-phone", "print phone numbers unmasked")
+  .action(
+    withContext(async (ctx, flags) =>
+      (await import("./cli/purchases-ledger.js")).purchasesListCommand(ctx, flags),
+    ),
+  );
+purchases
+  .command("show")
+  .description("one purchase and its event history")
+  .argument("<id-or-reference>", "purchase id or provider reference")
+  .option("--show-phone", "print phone numbers unmasked")
+  .action(
+    withContext(async (ctx, target: string, flags: { showPhone?: boolean }) =>
+      (await import("./cli/purchases-ledger.js")).purchasesShowCommand(ctx, target, flags.showPhone === true),
+    ),
+  );
+purchases
+  .command("resolve")
+  .description("settle an in_doubt or unverified purchase by hand")
+  .argument("<id-or-reference>", "purchase id or provider reference")
+  .requiredOption("--as <state>", "succeeded or failed")
+  .option("--reference <reference>", "the provider's reference, when you found it")
+  .requiredOption("--note <text>", "why: goes into the purchase's history")
+  .action(
+    withContext(async (ctx, target: string, flags) =>
+      (await import("./cli/purchases-ledger.js")).purchasesResolveCommand(ctx, target, flags),
+    ),
+  );
+purchases
+  .command("requeue")
+  .description("queue a failed or rejected purchase again")
+  .argument("<id-or-reference>", "purchase id or provider reference")
+  .action(
+    withContext(async (ctx, target: string) =>
+      (await import("./cli/purchases-ledger.js")).purchasesRequeueCommand(ctx, target),
+    ),
+  );
+purchases
+  .command("cancel")
+  .description("withdraw a queued purchase")
+  .argument("<id-or-reference>", "purchase id or provider reference")
+  .action(
+    withContext(async (ctx, target: string) =>
+      (await import("./cli/purchases-ledger.js")).purchasesCancelCommand(ctx, target),
+    ),
+  );
+
+program
+  .command("migrate")
+  .description("apply database migrations (also done by every command that opens the database)")
+  .action(withContext(async (ctx) => (await import("./cli/migrate.js")).migrateCommand(ctx)));
+
 const websites = program.command("websites").description("the analytics websites");
 websites
   .command("list")

@@ -20,8 +20,15 @@ export interface Database {
   location: string;
   /** PostgreSQL only: calls `onNotify` for each NOTIFY on `channel`; resolves to an unsubscribe. */
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /** Marks a run as alive for as long as this process holds it (a PostgreSQL session lock on PostgreSQL). */
+  holdRunLock(runId: string): Promise<() => Promise<void>>;
+  /** Whether the run that owns rows is still alive somewhere; a dead run's `submitting` rows are in doubt. */
+  isRunAlive(runId: string): Promise<boolean>;
   close(): Promise<void>;
 }
+
+/** Advisory lock namespace of run liveness locks (the first key of the two-key form). */
+const RUN_LOCK_SPACE = 7263;
 
 export interface DatabaseOptions {
   /** postgres:// URL; empty means the embedded database. */
@@ -64,6 +71,26 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       const subscription = await client.listen(channel, onNotify);
       return () => subscription.unlisten();
     },
+    async holdRunLock(runId) {
+      const connection = await client.reserve();
+      await connection`select pg_advisory_lock(${RUN_LOCK_SPACE}, hashtext(${runId}))`;
+      return async () => {
+        await connection`select pg_advisory_unlock(${RUN_LOCK_SPACE}, hashtext(${runId}))`.catch(() => {});
+        connection.release();
+      };
+    },
+    async isRunAlive(runId) {
+      const connection = await client.reserve();
+      try {
+        const [row] = await connection<
+          { got: boolean }[]
+        >`select pg_try_advisory_lock(${RUN_LOCK_SPACE}, hashtext(${runId})) as got`;
+        if (row?.got) await connection`select pg_advisory_unlock(${RUN_LOCK_SPACE}, hashtext(${runId}))`;
+        return !row?.got;
+      } finally {
+        connection.release();
+      }
+    },
     close: () => client.end({ timeout: 5 }),
   };
 }
@@ -76,12 +103,23 @@ async function openPglite(dir: string): Promise<Database> {
     const client = new PGlite(inMemory ? undefined : dir);
     await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Db;
+    // One process owns the embedded database (the lock file), so a run is alive exactly while it is here.
+    const liveRuns = new Set<string>();
     return {
       db,
       kind: "pglite",
       location: inMemory ? "memory" : dir,
       async listen() {
         return async () => {};
+      },
+      async holdRunLock(runId) {
+        liveRuns.add(runId);
+        return async () => {
+          liveRuns.delete(runId);
+        };
+      },
+      async isRunAlive(runId) {
+        return liveRuns.has(runId);
       },
       async close() {
         await client.close();

@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
 import type { Config } from "../config/index.js";
-import type { Db } from "../db/client.js";
+import type { Database, Db } from "../db/client.js";
 import { backoffDelay } from "../http/backoff.js";
 import type { Logger } from "../log/logger.js";
 import { type Money, parseMoney, ZERO } from "../money.js";
@@ -19,7 +19,7 @@ import { type Claimed, claimAndSubmit, recordWalletBalance } from "./submit.js";
 import { Verifier } from "./verifier.js";
 
 export interface PurchaseDeps {
-  db: Db;
+  database: Database;
   reseller: ResellerClient;
   config: Config;
   logger: Logger;
@@ -30,6 +30,8 @@ export interface PurchaseDeps {
 
 export interface RunOptions {
   jobName?: string;
+  /** Only this purchase (`topsync buy`). */
+  requestKey?: string;
   concurrency?: number;
   /** Aborting stops claiming; calls in flight finish. */
   signal?: AbortSignal;
@@ -96,7 +98,7 @@ class PurchaseRun {
     this.concurrency = options.concurrency ?? deps.config.reseller.concurrency;
     this.slots = new Semaphore(this.concurrency);
     this.verifier = new Verifier({
-      db: deps.db,
+      db: deps.database.db,
       reseller: deps.reseller,
       verification: deps.config.verification,
       logger: deps.logger,
@@ -113,6 +115,19 @@ class PurchaseRun {
   }
 
   async execute(): Promise<RunSummary> {
+    const release = await this.deps.database.holdRunLock(this.runId);
+    try {
+      return await this.executeHoldingLock();
+    } finally {
+      await release();
+    }
+  }
+
+  private get db(): Db {
+    return this.deps.database.db;
+  }
+
+  private async executeHoldingLock(): Promise<RunSummary> {
     const catalogue = this.options.catalogue ?? (await loadCatalogue(this.deps.reseller, this.deps.logger));
     await this.verifier.resumeDue();
     while (!this.stopped()) {
@@ -145,12 +160,13 @@ class PurchaseRun {
 
   private async claim(catalogue: Catalogue, free: number): Promise<number> {
     const { config } = this.deps;
-    const result = await claimAndSubmit(this.deps.db, {
+    const result = await claimAndSubmit(this.db, {
       limit: free,
       now: new Date(this.clock.now()),
       runId: this.runId,
       actor: this.actor,
       jobName: this.options.jobName,
+      requestKey: this.options.requestKey,
       catalogue,
       limits: {
         dailyLimit: config.budget.daily_limit,
@@ -191,7 +207,8 @@ class PurchaseRun {
 
   /** Sends one purchase exactly once and records what its outcome means. */
   private async send({ row, resolved }: Claimed): Promise<void> {
-    const { db, reseller, logger } = this.deps;
+    const { reseller, logger } = this.deps;
+    const db = this.db;
     const outcome = classifyPurchase(
       await this.slots.run(async () => {
         try {
@@ -264,7 +281,8 @@ class PurchaseRun {
     why: string,
     retryAfterMs?: number,
   ) {
-    const { db, config } = this.deps;
+    const { config } = this.deps;
+    const db = this.db;
     if (attempts >= maxAttempts) {
       const message = `gave up after ${attempts} attempts, none processed: ${why}`;
       await markFailed(db, id, ["submitting"], { message }, { actor: this.actor, reason: message });
@@ -286,7 +304,7 @@ class PurchaseRun {
   /** Sleeps until the earliest retry this run queued is due; false when there is none within the wait. */
   private async waitForRetries(): Promise<boolean> {
     if (this.progress.retried === 0) return false;
-    const next = await nextDueRetry(this.deps.db, this.runId, this.options.jobName);
+    const next = await nextDueRetry(this.db, this.runId, this.options.jobName);
     const limit = this.clock.now() + (this.options.retryWaitMs ?? 60_000);
     if (next === undefined || next.getTime() > limit) return false;
     await this.clock

@@ -2,7 +2,7 @@
 // that names the states it expects and appends the event. A function returns the row it moved, or
 // undefined when the row was not in an expected state (someone else got there first).
 import { type SQL, sql } from "drizzle-orm";
-import { type Db, rows } from "../db/client.js";
+import { type Database, type Db, rows } from "../db/client.js";
 import { type PurchaseState, purchaseEvents, purchases } from "../db/schema.js";
 
 export type PurchaseRow = typeof purchases.$inferSelect;
@@ -227,24 +227,32 @@ export function cancelByPerson(db: Db, id: number, event: TransitionEvent): Prom
   return transition(db, id, ["queued"], "cancelled", { settled_at: new Date() }, event);
 }
 
-/** At start-up: rows left in `submitting` by a process that died mid-call become in_doubt. */
-export async function sweepSubmittingToInDoubt(db: Db, actor: string, olderThan?: Date): Promise<number> {
-  const moved = await rows<{ id: number }>(
-    db,
-    sql`with old as (
-          select id from purchases where state = 'submitting' ${olderThan ? sql`and updated_at < ${olderThan.toISOString()}` : sql``}
-          for update skip locked
-        ), moved as (
-          update purchases p set state = 'in_doubt', updated_at = now() from old where p.id = old.id returning p.id
-        ), event as (
-          insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
-          select id, ${actor}, 'submitting', 'in_doubt',
-            'found in submitting at start-up: the process stopped during the purchase call, so its outcome is unknown'
-          from moved
-        )
-        select id from moved`,
+/** Rows left in `submitting` by runs that are no longer alive become in_doubt (their call's outcome is unknown). */
+export async function sweepDeadSubmitting(database: Database, actor: string): Promise<number> {
+  const owners = await rows<{ run_id: string }>(
+    database.db,
+    sql`select distinct run_id from purchases where state = 'submitting' and run_id is not null`,
   );
-  return moved.length;
+  let swept = 0;
+  for (const { run_id } of owners) {
+    if (await database.isRunAlive(run_id)) continue;
+    const moved = await rows<{ id: number }>(
+      database.db,
+      sql`with old as (
+            select id from purchases where state = 'submitting' and run_id = ${run_id} for update skip locked
+          ), moved as (
+            update purchases p set state = 'in_doubt', updated_at = now() from old where p.id = old.id returning p.id
+          ), event as (
+            insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
+            select id, ${actor}, 'submitting', 'in_doubt',
+              'found in submitting after its run stopped during the purchase call, so its outcome is unknown'
+            from moved
+          )
+          select id from moved`,
+    );
+    swept += moved.length;
+  }
+  return swept;
 }
 
 /** Inserts new purchases; an existing request_key is left alone. Returns how many were new. */

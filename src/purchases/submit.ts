@@ -17,6 +17,7 @@ export interface ClaimOptions {
   runId: string;
   actor: string;
   jobName?: string;
+  requestKey?: string;
   catalogue: Catalogue;
   limits: GuardLimits;
   runCommitted: Money;
@@ -67,6 +68,7 @@ async function claimInTransaction(tx: Db, options: ClaimOptions): Promise<ClaimR
         eq(purchases.state, "queued"),
         lte(purchases.not_before, options.now),
         options.jobName ? eq(purchases.job_name, options.jobName) : undefined,
+        options.requestKey ? eq(purchases.request_key, options.requestKey) : undefined,
       ),
     )
     .orderBy(asc(purchases.not_before), asc(purchases.id))
@@ -134,16 +136,22 @@ async function lockGuardState(tx: Db, day: string) {
     .insert(kv)
     .values({ key: WALLET_KEY, value: { balance: null } })
     .onConflictDoNothing();
+  return readGuardState(tx, day, true);
+}
+
+/** What the guards start from: committed today, the last known wallet balance, the amounts in flight. */
+export async function readGuardState(db: Db, day: string, lock = false) {
+  const forUpdate = lock ? sql`for update` : sql``;
   const [budget] = await rows<{ committed: string }>(
-    tx,
-    sql`select committed::text as committed from budget_days where day = ${day} for update`,
+    db,
+    sql`select committed::text as committed from budget_days where day = ${day} ${forUpdate}`,
   );
   const [wallet] = await rows<{ value: { balance: string | null } }>(
-    tx,
-    sql`select value from kv where key = ${WALLET_KEY} for update`,
+    db,
+    sql`select value from kv where key = ${WALLET_KEY} ${forUpdate}`,
   );
   const [flight] = await rows<{ total: string }>(
-    tx,
+    db,
     sql`select coalesce(sum(amount), 0)::text as total from purchases where state = 'submitting'`,
   );
   const balance = wallet?.value?.balance;

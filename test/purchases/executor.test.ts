@@ -70,7 +70,7 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
     ).toBe(0);
     const config = testConfig(sandbox);
     const summary = await executePurchases({
-      db: test.database.db,
+      database: test.database,
       reseller,
       config,
       logger: silentLogger(),
@@ -100,7 +100,7 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
       "test",
     );
     const summary = await executePurchases({
-      db: test.database.db,
+      database: test.database,
       reseller,
       config: testConfig(sandbox),
       logger: silentLogger(),
@@ -127,7 +127,7 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
     );
     const config = testConfig(sandbox, { budget: { daily_limit: "1000.00" } });
     const summary = await executePurchases({
-      db: test.database.db,
+      database: test.database,
       reseller,
       config,
       logger: silentLogger(),
@@ -159,7 +159,7 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
       );
       await insertPurchases(test.database.db, [purchase(phone!, { request_key: name })], "test");
       await executePurchases({
-        db: test.database.db,
+        database: test.database,
         reseller,
         config: testConfig(sandbox),
         logger: silentLogger(),
@@ -181,7 +181,7 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
       "test",
     );
     const summary = await executePurchases({
-      db: test.database.db,
+      database: test.database,
       reseller,
       config: testConfig(sandbox),
       logger: silentLogger(),
@@ -202,7 +202,7 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
     sandbox.setOptions({ apiKey: "another-key" });
     const config = testConfig(sandbox, {});
     const summary = await executePurchases({
-      db: test.database.db,
+      database: test.database,
       reseller: wrong,
       config,
       logger: silentLogger(),
@@ -222,7 +222,7 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
       "test",
     );
     await executePurchases({
-      db: test.database.db,
+      database: test.database,
       reseller,
       config: testConfig(sandbox),
       logger: silentLogger(),

@@ -1,0 +1,221 @@
+// `topsync purchases list/show/resolve/requeue/cancel`: inspect and settle the ledger.
+import { stringify } from "csv-stringify/sync";
+import { and, desc, eq, gte, type SQL } from "drizzle-orm";
+import { PURCHASE_STATES, type PurchaseState, purchaseEvents, purchases } from "../db/schema.js";
+import { parseDuration } from "../duration.js";
+import { DataError, UsageError } from "../errors.js";
+import { maskPhone } from "../log/mask.js";
+import { cancelByPerson, type PurchaseRow, requeueByPerson, resolveByPerson } from "../purchases/ledger.js";
+import type { CommandContext } from "./context.js";
+import { openLedger } from "./database.js";
+import { renderJson, renderTable, write } from "./output.js";
+
+export interface ListFlags {
+  state?: string;
+  since?: string;
+  job?: string;
+  limit: string;
+  csv?: boolean;
+  showPhone?: boolean;
+}
+
+export async function purchasesListCommand(ctx: CommandContext, flags: ListFlags): Promise<void> {
+  const filters: Array<SQL | undefined> = [];
+  if (flags.state) filters.push(eq(purchases.state, parseState(flags.state)));
+  if (flags.since) filters.push(gte(purchases.created_at, parseSince(flags.since)));
+  if (flags.job) filters.push(eq(purchases.job_name, flags.job));
+  const limit = Number(flags.limit);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new UsageError(`--limit must be a positive whole number, got "${flags.limit}"`);
+  const { db } = await openLedger(ctx);
+  const found = await db
+    .select()
+    .from(purchases)
+    .where(and(...filters))
+    .orderBy(desc(purchases.id))
+    .limit(limit);
+  const shown = found.map((row) => view(row, flags.showPhone === true));
+  if (ctx.globals.json) return write(renderJson(shown));
+  if (flags.csv) return write(stringify(shown, { header: true }));
+  write(
+    renderTable(shown, [
+      { header: "ID", value: (r) => String(r.id), align: "right" },
+      { header: "STATE", value: (r) => r.state },
+      { header: "SOURCE", value: (r) => r.job ?? r.source },
+      { header: "PHONE", value: (r) => r.phone },
+      { header: "PLAN", value: (r) => r.plan ?? "-" },
+      { header: "AMOUNT", value: (r) => r.amount ?? "-", align: "right" },
+      { header: "REFERENCE", value: (r) => r.reference ?? "-" },
+      { header: "UPDATED", value: (r) => r.updated_at },
+    ]),
+  );
+  write(
+    `${shown.length} purchases${shown.length === limit ? ` (the newest ${limit}; --limit for more)` : ""}\n`,
+  );
+}
+
+export async function purchasesShowCommand(
+  ctx: CommandContext,
+  target: string,
+  showPhone: boolean,
+): Promise<void> {
+  const { db } = await openLedger(ctx);
+  const row = await findPurchase(db, target);
+  const events = await db
+    .select()
+    .from(purchaseEvents)
+    .where(eq(purchaseEvents.purchase_id, row.id))
+    .orderBy(purchaseEvents.id);
+  const shownEvents = events.map((e) => ({
+    at: e.at.toISOString(),
+    actor: e.actor,
+    from: e.from_state,
+    to: e.to_state,
+    reason: e.reason,
+    response: e.response,
+  }));
+  if (ctx.globals.json) return write(renderJson({ ...view(row, showPhone), events: shownEvents }));
+  const v = view(row, showPhone);
+  const lines: Array<[string, string | null | undefined]> = [
+    ["id", String(v.id)],
+    ["state", v.state],
+    ["request key", showPhone ? row.request_key : row.request_key.replace(row.phone, maskPhone(row.phone))],
+    ["source", v.job ? `job ${v.job} (fire ${v.fire_time})` : v.source],
+    ["phone", `${v.phone}${row.ported ? " (ported)" : ""}`],
+    ["network", row.network_id ? `${row.network} (${row.network_id})` : row.network],
+    ["plan", v.plan],
+    ["amount", v.amount],
+    ["reference", v.reference],
+    ["provider", [row.provider_status, row.provider_message].filter(Boolean).join(": ")],
+    ["refund", row.refund_amount],
+    ["reason", row.reason],
+    ["attempts", `${row.attempts} of ${row.max_attempts}`],
+    ["created", v.created_at],
+    ["updated", v.updated_at],
+  ];
+  write(
+    lines
+      .filter(([, value]) => value)
+      .map(([k, value]) => `${k.padEnd(13)}${value}`)
+      .join("\n") + "\n\nevents:\n",
+  );
+  write(
+    renderTable(shownEvents, [
+      { header: "AT", value: (e) => e.at },
+      { header: "ACTOR", value: (e) => e.actor },
+      { header: "FROM", value: (e) => e.from ?? "-" },
+      { header: "TO", value: (e) => e.to },
+      { header: "WHY", value: (e) => (showPhone ? (e.reason ?? "") : maskAll(e.reason ?? "", row.phone)) },
+    ]),
+  );
+}
+
+export interface ResolveFlags {
+  as: string;
+  reference?: string;
+  note: string;
+}
+
+export async function purchasesResolveCommand(
+  ctx: CommandContext,
+  target: string,
+  flags: ResolveFlags,
+): Promise<void> {
+  if (flags.as !== "succeeded" && flags.as !== "failed")
+    throw new UsageError(`--as must be succeeded or failed, got "${flags.as}"`);
+  if (!flags.note?.trim())
+    throw new UsageError('--note "why" is required: it goes into the purchase\'s history');
+  const { db } = await openLedger(ctx);
+  const row = await findPurchase(db, target);
+  const moved = await resolveByPerson(
+    db,
+    row.id,
+    flags.as,
+    { reference: flags.reference },
+    {
+      actor: `person:${process.env.USER ?? "operator"}`,
+      reason: `resolved by hand as ${flags.as}: ${flags.note.trim()}`,
+    },
+  );
+  if (!moved) throw wrongState(row, "resolve", ["in_doubt", "unverified"]);
+  write(`purchase ${row.id}: ${moved.from_state} → ${flags.as}\n`);
+}
+
+export async function purchasesRequeueCommand(ctx: CommandContext, target: string): Promise<void> {
+  const { db } = await openLedger(ctx);
+  const row = await findPurchase(db, target);
+  const moved = await requeueByPerson(db, row.id, {
+    actor: `person:${process.env.USER ?? "operator"}`,
+    reason: "requeued by hand",
+  });
+  if (!moved) throw wrongState(row, "requeue", ["failed", "rejected"]);
+  write(`purchase ${row.id}: ${moved.from_state} → queued (the next purchases run buys it)\n`);
+}
+
+export async function purchasesCancelCommand(ctx: CommandContext, target: string): Promise<void> {
+  const { db } = await openLedger(ctx);
+  const row = await findPurchase(db, target);
+  const moved = await cancelByPerson(db, row.id, {
+    actor: `person:${process.env.USER ?? "operator"}`,
+    reason: "cancelled by hand",
+  });
+  if (!moved) throw wrongState(row, "cancel", ["queued"]);
+  write(`purchase ${row.id}: queued → cancelled\n`);
+}
+
+async function findPurchase(
+  db: Awaited<ReturnType<typeof openLedger>>["db"],
+  target: string,
+): Promise<PurchaseRow> {
+  const byId = /^\d+$/.test(target) ? eq(purchases.id, Number(target)) : eq(purchases.reference, target);
+  const [row] = await db.select().from(purchases).where(byId).limit(1);
+  if (!row) throw new DataError(`no purchase with id or reference "${target}"`, "PURCHASE_NOT_FOUND");
+  return row;
+}
+
+function wrongState(row: PurchaseRow, action: string, allowed: string[]): UsageError {
+  return new UsageError(
+    `cannot ${action} purchase ${row.id}: it is ${row.state}, and only ${allowed.join(" or ")} purchases can be ${action === "cancel" ? "cancelled" : `${action}d`}`,
+    "WRONG_STATE",
+  );
+}
+
+function parseState(text: string): PurchaseState {
+  if ((PURCHASE_STATES as readonly string[]).includes(text)) return text as PurchaseState;
+  throw new UsageError(`--state must be one of ${PURCHASE_STATES.join(", ")}; got "${text}"`);
+}
+
+export function parseSince(text: string): Date {
+  try {
+    return new Date(Date.now() - parseDuration(text));
+  } catch {
+    const date = new Date(text);
+    if (/^\d{4}-\d{2}-\d{2}/.test(text) && !Number.isNaN(date.getTime())) return date;
+    throw new UsageError(
+      `--since must be a duration like 7d or 24h, or a date like 2026-11-01; got "${text}"`,
+    );
+  }
+}
+
+function maskAll(text: string, phone: string): string {
+  return text.split(phone).join(maskPhone(phone));
+}
+
+function view(row: PurchaseRow, showPhone: boolean) {
+  return {
+    id: row.id,
+    state: row.state,
+    source: row.source,
+    job: row.job_name,
+    fire_time: row.fire_time?.toISOString() ?? null,
+    phone: showPhone ? row.phone : maskPhone(row.phone),
+    network: row.network,
+    plan: row.plan_id ? `${row.plan_id}${row.plan_name ? ` ${row.plan_name}` : ""}` : null,
+    amount: row.amount,
+    reference: row.reference,
+    reason: row.reason,
+    provider_status: row.provider_status,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}

@@ -1,0 +1,162 @@
+// `topsync websites plan | apply | import`: the reconciler on the command line. Thin: parse flags, run one
+// pass, render. The reconciler and the database load only when a command runs, so `--help` stays fast.
+import { createInterface } from "node:readline/promises";
+import type { Command } from "commander";
+import type { CommandContext } from "./context.js";
+
+/** Where a command writes and how it asks; tests pass their own. */
+export interface CommandIo {
+  write(text: string): void;
+  isTTY: boolean;
+  ask(question: string): Promise<string>;
+}
+
+export const processIo: CommandIo = {
+  write: (text) => process.stdout.write(text),
+  get isTTY() {
+    return process.stdin.isTTY === true && process.stdout.isTTY === true;
+  },
+  async ask(question) {
+    const prompt = createInterface({ input: process.stdin, output: process.stdout });
+    try {
+      return await prompt.question(question);
+    } finally {
+      prompt.close();
+    }
+  },
+};
+
+export interface PlanFlags {
+  json?: boolean;
+  detailedExitcode?: boolean;
+}
+
+export interface ApplyFlags {
+  autoApprove?: boolean;
+  allowMassDelete?: boolean;
+}
+
+async function load() {
+  const [reconcile, render, guards, model, database, output] = await Promise.all([
+    import("../websites/reconcile.js"),
+    import("../websites/render.js"),
+    import("../websites/guards.js"),
+    import("../websites/model.js"),
+    import("./database.js"),
+    import("./output.js"),
+  ]);
+  return { ...reconcile, ...render, ...guards, ...model, ...database, ...output };
+}
+
+/** Prints the plan; with --detailed-exitcode returns 2 when there are changes (errors throw: exit 1). */
+export async function websitesPlanCommand(
+  ctx: CommandContext,
+  flags: PlanFlags,
+  io: CommandIo = processIo,
+): Promise<number> {
+  const m = await load();
+  const { db } = await m.openLedger(ctx);
+  const deps = m.reconcileDeps(ctx.config, ctx.analytics(), db, { logger: ctx.logger });
+  const { plan } = await m.reconcile(deps, { mode: "plan" });
+  const refusal = m.deleteRefusal(plan, {
+    maxDeletes: ctx.config.websites.max_deletes,
+    allowMassDelete: false,
+  });
+  const json = flags.json || ctx.globals.json;
+  io.write(json ? m.renderJson(m.planJson(plan, refusal)) : m.renderPlanText(plan, refusal));
+  return flags.detailedExitcode && m.hasChanges(plan) ? 2 : 0;
+}
+
+/** Shows the plan, asks on a terminal (refuses without one unless --auto-approve), applies. 1 on any error. */
+export async function websitesApplyCommand(
+  ctx: CommandContext,
+  flags: ApplyFlags,
+  io: CommandIo = processIo,
+): Promise<number> {
+  const { UsageError } = await import("../errors.js");
+  if (!flags.autoApprove && !io.isTTY) {
+    throw new UsageError(
+      "websites apply asks for confirmation on a terminal and there is none; run with --auto-approve to apply without asking",
+      "NEEDS_CONFIRMATION",
+    );
+  }
+  const m = await load();
+  if (ctx.config.websites.mode === "observe") {
+    ctx.logger.info(
+      "websites.mode is observe: the loop only reports, but this apply was asked for explicitly",
+    );
+  }
+  const { db } = await m.openLedger(ctx);
+  const deps = m.reconcileDeps(ctx.config, ctx.analytics(), db, { logger: ctx.logger });
+  const allowMassDelete = flags.allowMassDelete ?? false;
+  const limits = { maxDeletes: ctx.config.websites.max_deletes, allowMassDelete };
+  const pass = await m.reconcile(deps, {
+    mode: "apply",
+    allowMassDelete,
+    confirm: async (plan) => {
+      io.write(m.renderPlanText(plan, m.deleteRefusal(plan, limits)));
+      if (flags.autoApprove) return true;
+      const answer = await io.ask("\nApply these changes to the analytics websites? [y/N] ");
+      return /^y(es)?$/i.test(answer.trim());
+    },
+  });
+  if (!m.hasChanges(pass.plan)) {
+    io.write(m.renderPlanText(pass.plan));
+    return 0;
+  }
+  if (pass.status === "cancelled") {
+    io.write("Apply cancelled; nothing was changed.\n");
+    return 0;
+  }
+  io.write(`\n${m.renderApplyText(pass.applied!)}`);
+  return pass.errors.length > 0 ? 1 : 0;
+}
+
+/** Adopts existing remote websites; an unknown domain is a usage error (exit 64) and imports nothing. */
+export async function websitesImportCommand(
+  ctx: CommandContext,
+  domains: string[],
+  io: CommandIo = processIo,
+): Promise<number> {
+  const [{ importWebsites }, { openLedger }] = await Promise.all([
+    import("../websites/import.js"),
+    import("./database.js"),
+  ]);
+  const { db } = await openLedger(ctx);
+  const results = await importWebsites(ctx.analytics(), db, domains);
+  for (const result of results) {
+    const note = result.result === "imported" ? "imported" : "already owned by topsync";
+    io.write(`${result.domain} (id ${result.id}): ${note}\n`);
+  }
+  return 0;
+}
+
+type WithContext = <A extends unknown[]>(
+  body: (ctx: CommandContext, ...args: A) => Promise<void>,
+) => (...args: A) => Promise<void>;
+
+function exitWith(code: number): void {
+  if (code !== 0) process.exitCode = code;
+}
+
+export function registerWebsiteCommands(websites: Command, withContext: WithContext): void {
+  websites
+    .command("plan")
+    .description("show what apply would change (makes no change anywhere)")
+    .option("--json", "print the plan as JSON (format_version 1)")
+    .option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are, 1 on error")
+    .action(withContext(async (ctx, flags: PlanFlags) => exitWith(await websitesPlanCommand(ctx, flags))));
+  websites
+    .command("apply")
+    .description("make the analytics websites match the declared list (asks first on a terminal)")
+    .option("--auto-approve", "apply without asking")
+    .option("--allow-mass-delete", "allow more deletes than websites.max_deletes")
+    .action(withContext(async (ctx, flags: ApplyFlags) => exitWith(await websitesApplyCommand(ctx, flags))));
+  websites
+    .command("import")
+    .description("adopt existing remote websites, so topsync owns them (and may prune them)")
+    .argument("<domain...>", "domains of remote websites")
+    .action(
+      withContext(async (ctx, domains: string[]) => exitWith(await websitesImportCommand(ctx, domains))),
+    );
+}
