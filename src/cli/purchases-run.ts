@@ -103,7 +103,10 @@ function renderProgress(p: RunProgress): string {
 }
 
 function printSummary(ctx: CommandContext, s: RunSummary, intake: number): void {
-  if (ctx.globals.json) return write(renderJson({ ...s, intake }));
+  if (ctx.globals.json) {
+    write(renderJson({ ...s, intake }));
+    return;
+  }
   write(
     `purchases run ${s.runId}: ${s.claimed} claimed, ${s.succeeded} succeeded, ${s.failed} failed, ${s.rejected} rejected, ` +
       `${s.inDoubt} in_doubt, ${s.unverified} unverified; committed ${formatMoney(s.committed)}` +
@@ -117,7 +120,10 @@ function printSummary(ctx: CommandContext, s: RunSummary, intake: number): void 
 }
 
 function printDryRun(ctx: CommandContext, report: DryRunReport, showPhone: boolean): void {
-  if (ctx.globals.json) return write(renderJson(report));
+  if (ctx.globals.json) {
+    write(renderJson(report));
+    return;
+  }
   const phone = (p: string) => (showPhone ? p : maskPhone(p));
   write(`dry run — nothing was bought or written\n`);
   write(

@@ -107,7 +107,8 @@ export async function dryRunPurchases(
     items.push({ ...item, outcome: "buy" });
     report.toBuy++;
     report.cost = report.cost.plus(r.amount);
-    const network = (report.byNetwork[r.network.name] ??= { count: 0, cost: "0.00" });
+    report.byNetwork[r.network.name] ??= { count: 0, cost: "0.00" };
+    const network = report.byNetwork[r.network.name]!;
     network.count++;
     network.cost = parseMoney(network.cost).plus(r.amount).toFixed(2);
   }
