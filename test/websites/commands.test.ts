@@ -1,0 +1,309 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { contextFrom } from "../../src/cli/context.js";
+import { describeFailure } from "../../src/cli/fail.js";
+import {
+  type CommandIo,
+  websitesApplyCommand,
+  websitesImportCommand,
+  websitesPlanCommand,
+} from "../../src/cli/websites-commands.js";
+import type { Config } from "../../src/config/index.js";
+import { createLogger } from "../../src/log/logger.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { type DbKind, openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import { changeRemotely, configFor, idOf } from "./helpers.js";
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+});
+afterAll(() => sandbox.close());
+afterEach(() => sandbox.reset());
+
+interface TestIo extends CommandIo {
+  text(): string;
+}
+
+function testIo(options: { tty?: boolean; answer?: string } = {}): TestIo {
+  const out: string[] = [];
+  return {
+    write: (text) => out.push(text),
+    isTTY: options.tty ?? false,
+    ask: async (question) => {
+      out.push(question);
+      return options.answer ?? "";
+    },
+    text: () => out.join(""),
+  };
+}
+
+/** Runs a command as the CLI would: a context from config, closed afterwards; returns the exit code. */
+async function run<T>(
+  config: Config,
+  command: (ctx: ReturnType<typeof contextFrom>) => Promise<T>,
+  json = false,
+): Promise<T> {
+  const ctx = contextFrom(
+    { config: "config.yaml", json },
+    config,
+    "config.yaml",
+    createLogger({ level: "silent" }),
+  );
+  try {
+    return await command(ctx);
+  } finally {
+    await ctx.close();
+  }
+}
+
+async function exitCodeOf(promise: Promise<unknown>): Promise<{ code: number; text: string }> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(Error);
+  const failure = describeFailure(error, false);
+  return { code: failure.exitCode, text: failure.text };
+}
+
+const WEBSITES = {
+  defaults: { privacy: "public" },
+  items: [
+    { domain: "https://www.example.com/" },
+    { domain: "staff.example.com", privacy: "password", password: "hunter22-staff" },
+  ],
+};
+
+describe("websites commands (PostgreSQL)", () => {
+  let test: TestDatabase;
+  let config: Config;
+
+  beforeEach(async () => {
+    test = await openTestDatabase("postgres");
+    config = configFor(sandbox, WEBSITES, test.url);
+  });
+  afterEach(() => test.drop());
+
+  it("plan prints a Terraform-like plan, exit 2 with --detailed-exitcode, and changes nothing", async () => {
+    sandbox.seedWebsites([{ domain: "legacy.example.org" }]);
+    const io = testIo();
+    const code = await run(config, (ctx) => websitesPlanCommand(ctx, { detailedExitcode: true }, io));
+    expect(code).toBe(2);
+    expect(io.text()).toBe(
+      [
+        "topsync will make these changes to the analytics websites:",
+        "",
+        '  + create example.com (declared as "https://www.example.com/")',
+        '      privacy:        "public"',
+        "      email:          false",
+        "      exclude_bots:   true",
+        "      exclude_ips:    []",
+        "      exclude_params: (sensitive)",
+        "",
+        "  + create staff.example.com",
+        '      privacy:        "password"',
+        "      email:          false",
+        "      exclude_bots:   true",
+        "      exclude_ips:    []",
+        "      exclude_params: (sensitive)",
+        "      password:       (sensitive)",
+        "",
+        "Unmanaged (not touched): 1",
+        `  legacy.example.org (id ${idOf(sandbox, "legacy.example.org")}): not declared and not owned by topsync`,
+        "",
+        "Plan: 2 to create, 0 to update, 0 to delete, 0 unchanged.",
+        "",
+      ].join("\n"),
+    );
+    expect(sandbox.websiteMutations()).toEqual([]);
+    expect(await run(config, (ctx) => websitesPlanCommand(ctx, {}, testIo()))).toBe(0);
+  });
+
+  it("plan --json has format_version 1, the summary and the changes, and no secret", async () => {
+    await run(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, testIo()));
+    const staff = idOf(sandbox, "staff.example.com");
+    const changed = configFor(
+      sandbox,
+      { ...WEBSITES, items: [{ ...WEBSITES.items[1], password: "new-password-1", email: true }] },
+      test.url,
+    );
+    const io = testIo();
+    await run(changed, (ctx) => websitesPlanCommand(ctx, {}, io), true);
+    expect(JSON.parse(io.text())).toEqual({
+      format_version: "1",
+      summary: { create: 0, update: 1, delete: 0, unchanged: 0, unmanaged: 1, conflicts: 0 },
+      changes: [
+        {
+          action: "unmanaged",
+          domain: "example.com",
+          id: idOf(sandbox, "example.com"),
+          reason: "owned by topsync but no longer declared; prune is off",
+        },
+        {
+          action: "update",
+          domain: "staff.example.com",
+          id: staff,
+          diff: {
+            email: { from: false, to: true },
+            password: { from: "(sensitive)", to: "(sensitive)" },
+          },
+        },
+      ],
+    });
+    expect(io.text()).not.toMatch(/hunter22|new-password/);
+  });
+
+  it("apply without a terminal refuses (exit 64) unless --auto-approve, before touching anything", async () => {
+    const refused = await exitCodeOf(run(config, (ctx) => websitesApplyCommand(ctx, {}, testIo())));
+    expect(refused.code).toBe(64);
+    expect(refused.text).toContain("--auto-approve");
+    expect(sandbox.requests()).toEqual([]);
+    const io = testIo();
+    expect(await run(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, io))).toBe(0);
+    expect(io.text()).toContain("Plan: 2 to create, 0 to update, 0 to delete, 0 unchanged.");
+    expect(io.text()).toMatch(/\+ created example\.com \(id \d+\)/);
+    expect(io.text()).toContain("Apply complete: 2 created, 0 updated, 0 deleted.");
+  });
+
+  it("apply on a terminal shows the plan and applies only after yes", async () => {
+    const no = testIo({ tty: true, answer: "n" });
+    expect(await run(config, (ctx) => websitesApplyCommand(ctx, {}, no))).toBe(0);
+    expect(no.text()).toContain("Apply these changes to the analytics websites? [y/N] ");
+    expect(no.text()).toContain("Apply cancelled; nothing was changed.");
+    expect(sandbox.websiteMutations()).toEqual([]);
+    const yes = testIo({ tty: true, answer: "y" });
+    expect(await run(config, (ctx) => websitesApplyCommand(ctx, {}, yes))).toBe(0);
+    expect(sandbox.websites()).toHaveLength(2);
+    const again = testIo({ tty: true, answer: "y" });
+    expect(await run(config, (ctx) => websitesApplyCommand(ctx, {}, again))).toBe(0);
+    expect(again.text()).toContain("No changes");
+    expect(again.text()).not.toContain("[y/N]");
+  });
+
+  it("apply exits 1 when a website failed, naming it", async () => {
+    sandbox.setFaults({ endpoints: { "websites.create": { rate500Before: 1 } } });
+    const io = testIo();
+    expect(await run(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, io))).toBe(1);
+    expect(io.text()).toContain("! create example.com failed: analytics POST /api/v1/websites: HTTP 500");
+    expect(io.text()).toContain("Apply finished with errors: 0 created, 0 updated, 0 deleted, 2 errors.");
+  });
+
+  it("apply warns about refused deletes, and --allow-mass-delete lets them through", async () => {
+    const many = configFor(
+      sandbox,
+      { items: ["a", "b", "c"].map((n) => ({ domain: `${n}.example.com` })) },
+      test.url,
+    );
+    await run(many, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, testIo()));
+    const pruning = configFor(
+      sandbox,
+      { prune: true, max_deletes: 1, items: [{ domain: "a.example.com" }] },
+      test.url,
+    );
+    const refused = testIo();
+    expect(await run(pruning, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, refused))).toBe(1);
+    expect(refused.text()).toContain("Warning: refusing all 2 deletes: more than websites.max_deletes (1)");
+    expect(sandbox.websites()).toHaveLength(3);
+    await run(pruning, (ctx) =>
+      websitesApplyCommand(ctx, { autoApprove: true, allowMassDelete: true }, testIo()),
+    );
+    expect(sandbox.websites().map((w) => w.domain)).toEqual(["a.example.com"]);
+  });
+
+  it("plan fails with exit 1 and a clear message when the service refuses the key", async () => {
+    const wrong = configFor(
+      { analyticsUrl: sandbox.analyticsUrl, analyticsApiKey: "wrong-key" },
+      WEBSITES,
+      test.url,
+    );
+    const failure = await exitCodeOf(
+      run(wrong, (ctx) => websitesPlanCommand(ctx, { detailedExitcode: true }, testIo())),
+    );
+    expect(failure.code).toBe(1);
+    expect(failure.text).toContain("the service refused the API key (HTTP 401); check analytics.api_key");
+  });
+
+  it("import adopts remote websites, so prune may delete them", async () => {
+    sandbox.seedWebsites([{ domain: "legacy.example.org" }, { domain: "other.example.org" }]);
+    const io = testIo();
+    await run(config, (ctx) => websitesImportCommand(ctx, ["https://www.Legacy.example.org/"], io));
+    expect(io.text()).toBe(`legacy.example.org (id ${idOf(sandbox, "legacy.example.org")}): imported\n`);
+    const again = testIo();
+    await run(config, (ctx) => websitesImportCommand(ctx, ["legacy.example.org"], again));
+    expect(again.text()).toContain("already owned by topsync");
+    const pruning = configFor(sandbox, { ...WEBSITES, prune: true }, test.url);
+    await run(pruning, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, testIo()));
+    expect(
+      sandbox
+        .websites()
+        .map((w) => w.domain)
+        .sort(),
+    ).toEqual(["example.com", "other.example.org", "staff.example.com"]);
+  });
+
+  it("import of a domain the service does not have is a usage error (64) and imports nothing", async () => {
+    sandbox.seedWebsites([{ domain: "legacy.example.org" }]);
+    const failure = await exitCodeOf(
+      run(config, (ctx) =>
+        websitesImportCommand(ctx, ["legacy.example.org", "nowhere.example.org"], testIo()),
+      ),
+    );
+    expect(failure.code).toBe(64);
+    expect(failure.text).toBe(
+      "error: nothing was imported: not found on the analytics service: nowhere.example.org",
+    );
+    const invalid = await exitCodeOf(
+      run(config, (ctx) => websitesImportCommand(ctx, ["not_a_domain"], testIo())),
+    );
+    expect(invalid.code).toBe(64);
+    expect(invalid.text).toContain('"not_a_domain" is not a valid domain');
+    const pruning = configFor(sandbox, { ...WEBSITES, prune: true }, test.url);
+    const io = testIo();
+    await run(pruning, (ctx) => websitesPlanCommand(ctx, {}, io));
+    expect(io.text()).toContain("0 to delete");
+  });
+});
+
+describe.each<DbKind>(["pglite", "postgres"])("a full cycle on %s", (kind) => {
+  let test: TestDatabase | undefined;
+  let dir: string;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), "topsync-websites-"));
+    test = kind === "postgres" ? await openTestDatabase("postgres") : undefined;
+  });
+  afterEach(async () => {
+    await test?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("plan → apply → plan shows no changes; drift, a remote delete, prune and import work", async () => {
+    const withDir = (websites: Record<string, unknown>): Config => {
+      const base = configFor(sandbox, websites, test?.url ?? "");
+      return { ...base, database: { ...base.database, pglite_dir: join(dir, "pglite") } };
+    };
+    const plan = (config: Config) =>
+      run(config, (ctx) => websitesPlanCommand(ctx, { detailedExitcode: true }, testIo()));
+    const apply = (config: Config) =>
+      run(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, testIo()));
+    const config = withDir(WEBSITES);
+    expect(await plan(config)).toBe(2);
+    expect(await apply(config)).toBe(0);
+    expect(await plan(config)).toBe(0);
+    await changeRemotely(sandbox, "DELETE", idOf(sandbox, "example.com"));
+    await changeRemotely(sandbox, "PUT", idOf(sandbox, "staff.example.com"), { email: "1" });
+    expect(await plan(config)).toBe(2);
+    expect(await apply(config)).toBe(0);
+    expect(await plan(config)).toBe(0);
+    sandbox.seedWebsites([{ domain: "legacy.example.org" }]);
+    await run(config, (ctx) => websitesImportCommand(ctx, ["legacy.example.org"], testIo()));
+    const pruning = withDir({ ...WEBSITES, prune: true, items: [WEBSITES.items[0]] });
+    expect(await apply(pruning)).toBe(0);
+    expect(await plan(pruning)).toBe(0);
+    expect(sandbox.websites().map((w) => w.domain)).toEqual(["example.com"]);
+  });
+});

@@ -1,0 +1,286 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describeFailure } from "../../src/cli/fail.js";
+import { AuthError, MalformedResponseError } from "../../src/http/errors.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { loadOwnership } from "../../src/websites/ownership.js";
+import { type ReconcileOptions, reconcile } from "../../src/websites/reconcile.js";
+import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import {
+  type AnalyticsProxy,
+  changeRemotely,
+  configFor,
+  depsFor,
+  idOf,
+  mutations,
+  startProxy,
+  type Target,
+} from "./helpers.js";
+
+let sandbox: Sandbox;
+let test: TestDatabase;
+let proxy: AnalyticsProxy;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  proxy = await startProxy(sandbox);
+});
+afterAll(async () => {
+  await proxy.close();
+  await sandbox.close();
+});
+beforeEach(async () => {
+  test = await openTestDatabase("postgres");
+});
+afterEach(async () => {
+  proxy.hooks = {};
+  sandbox.reset();
+  await test.drop();
+});
+
+async function pass(
+  websites: Record<string, unknown>,
+  options: Partial<ReconcileOptions> = {},
+  target: Target = proxy,
+) {
+  const deps = depsFor(target, configFor(target, websites), test.database.db);
+  try {
+    return await reconcile(deps, { mode: "apply", ...options });
+  } finally {
+    await deps.close();
+  }
+}
+
+async function failureOf(promise: Promise<unknown>): Promise<Error> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(Error);
+  return error as Error;
+}
+
+const deletes = () => mutations(sandbox).filter((m) => m.startsWith("DELETE"));
+
+/** Two owned websites no longer declared, so a prune pass would delete them if the listing were trusted. */
+async function ownTwoToPrune() {
+  await pass({
+    items: [{ domain: "keep.example.com" }, { domain: "a.example.com" }, { domain: "b.example.com" }],
+  });
+  return { prune: true, items: [{ domain: "keep.example.com" }] };
+}
+
+describe("one failing website does not stop the others", () => {
+  it("a 422 on one create is reported with the service's message; the rest are created", async () => {
+    proxy.hooks.reply = (method, _url, fields) =>
+      method === "POST" && fields.domain === "bad.example.com"
+        ? {
+            status: 422,
+            body: {
+              message: "The domain format is invalid.",
+              errors: { domain: ["The domain format is invalid."] },
+            },
+          }
+        : undefined;
+    const items = ["a", "bad", "c", "d"].map((name) => ({ domain: `${name}.example.com` }));
+    const result = await pass({ items });
+    expect(result.status).toBe("partial");
+    expect(result.counts.created).toBe(3);
+    expect(result.errors).toEqual([
+      {
+        domain: "bad.example.com",
+        action: "create",
+        code: "HTTP_VALIDATION",
+        status: 422,
+        message:
+          "create bad.example.com failed: HTTP 422: The domain format is invalid. — domain: The domain format is invalid.",
+      },
+    ]);
+    expect(
+      sandbox
+        .websites()
+        .map((w) => w.domain)
+        .sort(),
+    ).toEqual(["a.example.com", "c.example.com", "d.example.com"]);
+    expect((await loadOwnership(test.database.db)).has("bad.example.com")).toBe(false);
+  });
+
+  it("the service's own 422 (plan limit, message-object shape) fails only the websites over the limit", async () => {
+    sandbox.setOptions({ maxWebsites: 2, validationShape: "message-object" });
+    const items = ["a", "b", "c"].map((name) => ({ domain: `${name}.example.com` }));
+    const result = await pass({ items }, {}, sandbox);
+    expect(result.counts.created).toBe(2);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]?.message).toMatch(
+      /^create [abc]\.example\.com failed: HTTP 422: domain: You created too many websites\.$/,
+    );
+  });
+
+  it("a 500 on one update is retried, then reported; the other changes go ahead", async () => {
+    const websites = await ownTwoToPrune();
+    await changeRemotely(sandbox, "PUT", idOf(sandbox, "keep.example.com"), { privacy: "0" });
+    const keep = idOf(sandbox, "keep.example.com");
+    let attempts = 0;
+    proxy.hooks.reply = (method, url) => {
+      if (method !== "PUT" || url.pathname !== `/api/v1/websites/${keep}`) return undefined;
+      attempts += 1;
+      return { status: 500, body: { message: "Server Error" } };
+    };
+    const result = await pass({ ...websites, items: [...websites.items, { domain: "new.example.com" }] });
+    expect(result.errors).toEqual([
+      expect.objectContaining({
+        domain: "keep.example.com",
+        id: keep,
+        code: "HTTP_SERVER_ERROR",
+        message: `update keep.example.com (id ${keep}) failed: analytics PUT /api/v1/websites/${keep}: HTTP 500: Server Error`,
+      }),
+    ]);
+    // An update is idempotent, so its unknown outcome was tried again (max_attempts 3), with backoff between.
+    expect(attempts).toBe(3);
+    expect(result.counts).toMatchObject({ created: 1, deleted: 2 });
+  });
+
+  it("a 404 on update (deleted meanwhile) names the website; the next pass re-creates it", async () => {
+    await pass({ items: [{ domain: "a.example.com" }, { domain: "b.example.com" }] });
+    const id = idOf(sandbox, "a.example.com");
+    await changeRemotely(sandbox, "PUT", id, { privacy: "0" });
+    const result = await pass(
+      { items: [{ domain: "a.example.com" }, { domain: "b.example.com", email: true }] },
+      {
+        confirm: async () => {
+          await changeRemotely(sandbox, "DELETE", id);
+          return true;
+        },
+      },
+    );
+    expect(result.errors).toEqual([
+      expect.objectContaining({
+        domain: "a.example.com",
+        code: "HTTP_NOT_FOUND",
+        status: 404,
+        message: `update a.example.com (id ${id}) failed: HTTP 404: the website no longer exists remotely; the next pass creates it again if it is declared`,
+      }),
+    ]);
+    expect(result.counts.updated).toBe(1);
+    const next = await pass({
+      items: [{ domain: "a.example.com" }, { domain: "b.example.com", email: true }],
+    });
+    expect(next.counts).toMatchObject({ created: 1, unchanged: 1 });
+  });
+
+  it("a 401 on a write stops sending for the rest of the pass", async () => {
+    proxy.hooks.reply = (method) =>
+      method === "POST" ? { status: 401, body: { message: "Unauthenticated." } } : undefined;
+    const items = Array.from({ length: 5 }, (_, i) => ({ domain: `s${i}.example.com` }));
+    const config = configFor(proxy, { items });
+    const deps = depsFor(
+      proxy,
+      { ...config, analytics: { ...config.analytics, concurrency: 1 } },
+      test.database.db,
+    );
+    const result = await reconcile(deps, { mode: "apply" }).finally(() => deps.close());
+    expect(result.errors.map((e) => e.code)).toEqual([
+      "HTTP_UNAUTHORIZED",
+      ...Array(4).fill("NOT_ATTEMPTED"),
+    ]);
+    expect(result.errors[0]?.message).toContain("create s0.example.com failed: ");
+    expect(result.errors[0]?.message).toContain("check analytics.api_key");
+    expect(sandbox.websites()).toEqual([]);
+  });
+});
+
+describe("retries of a write", () => {
+  it("wait out a 429's Retry-After, then succeed", async () => {
+    let refusals = 0;
+    proxy.hooks.reply = (method) => {
+      if (method !== "POST" || refusals >= 2) return undefined;
+      refusals += 1;
+      return { status: 429, body: { message: "Too Many Attempts." }, headers: { "retry-after": "7" } };
+    };
+    const deps = depsFor(proxy, configFor(proxy, { items: [{ domain: "a.example.com" }] }), test.database.db);
+    const result = await reconcile(deps, { mode: "apply" }).finally(() => deps.close());
+    expect(result.counts.created).toBe(1);
+    expect(deps.slept).toEqual([7000, 7000]);
+  });
+
+  it("give up after max_attempts of 429 and report it", async () => {
+    sandbox.setFaults({ endpoints: { "websites.create": { rate429: 1, retryAfter: 1 } } });
+    const deps = depsFor(
+      sandbox,
+      configFor(sandbox, { items: [{ domain: "a.example.com" }] }),
+      test.database.db,
+    );
+    const result = await reconcile(deps, { mode: "apply" }).finally(() => deps.close());
+    expect(result.errors[0]).toMatchObject({
+      domain: "a.example.com",
+      code: "HTTP_RATE_LIMITED",
+      status: 429,
+    });
+    expect(deps.slept).toEqual([1000, 1000]);
+    expect(sandbox.websiteMutations()).toHaveLength(3);
+  });
+
+  it("never repeat a create whose outcome is unknown, but own the domain so the next pass adopts it", async () => {
+    sandbox.setFaults({ endpoints: { "websites.create": { rate500After: 1 } } });
+    const websites = { items: [{ domain: "a.example.com" }] };
+    const first = await pass(websites, {}, sandbox);
+    expect(first.errors[0]).toMatchObject({ code: "HTTP_SERVER_ERROR" });
+    expect(first.errors[0]?.message).toContain("the outcome is unknown");
+    expect(sandbox.websiteMutations()).toHaveLength(1);
+    expect((await loadOwnership(test.database.db)).get("a.example.com")).toMatchObject({
+      origin: "created",
+      website_id: null,
+    });
+    sandbox.setFaults({ endpoints: {} });
+    const second = await pass(websites, { mode: "plan" }, sandbox);
+    expect(second.plan.summary).toMatchObject({ create: 0, update: 0, unchanged: 1 });
+    const pruned = await pass({ prune: true, items: [{ domain: "other.example.com" }] }, {}, sandbox);
+    expect(pruned.counts.deleted).toBe(1);
+  });
+});
+
+describe("bad answers from the service", () => {
+  it("a remote record missing a field fails the pass, naming the website, and deletes nothing", async () => {
+    const websites = await ownTwoToPrune();
+    proxy.hooks.rewrite = (method, _url, body) => {
+      if (method !== "GET") return body;
+      const page = body as { data: Array<Record<string, unknown>> };
+      return {
+        ...page,
+        data: page.data.map((w) => (w.domain === "a.example.com" ? { ...w, privacy: undefined } : w)),
+      };
+    };
+    const error = await failureOf(pass(websites));
+    expect(error).toBeInstanceOf(MalformedResponseError);
+    expect(error.message).toContain("website a.example.com in the listing is not readable: privacy");
+    expect(describeFailure(error, false).exitCode).toBe(1);
+    expect(deletes()).toEqual([]);
+  });
+
+  it("a remote record with an unexpected type fails the pass the same way", async () => {
+    const websites = await ownTwoToPrune();
+    proxy.hooks.rewrite = (method, _url, body) => {
+      if (method !== "GET") return body;
+      const page = body as { data: Array<Record<string, unknown>> };
+      return {
+        ...page,
+        data: page.data.map((w) => (w.domain === "b.example.com" ? { ...w, id: "twelve" } : w)),
+      };
+    };
+    const error = await failureOf(pass(websites));
+    expect(error.message).toContain("website b.example.com in the listing is not readable: id");
+    expect(deletes()).toEqual([]);
+  });
+
+  it("a 401 on the listing is a clear failure (exit 1) and changes nothing", async () => {
+    const websites = await ownTwoToPrune();
+    const wrongKey = { analyticsUrl: sandbox.analyticsUrl, analyticsApiKey: "not-the-key" };
+    const before = sandbox.websiteMutations().length;
+    const error = await failureOf(pass(websites, {}, wrongKey));
+    expect(error).toBeInstanceOf(AuthError);
+    const failure = describeFailure(error, false);
+    expect(failure.exitCode).toBe(1);
+    expect(failure.text).toContain("check analytics.api_key");
+    expect(failure.text).not.toContain("not-the-key");
+    expect(sandbox.websiteMutations()).toHaveLength(before);
+  });
+});
