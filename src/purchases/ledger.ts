@@ -3,7 +3,7 @@
 // undefined when the row was not in an expected state (someone else got there first).
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, type Db, rows } from "../db/client.js";
-import { type PurchaseState, purchaseEvents, purchases } from "../db/schema.js";
+import type { PurchaseState, purchases } from "../db/schema.js";
 
 export type PurchaseRow = typeof purchases.$inferSelect;
 export type NewPurchase = typeof purchases.$inferInsert;
@@ -255,20 +255,37 @@ export async function sweepDeadSubmitting(database: Database, actor: string): Pr
   return swept;
 }
 
-/** Inserts new purchases; an existing request_key is left alone. Returns how many were new. */
+/** Inserts new purchases in one statement; an existing request_key is left alone. Returns how many were new. */
 export async function insertPurchases(db: Db, rowsToInsert: NewPurchase[], actor: string): Promise<number> {
   if (rowsToInsert.length === 0) return 0;
-  return db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(purchases)
-      .values(rowsToInsert)
-      .onConflictDoNothing({ target: purchases.request_key })
-      .returning({ id: purchases.id });
-    if (inserted.length > 0) {
-      await tx
-        .insert(purchaseEvents)
-        .values(inserted.map((r) => ({ purchase_id: r.id, actor, to_state: "queued", reason: "accepted" })));
-    }
-    return inserted.length;
-  });
+  const payload = JSON.stringify(
+    rowsToInsert.map((r) => ({
+      ...r,
+      fire_time: r.fire_time?.toISOString() ?? null,
+      not_before: (r.not_before ?? new Date()).toISOString(),
+      ported: r.ported ?? false,
+      max_attempts: r.max_attempts ?? 5,
+    })),
+  );
+  const inserted = await rows<{ n: number }>(
+    db,
+    sql`with x as (
+          select * from jsonb_to_recordset(${payload}::jsonb) as x(
+            request_key text, source text, job_name text, fire_time timestamptz, network text, plan_id text,
+            plan_selector jsonb, phone text, ported boolean, max_price numeric, max_attempts integer,
+            not_before timestamptz, requested_by text)
+        ), inserted as (
+          insert into purchases (request_key, source, job_name, fire_time, network, plan_id, plan_selector, phone, ported,
+            max_price, max_attempts, not_before, requested_by)
+          select request_key, source, job_name, fire_time, network, plan_id, plan_selector, phone, ported,
+            max_price, max_attempts, not_before, requested_by from x
+          on conflict (request_key) do nothing
+          returning id
+        ), events as (
+          insert into purchase_events (purchase_id, actor, to_state, reason)
+          select id, ${actor}, 'queued', 'accepted' from inserted
+        )
+        select count(*)::int as n from inserted`,
+  );
+  return inserted[0]?.n ?? 0;
 }

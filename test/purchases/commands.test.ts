@@ -22,7 +22,12 @@ beforeAll(async () => {
   drop = created.drop;
   ({ file, dir } = writeConfigFile(sandbox, url, {
     purchases: [
-      { name: "team", plan: { network: "MTN", size: "1GB", type: "CORPORATE GIFTING" }, recipients: ["08031110001", "08051110002"], recipients_file: "team.csv" },
+      {
+        name: "team",
+        plan: { network: "MTN", size: "1GB", type: "CORPORATE GIFTING" },
+        recipients: ["08031110001", "08051110002"],
+        recipients_file: "team.csv",
+      },
       { name: "badfile", plan: { network: "MTN", plan_id: "102" }, recipients_file: "bad.csv" },
     ],
   }));
@@ -62,9 +67,22 @@ describe("dry runs change nothing anywhere", () => {
 
   it("buy --dry-run buys nothing and writes nothing", async () => {
     const before = await count();
-    const result = await runCli(["-c", file, "buy", "--network", "mtn", "--plan", "102", "--phone", "08031110009", "--dry-run"]);
+    const result = await runCli([
+      "-c",
+      file,
+      "buy",
+      "--network",
+      "mtn",
+      "--plan",
+      "102",
+      "--phone",
+      "08031110009",
+      "--dry-run",
+    ]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("dry run: would buy MTN 1GB for 30 Days (plan 102) for 305.00 to 0803****009");
+    expect(result.stdout).toContain(
+      "dry run: would buy MTN 1GB for 30 Days (plan 102) for 305.00 to 0803****009",
+    );
     expect(posts()).toBe(0);
     expect(await count()).toBe(before);
   });
@@ -72,23 +90,55 @@ describe("dry runs change nothing anywhere", () => {
 
 describe("buy", () => {
   it("buys once, verifies, and a repeat in the same minute buys nothing", async () => {
-    const first = await runCli(["-c", file, "buy", "--network", "MTN", "--plan", "101", "--phone", "+2348031110010", "--yes"]);
+    const first = await runCli([
+      "-c",
+      file,
+      "buy",
+      "--network",
+      "MTN",
+      "--plan",
+      "101",
+      "--phone",
+      "+2348031110010",
+      "--yes",
+    ]);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^purchase \d+: succeeded, reference \w+/);
-    const again = await runCli(["-c", file, "buy", "--network", "MTN", "--plan", "101", "--phone", "08031110010", "--yes"]);
+    const again = await runCli([
+      "-c",
+      file,
+      "buy",
+      "--network",
+      "MTN",
+      "--plan",
+      "101",
+      "--phone",
+      "08031110010",
+      "--yes",
+    ]);
     expect(again.stdout).toMatch(/already requested as purchase \d+ \(succeeded\); nothing bought again/);
     expect(sandbox.debits()).toHaveLength(1);
   });
 
   it("refuses without a terminal unless --yes", async () => {
-    const result = await runCli(["-c", file, "buy", "--network", "MTN", "--plan", "101", "--phone", "08031110011"]);
+    const result = await runCli([
+      "-c",
+      file,
+      "buy",
+      "--network",
+      "MTN",
+      "--plan",
+      "101",
+      "--phone",
+      "08031110011",
+    ]);
     expect(result.code).toBe(64);
     expect(result.stderr).toContain("pass --yes to go ahead");
     expect(posts()).toBe(0);
   });
 
   it.each([
-    [["--phone", "0803"], 65, 'invalid phone number'],
+    [["--phone", "0803"], 65, "invalid phone number"],
     [["--phone", "08051110012"], 65, "the number's prefix 0805 is GLO, not MTN; mark the recipient ported"],
     [["--phone", "08031110013", "--plan", "999"], 65, "no MTN plan matches plan_id 999"],
     [["--phone", "08031110014", "--max-price", "300"], 65, "plan 102 costs 305.00, above max_price 300.00"],
@@ -110,9 +160,22 @@ describe("buy", () => {
         await runCli(["-c", budgeted, "buy", "--network", "MTN", "--plan", "102", "--phone", phone, "--yes"]);
       }
       expect(sandbox.debits()).toHaveLength(3);
-      const result = await runCli(["-c", budgeted, "buy", "--network", "MTN", "--plan", "102", "--phone", "08031110023", "--yes"]);
+      const result = await runCli([
+        "-c",
+        budgeted,
+        "buy",
+        "--network",
+        "MTN",
+        "--plan",
+        "102",
+        "--phone",
+        "08031110023",
+        "--yes",
+      ]);
       expect(result.code).toBe(1);
-      expect(result.stdout).toContain("rejected — daily_budget: daily budget: 915.00 committed today + 305.00 > daily_limit 1000.00");
+      expect(result.stdout).toContain(
+        "rejected — daily_budget: daily budget: 915.00 committed today + 305.00 > daily_limit 1000.00",
+      );
       expect(sandbox.debits()).toHaveLength(3);
     } finally {
       await own.drop();
@@ -135,11 +198,34 @@ describe("a recipients file with bad rows", () => {
 
 describe("settling the ledger by hand", () => {
   it("resolve, requeue and cancel only from the states that allow them", async () => {
-    const bought = await runCli(["-c", file, "buy", "--network", "MTN", "--plan", "101", "--phone", "08031110030", "--yes"]);
+    const bought = await runCli([
+      "-c",
+      file,
+      "buy",
+      "--network",
+      "MTN",
+      "--plan",
+      "101",
+      "--phone",
+      "08031110030",
+      "--yes",
+    ]);
     const id = /purchase (\d+)/.exec(bought.stdout)![1]!;
-    const resolve = await runCli(["-c", file, "purchases", "resolve", id, "--as", "failed", "--note", "checked"]);
+    const resolve = await runCli([
+      "-c",
+      file,
+      "purchases",
+      "resolve",
+      id,
+      "--as",
+      "failed",
+      "--note",
+      "checked",
+    ]);
     expect(resolve.code).toBe(64);
-    expect(resolve.stderr).toContain(`cannot resolve purchase ${id}: it is succeeded, and only in_doubt or unverified purchases can be resolved`);
+    expect(resolve.stderr).toContain(
+      `cannot resolve purchase ${id}: it is succeeded, and only in_doubt or unverified purchases can be resolved`,
+    );
     const requeue = await runCli(["-c", file, "purchases", "requeue", id]);
     expect(requeue.code).toBe(64);
     expect(requeue.stderr).toContain("only failed or rejected purchases can be requeued");
@@ -156,10 +242,33 @@ describe("settling the ledger by hand", () => {
 
   it("an in_doubt purchase is resolved with a note that goes into its history", async () => {
     sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    const bought = await runCli(["-c", file, "buy", "--network", "MTN", "--plan", "101", "--phone", "08031110031", "--yes"]);
+    const bought = await runCli([
+      "-c",
+      file,
+      "buy",
+      "--network",
+      "MTN",
+      "--plan",
+      "101",
+      "--phone",
+      "08031110031",
+      "--yes",
+    ]);
     expect(bought.stdout).toMatch(/purchase (\d+): in_doubt/);
     const id = /purchase (\d+)/.exec(bought.stdout)![1]!;
-    const resolve = await runCli(["-c", file, "purchases", "resolve", id, "--as", "succeeded", "--reference", "REF123", "--note", "the provider's dashboard shows it delivered"]);
+    const resolve = await runCli([
+      "-c",
+      file,
+      "purchases",
+      "resolve",
+      id,
+      "--as",
+      "succeeded",
+      "--reference",
+      "REF123",
+      "--note",
+      "the provider's dashboard shows it delivered",
+    ]);
     expect(resolve.code).toBe(0);
     const show = await runCli(["-c", file, "--json", "purchases", "show", id]);
     const shown = JSON.parse(show.stdout);
@@ -175,7 +284,9 @@ describe("settling the ledger by hand", () => {
     expect(list.stdout).toContain("0803****040");
     expect(list.stdout).not.toContain("08031110040");
     const csv = await runCli(["-c", file, "purchases", "list", "--csv", "--show-phone"]);
-    expect(csv.stdout.split("\n")[0]).toBe("id,state,source,job,fire_time,phone,network,plan,amount,reference,reason,provider_status,created_at,updated_at");
+    expect(csv.stdout.split("\n")[0]).toBe(
+      "id,state,source,job,fire_time,phone,network,plan,amount,reference,reason,provider_status,created_at,updated_at",
+    );
     expect(csv.stdout).toContain("08031110040");
     const bad = await runCli(["-c", file, "purchases", "list", "--state", "done"]);
     expect(bad.code).toBe(64);

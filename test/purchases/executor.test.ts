@@ -241,3 +241,121 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
     expect(budget!.committed).toBe((305 * (20 - failed[0]!.n)).toFixed(2));
   });
 });
+
+describe.each(DB_KINDS)("the rest of the classification table on %s", (kind) => {
+  let sandbox: Sandbox;
+  let test: TestDatabase;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ seed: 12 });
+  });
+  afterAll(() => sandbox.close());
+  beforeEach(async () => {
+    sandbox.reset();
+    test = await openTestDatabase(kind);
+  });
+  afterEach(() => test.drop());
+
+  async function catalogueOf() {
+    const reseller = resellerFor(sandbox);
+    try {
+      const { loadCatalogue } = await import("../../src/purchases/catalogue-cache.js");
+      return await loadCatalogue(reseller, silentLogger());
+    } finally {
+      await reseller.close();
+    }
+  }
+
+  async function stateOf(key: string) {
+    const [row] = await rows<{ state: string; attempts: number; provider_message: string | null }>(
+      test.database.db,
+      sql`select state, attempts, provider_message from purchases where request_key = ${key}`,
+    );
+    return row!;
+  }
+
+  it("not sent (connection refused): retried up to max_attempts, then failed; no money moved", async () => {
+    const catalogue = await catalogueOf();
+    const closed = resellerFor({ resellerUrl: "http://127.0.0.1:1", apiKey: "k-0000" });
+    await insertPurchases(
+      test.database.db,
+      [purchase("08031112222", { request_key: "refused", max_attempts: 3 })],
+      "test",
+    );
+    const summary = await executePurchases(
+      { database: test.database, reseller: closed, config: testConfig(sandbox), logger: silentLogger() },
+      { catalogue },
+    );
+    await closed.close();
+    expect(summary.retried).toBe(2);
+    const row = await stateOf("refused");
+    expect([row.state, row.attempts]).toEqual(["failed", 3]);
+    expect(row.provider_message).toMatch(/^gave up after 3 attempts, none processed: not sent: /);
+  });
+
+  it("401 on the purchase: failed, and the run stops sending the rest", async () => {
+    const catalogue = await catalogueOf();
+    sandbox.setOptions({ apiKey: "rotated-key" });
+    const reseller = resellerFor({ resellerUrl: sandbox.resellerUrl, apiKey: "old-key-0000" });
+    await insertPurchases(
+      test.database.db,
+      MTN_NUMBERS(40).map((p) => purchase(p)),
+      "test",
+    );
+    const config = testConfig(sandbox, {});
+    const summary = await executePurchases(
+      { database: test.database, reseller, config, logger: silentLogger() },
+      { catalogue, concurrency: 2 },
+    );
+    await reseller.close();
+    expect(summary.stoppedBy).toContain("check reseller.api_key");
+    const counts = await rows<{ state: string; n: number }>(
+      test.database.db,
+      sql`select state, count(*)::int as n from purchases group by state`,
+    );
+    const byState = Object.fromEntries(counts.map((c) => [c.state, c.n]));
+    expect(byState.failed).toBeLessThanOrEqual(2); // only the calls already in flight
+    expect(byState.queued).toBeGreaterThanOrEqual(38);
+    expect(sandbox.requests().filter((r) => r.path === "/public/api/data").length).toBeLessThanOrEqual(2);
+  });
+
+  it("another 4xx (402 insufficient balance): failed with the provider's message", async () => {
+    sandbox.setOptions({ walletBalance: "100.00" });
+    const reseller = resellerFor(sandbox);
+    await insertPurchases(test.database.db, [purchase("08031113333", { request_key: "poor" })], "test");
+    await executePurchases({
+      database: test.database,
+      reseller,
+      config: testConfig(sandbox),
+      logger: silentLogger(),
+    });
+    await reseller.close();
+    const row = await stateOf("poor");
+    expect(row.state).toBe("failed");
+    expect(row.provider_message).toContain("HTTP 402: Insufficient balance.");
+    expect(sandbox.debits()).toHaveLength(0);
+  });
+
+  it("no final status before the timeout: unverified, and a later run finishes verifying it", async () => {
+    sandbox.setOptions({ verifyPendingPolls: 1000 });
+    const reseller = resellerFor(sandbox);
+    await insertPurchases(test.database.db, [purchase("08031114444", { request_key: "slow" })], "test");
+    const config = testConfig(sandbox, {
+      verification: { initial_delay: "5ms", timeout: "100ms", max_interval: "20ms", horizon: "72h" },
+    });
+    const first = await executePurchases({
+      database: test.database,
+      reseller,
+      config,
+      logger: silentLogger(),
+    });
+    expect(first.unverified).toBe(1);
+    expect((await stateOf("slow")).state).toBe("unverified");
+    sandbox.setOptions({ verifyPendingPolls: 0 });
+    await new Promise((resolve) => setTimeout(resolve, 250)); // the next check is due after 10 × max_interval
+    await executePurchases({ database: test.database, reseller, config, logger: silentLogger() });
+    await reseller.close();
+    expect((await stateOf("slow")).state).toBe("succeeded");
+    expect(sandbox.debits()).toHaveLength(1);
+  });
+});
