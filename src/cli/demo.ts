@@ -1,34 +1,106 @@
-// `topsync demo` (`npm start`): the sandbox in-process, the committed config pointed at it, and a tour of
-// what topsync sees: the catalogue and the websites.
-import type { Config } from "../config/index.js";
+// `topsync demo` (`npm start`): the sandbox in-process, the committed config pointed at it and at a fresh
+// embedded database, and one full cycle: the catalogue, a bulk job bought and verified, the ledger.
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Config, PurchaseJob } from "../config/index.js";
+import { formatMoney } from "../money.js";
+import { executePurchases } from "../purchases/executor.js";
+import { prepareRun } from "../purchases/run-once.js";
 import { startSandbox } from "../sandbox/index.js";
+import { onDemandFire } from "../schedule/fires.js";
 import { networksCommand, plansCommand } from "./catalogue.js";
-import { type GlobalOptions, openContext } from "./context.js";
+import { type CommandContext, type GlobalOptions, openContext } from "./context.js";
+import { openLedger } from "./database.js";
 import { write } from "./output.js";
+import { purchasesListCommand } from "./purchases-ledger.js";
 import { websitesListCommand } from "./websites.js";
 
+const DEMO_DIR = "./.topsync/demo";
+
 export async function demoCommand(globals: GlobalOptions): Promise<void> {
-  const sandbox = await startSandbox({ seed: 7 });
+  const sandbox = await startSandbox({ seed: 7, failRate: 0.05, reverseRate: 0.03 });
   sandbox.seedWebsites([
     { domain: "shop.example.org", privacy: 0 },
     { domain: "status.example.org", privacy: 1, exclude_bots: 0 },
   ]);
+  rmSync(DEMO_DIR, { recursive: true, force: true });
   const pointAtSandbox = (config: Config): Config => ({
     ...config,
-    reseller: { ...config.reseller, base_url: sandbox.resellerUrl, api_key: sandbox.apiKey },
+    reseller: {
+      ...config.reseller,
+      base_url: sandbox.resellerUrl,
+      api_key: sandbox.apiKey,
+      concurrency: 16,
+      rate_limit: 500,
+    },
     analytics: { ...config.analytics, base_url: sandbox.analyticsUrl, api_key: sandbox.analyticsApiKey },
+    database: { url: "", pglite_dir: join(DEMO_DIR, "pglite") },
+    verification: { ...config.verification, initial_delay: 50, max_interval: 200 },
   });
   const ctx = await openContext(globals, pointAtSandbox);
   try {
-    write(`topsync demo — sandbox reseller ${sandbox.resellerUrl}, analytics ${sandbox.analyticsUrl}\n\n`);
+    write(`topsync demo — sandbox reseller ${sandbox.resellerUrl}, analytics ${sandbox.analyticsUrl}\n`);
+    write(
+      `embedded database in ${DEMO_DIR} (your own ledger in ${globals.config}'s database is not touched)\n\n`,
+    );
     write("== networks ==\n");
     await networksCommand(ctx);
     write("\n== plans MTN ==\n");
     await plansCommand(ctx, "MTN");
-    write("\n== websites ==\n");
+    await bulkPurchase(ctx);
+    write("\n== websites (as the analytics service has them) ==\n");
     await websitesListCommand(ctx);
   } finally {
     await ctx.close();
     await sandbox.close();
   }
+}
+
+/** A bulk job of 60 recipients from a CSV, plus the config's own jobs fired now, bought and verified. */
+async function bulkPurchase(ctx: CommandContext): Promise<void> {
+  mkdirSync(DEMO_DIR, { recursive: true });
+  const file = join(DEMO_DIR, "bulk.csv");
+  const phones = Array.from({ length: 60 }, (_, i) => `0803${String(5_550_000 + i)}`);
+  phones[7] = "08055550007"; // a GLO number in an MTN job: rejected before any call
+  writeFileSync(file, `phone,ported\n${phones.map((p, i) => `${p},${i === 9 ? "true" : ""}`).join("\n")}\n`);
+  const bulk: PurchaseJob = {
+    name: "demo-bulk",
+    plan: {
+      kind: "selector",
+      network: "MTN",
+      size: "1GB",
+      size_mb: 1024,
+      type: "CORPORATE GIFTING",
+      name_contains: undefined,
+    },
+    recipients: [],
+    recipients_file: file,
+    catch_up: 6 * 3_600_000,
+    enabled: true,
+  };
+  const now = new Date();
+  const fires = [...ctx.config.purchases, bulk].map((job) => ({ job, fireTime: onDemandFire(now) }));
+  const database = await openLedger(ctx);
+  write(`\n== purchases: firing ${fires.map((f) => f.job.name).join(", ")} now ==\n`);
+  const prepared = await prepareRun(database, ctx.config, {
+    now,
+    actor: "demo",
+    configDir: ".",
+    fires,
+    intake: true,
+  });
+  for (const fire of prepared.fires) write(`${fire.job}: ${fire.recipients} recipients queued\n`);
+  const summary = await executePurchases({
+    database,
+    reseller: ctx.reseller(),
+    config: ctx.config,
+    logger: ctx.logger,
+    actor: "demo",
+  });
+  write(
+    `\nbought and verified: ${summary.succeeded} succeeded, ${summary.failed} failed (refunded), ${summary.rejected} rejected, ` +
+      `${summary.inDoubt} in doubt, ${summary.unverified} unverified — sent for ${formatMoney(summary.committed)}\n\n`,
+  );
+  await purchasesListCommand(ctx, { limit: "12" });
+  write("(topsync purchases list / show ID with -c and this database show the rest)\n");
 }
