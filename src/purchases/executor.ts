@@ -10,6 +10,7 @@ import { backoffDelay } from "../http/backoff.js";
 import type { Logger } from "../log/logger.js";
 import { type Money, parseMoney, ZERO } from "../money.js";
 import type { ResellerClient } from "../reseller/client.js";
+import { TransitionBatcher } from "./batcher.js";
 import { loadCatalogue } from "./catalogue-cache.js";
 import { markFailed, markInDoubt, markSubmitted, requeueForRetry } from "./ledger.js";
 import { classifyPurchase } from "./outcome.js";
@@ -17,6 +18,8 @@ import type { Catalogue } from "./resolve.js";
 import { Semaphore } from "./semaphore.js";
 import { type Claimed, claimAndSubmit, recordWalletBalance } from "./submit.js";
 import { Verifier } from "./verifier.js";
+
+const WALLET_FLUSH_MS = 500;
 
 export interface PurchaseDeps {
   database: Database;
@@ -71,7 +74,9 @@ class PurchaseRun {
   private readonly actor: string;
   private readonly slots: Semaphore;
   private readonly concurrency: number;
+  private readonly claimBatch: number;
   private readonly verifier: Verifier;
+  private readonly batcher: TransitionBatcher;
   private readonly progress: RunProgress = {
     claimed: 0,
     submitted: 0,
@@ -86,6 +91,9 @@ class PurchaseRun {
     verifying: 0,
   };
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly ensuredDays = new Set<string>();
+  /** The newest wallet balance a purchase answer reported; written at most every WALLET_FLUSH_MS. */
+  private wallet: { balance: string; asOf: Date; flushedAt: number; written: boolean } | undefined;
   private stoppedBy: string | undefined;
   private wake: (() => void) | undefined;
 
@@ -97,8 +105,11 @@ class PurchaseRun {
     this.actor = deps.actor ?? `run:${process.pid}`;
     this.concurrency = options.concurrency ?? deps.config.reseller.concurrency;
     this.slots = new Semaphore(this.concurrency);
+    this.claimBatch = Math.max(1, Math.floor(this.concurrency / 4));
+    this.batcher = new TransitionBatcher(deps.database.db);
     this.verifier = new Verifier({
       db: deps.database.db,
+      ledger: this.batcher,
       reseller: deps.reseller,
       verification: deps.config.verification,
       logger: deps.logger,
@@ -131,8 +142,10 @@ class PurchaseRun {
     const catalogue = this.options.catalogue ?? (await loadCatalogue(this.deps.reseller, this.deps.logger));
     await this.verifier.resumeDue();
     while (!this.stopped()) {
+      // Claim in batches: a claim is one transaction whatever its size, so wait for a quarter of the
+      // slots to free up while others are still busy.
       const free = this.concurrency - this.inFlight.size;
-      if (free <= 0) {
+      if (free <= 0 || (this.inFlight.size > 0 && free < this.claimBatch)) {
         await this.nextSendFinished();
         continue;
       }
@@ -145,7 +158,9 @@ class PurchaseRun {
       if (!(await this.waitForRetries())) break;
     }
     await Promise.all(this.inFlight);
+    await this.flushWallet(true);
     await this.verifier.drain(this.options.signal);
+    await this.batcher.drain();
     return {
       ...this.progress,
       verifying: this.verifier.pending,
@@ -175,6 +190,7 @@ class PurchaseRun {
       },
       runCommitted: this.progress.committed,
       timeZone: config.timezone,
+      ensuredDays: this.ensuredDays,
     });
     this.progress.committed = this.progress.committed.plus(result.committed);
     this.progress.claimed += result.toSend.length + result.rejected.length;
@@ -208,7 +224,8 @@ class PurchaseRun {
   /** Sends one purchase exactly once and records what its outcome means. */
   private async send({ row, resolved }: Claimed): Promise<void> {
     const { reseller, logger } = this.deps;
-    const db = this.db;
+    const db = this.batcher;
+    const sentAt = new Date(this.clock.now());
     const outcome = classifyPurchase(
       await this.slots.run(async () => {
         try {
@@ -234,7 +251,7 @@ class PurchaseRun {
           ...event,
           reason: `reference ${outcome.reference}`,
         });
-        if (outcome.walletBalance) await recordWalletBalance(db, parseMoney(outcome.walletBalance));
+        if (outcome.walletBalance) await this.noteWallet(outcome.walletBalance, sentAt);
         this.progress.submitted++;
         this.verifier.schedule({ id: row.id, reference: outcome.reference, submittedAt, attempt: 0 });
         break;
@@ -274,6 +291,25 @@ class PurchaseRun {
     this.report();
   }
 
+  /**
+   * Remembers a reported balance; the guard counts every purchase accepted after `asOf` (the time its
+   * POST was sent) as not yet in it, so a balance written late is never too generous.
+   */
+  private async noteWallet(balance: string, asOf: Date): Promise<void> {
+    if (this.wallet && this.wallet.asOf > asOf) return;
+    this.wallet = { balance, asOf, flushedAt: this.wallet?.flushedAt ?? 0, written: false };
+    await this.flushWallet(false);
+  }
+
+  private async flushWallet(force: boolean): Promise<void> {
+    const wallet = this.wallet;
+    if (!wallet || wallet.written || (!force && this.clock.now() - wallet.flushedAt < WALLET_FLUSH_MS))
+      return;
+    wallet.written = true;
+    wallet.flushedAt = this.clock.now();
+    await recordWalletBalance(this.db, parseMoney(wallet.balance), wallet.asOf);
+  }
+
   private async retryOrGiveUp(
     id: number,
     attempts: number,
@@ -282,7 +318,7 @@ class PurchaseRun {
     retryAfterMs?: number,
   ) {
     const { config } = this.deps;
-    const db = this.db;
+    const db = this.batcher;
     if (attempts >= maxAttempts) {
       const message = `gave up after ${attempts} attempts, none processed: ${why}`;
       await markFailed(db, id, ["submitting"], { message }, { actor: this.actor, reason: message });

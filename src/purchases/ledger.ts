@@ -23,50 +23,127 @@ export interface TransitionEvent {
   response?: unknown;
 }
 
-interface Moved {
+export interface Moved {
   id: number;
   from_state: PurchaseState;
   amount: string | null;
 }
 
+/** One purchase to move, with the columns to set and the event's reason and raw response. */
+export interface TransitionItem {
+  id: number;
+  set: Record<string, unknown>;
+  reason?: string | null;
+  response?: unknown;
+}
+
+/** SQL types of the columns a transition may set (values travel as one JSON document). */
+const COLUMN_TYPES: Record<string, string> = {
+  reference: "text",
+  submitted_at: "timestamptz",
+  next_verify_at: "timestamptz",
+  provider_status: "text",
+  provider_message: "text",
+  refund_amount: "numeric",
+  settled_at: "timestamptz",
+  not_before: "timestamptz",
+  attempts: "integer",
+  reason: "text",
+  amount: "numeric",
+  budget_day: "date",
+};
+
 /**
- * Moves one purchase from one of `from` to `to`, setting `set`, appending the event, and giving the
- * amount back to its budget day when the purchase leaves the committed states.
+ * Moves purchases from one of `from` to `to` in one statement: sets each item's columns (every item sets the
+ * same columns), appends one event per purchase, and gives the amounts back to their budget days when the
+ * purchases leave the committed states. Returns the rows moved; a row in another state is left alone.
  */
-async function transition(
+export async function transitionMany(
   db: Db,
+  items: readonly TransitionItem[],
+  from: readonly PurchaseState[],
+  to: PurchaseState,
+  actor: string,
+): Promise<Moved[]> {
+  if (items.length === 0) return [];
+  const columns = Object.keys(items[0]!.set);
+  for (const column of columns)
+    if (!COLUMN_TYPES[column]) throw new Error(`transition cannot set column ${column}`);
+  const payload = JSON.stringify(
+    items.map((item) => ({
+      ...Object.fromEntries(columns.map((c) => [c, param(item.set[c])])),
+      id: item.id,
+      event_reason: item.reason ?? null,
+      event_response: item.response ?? null,
+    })),
+  );
+  const shape = sql.raw(
+    [
+      "id bigint",
+      "event_reason text",
+      "event_response jsonb",
+      ...columns.map((c) => `${c} ${COLUMN_TYPES[c]}`),
+    ].join(", "),
+  );
+  const assignments = [
+    sql`state = ${to}`,
+    ...columns.map((c) => sql`${sql.identifier(c)} = v.${sql.identifier(c)}`),
+  ];
+  const releases = COMMITTED_STATES.includes(to)
+    ? sql`false`
+    : sql`moved.from_state in (${list(COMMITTED_STATES)})`;
+  const result = await rows<Moved>(
+    db,
+    sql`with v as (
+          select * from jsonb_to_recordset(${payload}::jsonb) as v(${shape})
+        ), old as (
+          select p.id, p.state from purchases p join v on v.id = p.id
+          where p.state in (${list(from)}) order by p.id for update of p
+        ), moved as (
+          update purchases p set ${sql.join(assignments, sql`, `)}, updated_at = now()
+          from old join v on v.id = old.id where p.id = old.id
+          returning p.id, old.state as from_state, p.amount, p.budget_day
+        ), event as (
+          insert into purchase_events (purchase_id, actor, from_state, to_state, reason, response)
+          select moved.id, ${actor}, moved.from_state, ${to}, v.event_reason, v.event_response
+          from moved join v on v.id = moved.id
+        ), released as (
+          update budget_days b set committed = b.committed - r.amount
+          from (select budget_day, sum(amount) as amount from moved
+                where amount is not null and ${releases} group by budget_day) r
+          where b.day = r.budget_day
+        )
+        select id, from_state, amount::text as amount from moved`,
+  );
+  return result.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+/** Something that moves purchases in batches (batcher.ts): hot paths send their transitions through it. */
+export interface TransitionSink {
+  move(
+    from: readonly PurchaseState[],
+    to: PurchaseState,
+    item: TransitionItem,
+    actor: string,
+  ): Promise<Moved | undefined>;
+}
+
+/** Where a transition goes: straight to the database, or to a batcher that writes many at once. */
+export type LedgerTarget = Db | TransitionSink;
+
+/** Moves one purchase (see transitionMany). */
+async function transition(
+  target: LedgerTarget,
   id: number,
   from: readonly PurchaseState[],
   to: PurchaseState,
   set: Record<string, unknown>,
   event: TransitionEvent,
 ): Promise<Moved | undefined> {
-  const assignments = Object.entries({ ...set, state: to }).map(
-    ([column, value]) => sql`${sql.identifier(column)} = ${param(value)}`,
-  );
-  const releases = COMMITTED_STATES.includes(to)
-    ? sql`false`
-    : sql`moved.from_state in (${list(COMMITTED_STATES)})`;
-  const result = await rows<Moved>(
-    db,
-    sql`with old as (
-          select id, state from purchases where id = ${id} and state in (${list(from)}) for update
-        ), moved as (
-          update purchases p set ${sql.join(assignments, sql`, `)}, updated_at = now()
-          from old where p.id = old.id
-          returning p.id, old.state as from_state, p.amount, p.budget_day
-        ), event as (
-          insert into purchase_events (purchase_id, actor, from_state, to_state, reason, response)
-          select moved.id, ${event.actor}, moved.from_state, ${to}, ${event.reason ?? null}, ${json(event.response)}::jsonb
-          from moved
-        ), released as (
-          update budget_days b set committed = b.committed - moved.amount
-          from moved where b.day = moved.budget_day and moved.amount is not null and ${releases}
-        )
-        select id, from_state, amount::text as amount from moved`,
-  );
-  const row = result[0];
-  return row ? { ...row, id: Number(row.id) } : undefined;
+  const item = { id, set, reason: event.reason, response: event.response };
+  if ("move" in target) return target.move(from, to, item, event.actor);
+  const [moved] = await transitionMany(target, [item], from, to, event.actor);
+  return moved;
 }
 
 function list(values: readonly string[]): SQL {
@@ -87,7 +164,7 @@ export function json(value: unknown): string | null {
 
 /** The POST answered success with a reference: verification is next. */
 export function markSubmitted(
-  db: Db,
+  db: LedgerTarget,
   id: number,
   reference: string,
   nextVerifyAt: Date,
@@ -105,7 +182,7 @@ export function markSubmitted(
 
 /** The provider said no before or after taking the order (refused, 4xx, or verify says failed/reversed). */
 export function markFailed(
-  db: Db,
+  db: LedgerTarget,
   id: number,
   from: readonly PurchaseState[],
   details: { message: string; providerStatus?: string; refund?: string | null },
@@ -129,7 +206,7 @@ export function markFailed(
 
 /** Certainly not processed (not sent, 429): back to the queue to try again at `notBefore`. */
 export function requeueForRetry(
-  db: Db,
+  db: LedgerTarget,
   id: number,
   notBefore: Date,
   event: TransitionEvent,
@@ -138,13 +215,17 @@ export function requeueForRetry(
 }
 
 /** The outcome of the POST is unknown: money may have moved. Never retried by itself. */
-export function markInDoubt(db: Db, id: number, event: TransitionEvent): Promise<Moved | undefined> {
+export function markInDoubt(
+  db: LedgerTarget,
+  id: number,
+  event: TransitionEvent,
+): Promise<Moved | undefined> {
   return transition(db, id, ["submitting"], "in_doubt", { next_verify_at: null }, event);
 }
 
 /** Verification said success. */
 export function markSucceeded(
-  db: Db,
+  db: LedgerTarget,
   id: number,
   from: readonly PurchaseState[],
   providerStatus: string,
@@ -162,7 +243,7 @@ export function markSucceeded(
 
 /** No final status before verification.timeout: later runs keep checking until the horizon. */
 export function markUnverified(
-  db: Db,
+  db: LedgerTarget,
   id: number,
   nextVerifyAt: Date | null,
   event: TransitionEvent,

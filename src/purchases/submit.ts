@@ -22,6 +22,8 @@ export interface ClaimOptions {
   limits: GuardLimits;
   runCommitted: Money;
   timeZone: string;
+  /** Budget days this run already created rows for (saves a statement per claim). */
+  ensuredDays?: Set<string>;
   /** Dry-run: decide, then roll back. */
   dryRun?: boolean;
 }
@@ -95,7 +97,7 @@ async function claimInTransaction(tx: Db, options: ClaimOptions): Promise<ClaimR
 
   const day = budgetDay(options.now, options.timeZone);
   if (resolved.length > 0) {
-    const state = await lockGuardState(tx, day);
+    const state = await lockGuardState(tx, day, options.ensuredDays);
     const decisions = applyGuards(
       resolved.map((r) => r.resolution.amount),
       options.limits,
@@ -107,11 +109,6 @@ async function claimInTransaction(tx: Db, options: ClaimOptions): Promise<ClaimR
       else result.rejected.push({ row: r.row, code: decision.code, reason: decision.reason });
     });
     for (const c of result.toSend) result.committed = result.committed.plus(c.resolved.amount);
-    if (result.toSend.length > 0) {
-      await tx.execute(
-        sql`update budget_days set committed = committed + ${result.committed.toFixed(2)}::numeric where day = ${day}`,
-      );
-    }
   }
 
   await writeSubmitting(tx, result.toSend, day, options);
@@ -130,35 +127,43 @@ async function claimInTransaction(tx: Db, options: ClaimOptions): Promise<ClaimR
 }
 
 /** Locks today's budget row and the wallet row: every claimer across replicas passes here one at a time. */
-async function lockGuardState(tx: Db, day: string) {
-  await tx.insert(budgetDays).values({ day, committed: "0" }).onConflictDoNothing();
-  await tx
-    .insert(kv)
-    .values({ key: WALLET_KEY, value: { balance: null } })
-    .onConflictDoNothing();
+async function lockGuardState(tx: Db, day: string, ensured: Set<string> | undefined) {
+  if (!ensured?.has(day)) {
+    await tx.execute(sql`
+      with b as (insert into budget_days (day, committed) values (${day}, 0) on conflict do nothing)
+      insert into kv (key, value) values (${WALLET_KEY}, '{"balance": null}'::jsonb) on conflict do nothing`);
+    ensured?.add(day);
+  }
   return readGuardState(tx, day, true);
 }
 
-/** What the guards start from: committed today, the last known wallet balance, the amounts in flight. */
+/**
+ * What the guards start from, in one statement: committed today, the last balance the reseller reported,
+ * and every amount that balance cannot include yet — purchases in flight, and those accepted after it.
+ */
 export async function readGuardState(db: Db, day: string, lock = false) {
-  const forUpdate = lock ? sql`for update` : sql``;
-  const [budget] = await rows<{ committed: string }>(
+  const [state] = await rows<{
+    committed: string | null;
+    wallet: { balance: string | null; as_of?: string } | null;
+    in_flight: string;
+  }>(
     db,
-    sql`select committed::text as committed from budget_days where day = ${day} ${forUpdate}`,
+    sql`select b.committed::text as committed, k.value as wallet,
+          (select coalesce(sum(amount), 0)::text from purchases
+            where state = 'submitting'
+               or (state in ('submitted', 'succeeded', 'unverified', 'in_doubt')
+                   and submitted_at > coalesce((k.value->>'as_of')::timestamptz, 'infinity'))) as in_flight
+        ${
+          lock
+            ? sql`from budget_days b, kv k where b.day = ${day} and k.key = ${WALLET_KEY} for update of b, k`
+            : sql`from (select 1) one left join budget_days b on b.day = ${day} left join kv k on k.key = ${WALLET_KEY}`
+        }`,
   );
-  const [wallet] = await rows<{ value: { balance: string | null } }>(
-    db,
-    sql`select value from kv where key = ${WALLET_KEY} ${forUpdate}`,
-  );
-  const [flight] = await rows<{ total: string }>(
-    db,
-    sql`select coalesce(sum(amount), 0)::text as total from purchases where state = 'submitting'`,
-  );
-  const balance = wallet?.value?.balance;
+  const balance = state?.wallet?.balance;
   return {
-    dailyCommitted: parseMoney(budget?.committed ?? "0"),
+    dailyCommitted: parseMoney(state?.committed ?? "0"),
     walletBalance: balance ? parseMoney(balance) : undefined,
-    inFlight: parseMoney(flight?.total ?? "0"),
+    inFlight: parseMoney(state?.in_flight ?? "0"),
   };
 }
 
@@ -175,7 +180,9 @@ async function writeSubmitting(tx: Db, toSend: Claimed[], day: string, options: 
         phone = v.phone, amount = v.amount, budget_day = ${day}::date, run_id = ${options.runId},
         attempts = p.attempts + 1, reason = null, updated_at = now()
       from v where p.id = v.id and p.state = 'queued'
-      returning p.id, p.attempts
+      returning p.id, p.attempts, p.amount
+    ), budget as (
+      update budget_days set committed = committed + (select sum(amount) from moved) where day = ${day}::date
     )
     insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
     select id, ${options.actor}, 'queued', 'submitting', 'attempt ' || attempts from moved`);
@@ -206,10 +213,12 @@ function toRequest(row: PurchaseRow) {
   };
 }
 
-/** Records the wallet balance a purchase answer reported, for the wallet floor guard. */
-export async function recordWalletBalance(db: Db, balance: Money): Promise<void> {
+/** Records the wallet balance a purchase answer reported at `asOf`, for the wallet floor guard. */
+export async function recordWalletBalance(db: Db, balance: Money, asOf: Date): Promise<void> {
+  const value = JSON.stringify({ balance: balance.toFixed(2), as_of: asOf.toISOString() });
   await db.execute(
-    sql`insert into kv (key, value, updated_at) values (${WALLET_KEY}, ${JSON.stringify({ balance: balance.toFixed(2) })}::jsonb, now())
-        on conflict (key) do update set value = excluded.value, updated_at = now()`,
+    sql`insert into kv (key, value, updated_at) values (${WALLET_KEY}, ${value}::jsonb, now())
+        on conflict (key) do update set value = excluded.value, updated_at = now()
+        where coalesce((kv.value->>'as_of')::timestamptz, '-infinity') < ${asOf.toISOString()}::timestamptz`,
   );
 }

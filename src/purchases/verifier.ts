@@ -7,7 +7,7 @@ import type { Config } from "../config/index.js";
 import { type Db, rows } from "../db/client.js";
 import type { Logger } from "../log/logger.js";
 import type { ResellerClient, Verification } from "../reseller/client.js";
-import { markFailed, markSucceeded, markUnverified, postponeVerify } from "./ledger.js";
+import { type LedgerTarget, markFailed, markSucceeded, markUnverified, postponeVerify } from "./ledger.js";
 import type { Semaphore } from "./semaphore.js";
 
 export interface VerifyTask {
@@ -22,6 +22,8 @@ export interface VerifyTask {
 
 export interface VerifierDeps {
   db: Db;
+  /** Where settled purchases are written (a batcher on hot paths). */
+  ledger: LedgerTarget;
   reseller: ResellerClient;
   verification: Config["verification"];
   logger: Logger;
@@ -111,7 +113,7 @@ export class Verifier {
   /** Records a final status; true when the purchase is settled. */
   private async settle(task: VerifyTask, verification: Verification | undefined): Promise<boolean> {
     if (!verification?.found) return false;
-    const { db, actor } = this.deps;
+    const { ledger: db, actor } = this.deps;
     const event = { actor, response: verification.raw };
     const from = ["submitted", "unverified"] as const;
     switch (verification.status) {
@@ -142,7 +144,7 @@ export class Verifier {
   }
 
   private async giveUp(task: VerifyTask, last: Verification | undefined): Promise<void> {
-    const { db, verification, clock, actor } = this.deps;
+    const { ledger, db, verification, clock, actor } = this.deps;
     const status = last?.found ? last.rawStatus : "not found";
     const next = clock.now() + verification.max_interval * 10;
     const nextCheck = next <= task.submittedAt + verification.horizon ? new Date(next) : null;
@@ -150,7 +152,7 @@ export class Verifier {
       await postponeVerify(db, task.id, nextCheck, last?.found ? last.rawStatus : null);
       return;
     }
-    await markUnverified(db, task.id, nextCheck, {
+    await markUnverified(ledger, task.id, nextCheck, {
       actor,
       reason: `no final status within verification.timeout (last seen: ${status})`,
       response: last?.raw,

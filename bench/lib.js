@@ -1,0 +1,120 @@
+// Shared pieces of the benchmarks: a sandbox in its own process, fresh databases, results sections.
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import postgres from "postgres";
+
+export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+export const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+export const SERVER = process.env.BENCH_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432";
+
+/** Starts `topsync sandbox` in a child process (its own core) and resolves when it listens. */
+export async function startSandboxProcess({
+  latency = 0,
+  resellerPort = 4710,
+  analyticsPort = 4720,
+  extra = [],
+} = {}) {
+  const child = spawn(
+    process.execPath,
+    [
+      CLI,
+      "sandbox",
+      "--reseller-port",
+      String(resellerPort),
+      "--analytics-port",
+      String(analyticsPort),
+      "--latency",
+      String(latency),
+      ...extra,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  await new Promise((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`sandbox exited with ${code}`)));
+    child.stdout.on("data", (chunk) => {
+      if (String(chunk).includes("sandbox analytics")) resolve();
+    });
+  });
+  const resellerUrl = `http://127.0.0.1:${resellerPort}`;
+  const analyticsUrl = `http://127.0.0.1:${analyticsPort}`;
+  return {
+    resellerUrl,
+    analyticsUrl,
+    async admin(path, body) {
+      const response = await fetch(
+        `${resellerUrl}/__admin/${path}`,
+        body === undefined ? {} : { method: "POST", body: JSON.stringify(body) },
+      );
+      return response.json();
+    },
+    async stop() {
+      child.removeAllListeners("exit");
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
+}
+
+export async function createDatabase(prefix = "topsync_bench") {
+  const name = `${prefix}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = postgres(`${SERVER}/postgres`, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  return {
+    url: `${SERVER}/${name}`,
+    async drop() {
+      const again = postgres(`${SERVER}/postgres`, { max: 1, onnotice: () => {} });
+      await again.unsafe(`drop database if exists ${name} with (force)`);
+      await again.end();
+    },
+  };
+}
+
+/** Runs a bench worker script in a child process; resolves to the JSON it prints last. */
+export function runWorker(script, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [fileURLToPath(new URL(script, import.meta.url)), JSON.stringify(args)],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    let out = "";
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+    });
+    child.once("exit", (code) => {
+      const last = out.trim().split("\n").pop();
+      if (code !== 0 || !last) reject(new Error(`${script} exited with ${code}: ${out}`));
+      else resolve(JSON.parse(last));
+    });
+  });
+}
+
+/** Replaces (or appends) one `## Title` section of bench/RESULTS.md, leaving the others as they are. */
+export function writeSection(title, markdown) {
+  const file = fileURLToPath(new URL("RESULTS.md", import.meta.url));
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    text = "# Benchmark results\n";
+  }
+  const heading = `## ${title}`;
+  const start = text.indexOf(`${heading}\n`);
+  const section = `${heading}\n\n${markdown.trim()}\n`;
+  if (start === -1) {
+    text = `${text.trimEnd()}\n\n${section}`;
+  } else {
+    const next = text.indexOf("\n## ", start + heading.length);
+    text = text.slice(0, start) + section + (next === -1 ? "" : text.slice(next));
+  }
+  writeFileSync(file, text.endsWith("\n") ? text : `${text}\n`);
+}
+
+export function machine() {
+  const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.+)/)?.[1] ?? "unknown CPU";
+  return `${cpu.trim()}, ${process.version}`;
+}

@@ -1,0 +1,166 @@
+// One purchases benchmark run in its own process: topsync (PostgreSQL or PGlite), graphile-worker, or the
+// no-database ceiling — the same buy-and-verify HTTP work each time. Prints one JSON line.
+import { parseConfig } from "../dist/config/index.js";
+import { openDatabase } from "../dist/db/client.js";
+import { migrate } from "../dist/db/migrate.js";
+import { ServiceClient } from "../dist/http/service-client.js";
+import { silentLogger } from "../dist/log/logger.js";
+import { executePurchases } from "../dist/purchases/executor.js";
+import { insertPurchases } from "../dist/purchases/ledger.js";
+import { ResellerClient } from "../dist/reseller/client.js";
+
+const args = JSON.parse(process.argv[2]);
+const { kind, count, concurrency, resellerUrl, databaseUrl } = args;
+const phones = Array.from({ length: count }, (_, i) => `0803${String(1_000_000 + i).padStart(7, "0")}`);
+const VERIFY_DELAY_MS = 1;
+
+function reseller() {
+  return new ResellerClient(
+    new ServiceClient({
+      service: "reseller",
+      baseUrl: resellerUrl,
+      apiKey: "sandbox-reseller-key",
+      timeout: { connect: 5000, headers: 15000, body: 15000 },
+      concurrency,
+      rateLimit: 1_000_000,
+      retry: { max_attempts: 5, base_delay: 5, max_delay: 50 },
+    }),
+  );
+}
+
+/** Buy, then poll until a final status: the work every contender does per purchase. */
+async function buyAndVerify(client, phone) {
+  const answer = await client.buyData({ network_id: "1", plan_id: "102", phone_number: phone });
+  if (!answer.accepted) return "failed";
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, VERIFY_DELAY_MS));
+    const v = await client.verifyTransaction(answer.reference);
+    if (v.found && v.status !== "pending" && v.status !== "unknown") return v.status;
+  }
+}
+
+function config() {
+  const yaml = `
+reseller: { base_url: "${resellerUrl}", api_key: sandbox-reseller-key, concurrency: ${concurrency}, rate_limit: 1000000,
+  retry: { max_attempts: 5, base_delay: 5ms, max_delay: 50ms } }
+analytics: { base_url: "http://127.0.0.1:1", api_key: x }
+verification: { initial_delay: ${VERIFY_DELAY_MS}ms, max_interval: ${VERIFY_DELAY_MS}ms, timeout: 60s }
+`;
+  return parseConfig(yaml, "bench.yaml", {}).config;
+}
+
+async function topsync(databaseOptions) {
+  const database = await openDatabase({ ...databaseOptions, maxConnections: Math.min(20, concurrency + 4) });
+  await migrate(database.db);
+  for (let i = 0; i < count; i += 5000) {
+    await insertPurchases(
+      database.db,
+      phones
+        .slice(i, i + 5000)
+        .map((phone) => ({
+          request_key: `bench:${phone}`,
+          source: "intake",
+          network: "MTN",
+          plan_id: "102",
+          phone,
+          ported: false,
+        })),
+      "bench",
+    );
+  }
+  const client = reseller();
+  const started = performance.now();
+  const summary = await executePurchases(
+    { database, reseller: client, config: config(), logger: silentLogger() },
+    { concurrency },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await client.close();
+  await database.close();
+  return { seconds, done: summary.succeeded + summary.failed };
+}
+
+async function noDatabase() {
+  const client = reseller();
+  const started = performance.now();
+  let next = 0;
+  let done = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < count) {
+        const phone = phones[next++];
+        await buyAndVerify(client, phone);
+        done++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await client.close();
+  return { seconds, done };
+}
+
+async function graphileWorker() {
+  const { run, makeWorkerUtils } = await import("graphile-worker");
+  const postgres = (await import("postgres")).default;
+  const sql = postgres(databaseUrl, { max: 2, onnotice: () => {} });
+  await sql`create table bench_results (phone text primary key, status text not null)`;
+  const utils = await makeWorkerUtils({ connectionString: databaseUrl });
+  await utils.migrate();
+  for (let i = 0; i < count; i += 5000) {
+    await utils.addJobs(
+      phones.slice(i, i + 5000).map((phone) => ({ identifier: "buy", payload: { phone }, maxAttempts: 1 })),
+    );
+  }
+  const client = reseller();
+  const started = performance.now();
+  const runner = await run({
+    connectionString: databaseUrl,
+    concurrency,
+    noHandleSignals: true,
+    pollInterval: 100,
+    logger: new (await import("graphile-worker")).Logger(() => () => {}),
+    taskList: {
+      buy: async (payload, helpers) => {
+        const status = await buyAndVerify(client, payload.phone);
+        await helpers.query("insert into bench_results (phone, status) values ($1, $2)", [
+          payload.phone,
+          status,
+        ]);
+      },
+    },
+    preset: {
+      worker: { localQueue: { size: concurrency * 4 }, completeJobBatchDelay: 0, failJobBatchDelay: 0 },
+    },
+  });
+  for (;;) {
+    const [{ n }] = await sql`select count(*)::int as n from bench_results`;
+    if (n >= count) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await runner.stop();
+  await utils.release();
+  await client.close();
+  await sql.end();
+  return { seconds, done: count };
+}
+
+const runs = {
+  "topsync-postgres": () => topsync({ url: databaseUrl }),
+  "topsync-pglite": () => topsync({ pgliteDir: "memory://" }),
+  "graphile-worker": graphileWorker,
+  "no-database": noDatabase,
+};
+const result = await runs[kind]();
+const { maxRSS } = process.resourceUsage();
+console.log(
+  JSON.stringify({
+    kind,
+    count,
+    concurrency,
+    ...result,
+    rate: result.done / result.seconds,
+    peakRssMb: maxRSS / 1024,
+  }),
+);
+process.exit(0);
