@@ -55,16 +55,14 @@ async function topsync(databaseOptions) {
   for (let i = 0; i < count; i += 5000) {
     await insertPurchases(
       database.db,
-      phones
-        .slice(i, i + 5000)
-        .map((phone) => ({
-          request_key: `bench:${phone}`,
-          source: "intake",
-          network: "MTN",
-          plan_id: "102",
-          phone,
-          ported: false,
-        })),
+      phones.slice(i, i + 5000).map((phone) => ({
+        request_key: `bench:${phone}`,
+        source: "intake",
+        network: "MTN",
+        plan_id: "102",
+        phone,
+        ported: false,
+      })),
       "bench",
     );
   }

@@ -125,5 +125,6 @@ CREATE INDEX "purchases_verify_due" ON "purchases" USING btree ("next_verify_at"
 CREATE INDEX "purchases_state" ON "purchases" USING btree ("state");--> statement-breakpoint
 CREATE INDEX "purchases_reference" ON "purchases" USING btree ("reference");--> statement-breakpoint
 CREATE INDEX "purchases_created" ON "purchases" USING btree ("created_at");--> statement-breakpoint
+CREATE INDEX "purchases_submitted" ON "purchases" USING btree ("submitted_at");--> statement-breakpoint
 CREATE INDEX "schedule_fires_job" ON "schedule_fires" USING btree ("job_name","fire_time");--> statement-breakpoint
 CREATE INDEX "website_runs_started" ON "website_runs" USING btree ("started_at");

@@ -3,6 +3,7 @@
 // `topsync --help` stays fast.
 import { Command, CommanderError, Option } from "commander";
 import type { CommandContext, GlobalOptions } from "./cli/context.js";
+import { registerWebsiteCommands } from "./cli/websites-commands.js";
 
 const program = new Command("topsync")
   .description("Scheduled data top-ups with a money-safe ledger, and declarative analytics websites.")
@@ -193,6 +194,7 @@ websites
   .command("list")
   .description("list every website the analytics service has")
   .action(withContext(async (ctx) => (await import("./cli/websites.js")).websitesListCommand(ctx)));
+registerWebsiteCommands(websites, withContext);
 
 async function main(argv: string[]): Promise<number> {
   try {

@@ -14,6 +14,7 @@ import { openLedger } from "./database.js";
 import { write } from "./output.js";
 import { purchasesListCommand } from "./purchases-ledger.js";
 import { websitesListCommand } from "./websites.js";
+import { websitesApplyCommand, websitesPlanCommand } from "./websites-commands.js";
 
 const DEMO_DIR = "./.topsync/demo";
 
@@ -48,7 +49,11 @@ export async function demoCommand(globals: GlobalOptions): Promise<void> {
     write("\n== plans MTN ==\n");
     await plansCommand(ctx, "MTN");
     await bulkPurchase(ctx);
-    write("\n== websites (as the analytics service has them) ==\n");
+    write("\n== websites: the declared list of config.yaml applied to the analytics service ==\n");
+    await websitesApplyCommand(ctx, { autoApprove: true });
+    write("\n== websites: a second plan right after (converged: nothing to do) ==\n");
+    await websitesPlanCommand(ctx, {});
+    write("\n== websites (as the analytics service has them now) ==\n");
     await websitesListCommand(ctx);
   } finally {
     await ctx.close();

@@ -14,10 +14,11 @@ export interface CommandIo {
 export const processIo: CommandIo = {
   write: (text) => process.stdout.write(text),
   get isTTY() {
-    return process.stdin.isTTY === true && process.stdout.isTTY === true;
+    return process.stdin.isTTY === true;
   },
+  /** Asks on stderr, as src/cli/confirm.ts does, so stdout carries only the plan. */
   async ask(question) {
-    const prompt = createInterface({ input: process.stdin, output: process.stdout });
+    const prompt = createInterface({ input: process.stdin, output: process.stderr });
     try {
       return await prompt.question(question);
     } finally {
@@ -76,7 +77,7 @@ export async function websitesApplyCommand(
   const { UsageError } = await import("../errors.js");
   if (!flags.autoApprove && !io.isTTY) {
     throw new UsageError(
-      "websites apply asks for confirmation on a terminal and there is none; run with --auto-approve to apply without asking",
+      "not asking on a non-interactive terminal; pass --auto-approve to apply the plan without asking",
       "NEEDS_CONFIRMATION",
     );
   }

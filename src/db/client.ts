@@ -3,7 +3,7 @@
 import { mkdirSync } from "node:fs";
 import { PGlite } from "@electric-sql/pglite";
 import type { SQL } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
@@ -13,8 +13,21 @@ import * as schema from "./schema.js";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
-export interface Database {
+/**
+ * Raw statements on the hot paths of the ledger, run as named prepared statements (one round trip each on
+ * PostgreSQL; drizzle's `execute` sends every statement unprepared, which costs a second round trip).
+ */
+export interface Queryable {
+  all<T>(statement: SQL): Promise<T[]>;
+}
+
+/** Either a drizzle database (for the query builder) or a Queryable; `rows()` runs a statement on both. */
+export type Executor = Db | Queryable;
+
+export interface Database extends Queryable {
   db: Db;
+  /** Runs `body` in one transaction whose statements are prepared like `all`. */
+  transaction<T>(body: (tx: Queryable) => Promise<T>): Promise<T>;
   kind: "pglite" | "postgres";
   /** Where the data lives, without credentials: a folder, "memory", or host/database. */
   location: string;
@@ -63,8 +76,16 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     );
   }
   const db = drizzlePostgres(client, { schema }) as unknown as Db;
+  const on = (sql: postgres.Sql | postgres.TransactionSql): Queryable => ({
+    all: async <T>(statement: SQL) => {
+      const query = dialect.sqlToQuery(statement);
+      return (await sql.unsafe(query.sql, query.params as never[], { prepare: true })) as unknown as T[];
+    },
+  });
   return {
     db,
+    ...on(client),
+    transaction: (body) => client.begin((tx) => body(on(tx))) as never,
     kind: "postgres",
     location: safeLocation(url),
     async listen(channel, onNotify) {
@@ -103,10 +124,18 @@ async function openPglite(dir: string): Promise<Database> {
     const client = new PGlite(inMemory ? undefined : dir);
     await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Db;
+    const on = (target: Pick<PGlite, "query">): Queryable => ({
+      all: async <T>(statement: SQL) => {
+        const query = dialect.sqlToQuery(statement);
+        return (await target.query<T>(query.sql, query.params as unknown[])).rows;
+      },
+    });
     // One process owns the embedded database (the lock file), so a run is alive exactly while it is here.
     const liveRuns = new Set<string>();
     return {
       db,
+      ...on(client),
+      transaction: (body) => client.transaction((tx) => body(on(tx))),
       kind: "pglite",
       location: inMemory ? "memory" : dir,
       async listen() {
@@ -142,8 +171,15 @@ export function safeLocation(url: string): string {
   }
 }
 
+const dialect = new PgDialect();
+
 /** Rows of a raw statement, whichever driver ran it (postgres.js answers an array, PGlite `{rows}`). */
-export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
+export async function rows<T>(db: Executor, query: SQL): Promise<T[]> {
+  if (isQueryable(db)) return db.all<T>(query);
   const result = (await db.execute(query)) as unknown;
   return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
+function isQueryable(db: Executor): db is Queryable {
+  return typeof (db as Partial<Queryable>).all === "function";
 }

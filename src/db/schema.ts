@@ -76,6 +76,7 @@ export const purchases = pgTable(
     index("purchases_state").on(t.state),
     index("purchases_reference").on(t.reference),
     index("purchases_created").on(t.created_at),
+    index("purchases_submitted").on(t.submitted_at),
   ],
 );
 

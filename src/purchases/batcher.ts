@@ -1,7 +1,7 @@
 // Writes the ledger's hot transitions (submitted, succeeded, failed after verify) in batches: transitions
 // requested within a couple of milliseconds of each other go in one statement, the way graphile-worker
 // batches job completions. Each caller still learns whether its own row moved.
-import type { Db } from "../db/client.js";
+import type { Executor } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
 import { type Moved, type TransitionItem, type TransitionSink, transitionMany } from "./ledger.js";
 
@@ -22,7 +22,7 @@ export class TransitionBatcher implements TransitionSink {
   private readonly flushing = new Set<Promise<void>>();
 
   constructor(
-    private readonly db: Db,
+    private readonly db: Executor,
     private readonly maxBatch = 256,
     private readonly delayMs = 3,
   ) {}

@@ -5,18 +5,18 @@ import { randomUUID } from "node:crypto";
 import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
 import type { Config } from "../config/index.js";
-import type { Database, Db } from "../db/client.js";
+import type { Database, Executor } from "../db/client.js";
 import { backoffDelay } from "../http/backoff.js";
 import type { Logger } from "../log/logger.js";
 import { type Money, parseMoney, ZERO } from "../money.js";
 import type { ResellerClient } from "../reseller/client.js";
+import { Semaphore } from "../semaphore.js";
 import { TransitionBatcher } from "./batcher.js";
 import { loadCatalogue } from "./catalogue-cache.js";
 import { markFailed, markInDoubt, markSubmitted, requeueForRetry } from "./ledger.js";
-import { classifyPurchase } from "./outcome.js";
+import { classifyPurchase, type PurchaseOutcome } from "./outcome.js";
 import type { Catalogue } from "./resolve.js";
-import { Semaphore } from "./semaphore.js";
-import { type Claimed, claimAndSubmit, recordWalletBalance } from "./submit.js";
+import { type Claimed, type ClaimedRow, claimAndSubmit, recordWalletBalance } from "./submit.js";
 import { Verifier } from "./verifier.js";
 
 const WALLET_FLUSH_MS = 500;
@@ -91,6 +91,8 @@ class PurchaseRun {
     verifying: 0,
   };
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly recordings = new Set<Promise<void>>();
+  private failure: unknown;
   private readonly ensuredDays = new Set<string>();
   /** The newest wallet balance a purchase answer reported; written at most every WALLET_FLUSH_MS. */
   private wallet: { balance: string; asOf: Date; flushedAt: number; written: boolean } | undefined;
@@ -106,9 +108,9 @@ class PurchaseRun {
     this.concurrency = options.concurrency ?? deps.config.reseller.concurrency;
     this.slots = new Semaphore(this.concurrency);
     this.claimBatch = Math.max(1, Math.floor(this.concurrency / 4));
-    this.batcher = new TransitionBatcher(deps.database.db);
+    this.batcher = new TransitionBatcher(deps.database);
     this.verifier = new Verifier({
-      db: deps.database.db,
+      db: deps.database,
       ledger: this.batcher,
       reseller: deps.reseller,
       verification: deps.config.verification,
@@ -134,30 +136,42 @@ class PurchaseRun {
     }
   }
 
-  private get db(): Db {
-    return this.deps.database.db;
-  }
-
   private async executeHoldingLock(): Promise<RunSummary> {
     const catalogue = this.options.catalogue ?? (await loadCatalogue(this.deps.reseller, this.deps.logger));
     await this.verifier.resumeDue();
+    // Claims run beside the sends (at most two at once): a claim is one transaction whatever its size, so a
+    // new one starts when a quarter of the slots are free, and the slots it will fill are reserved meanwhile.
+    let claiming = 0;
+    let claims = 0;
+    let exhausted = false;
     while (!this.stopped()) {
-      // Claim in batches: a claim is one transaction whatever its size, so wait for a quarter of the
-      // slots to free up while others are still busy.
-      const free = this.concurrency - this.inFlight.size;
-      if (free <= 0 || (this.inFlight.size > 0 && free < this.claimBatch)) {
-        await this.nextSendFinished();
+      const free = this.concurrency - this.inFlight.size - claiming;
+      const idle = this.inFlight.size === 0 && claims === 0;
+      if (!exhausted && claims < 2 && free > 0 && (free >= this.claimBatch || idle)) {
+        claiming += free;
+        claims++;
+        const claim = this.claim(catalogue, free).then((count) => {
+          if (count === 0) exhausted = true;
+        });
+        this.track(
+          claim.finally(() => {
+            claiming -= free;
+            claims--;
+          }),
+          false,
+        );
         continue;
       }
-      const claimed = await this.claim(catalogue, free);
-      if (claimed > 0) continue;
-      if (this.inFlight.size > 0) {
-        await this.nextSendFinished();
+      if (this.inFlight.size > 0 || claims > 0) {
+        await this.nextEvent();
         continue;
       }
       if (!(await this.waitForRetries())) break;
+      exhausted = false;
     }
     await Promise.all(this.inFlight);
+    await Promise.all(this.recordings);
+    if (this.failure) throw this.failure;
     await this.flushWallet(true);
     await this.verifier.drain(this.options.signal);
     await this.batcher.drain();
@@ -170,12 +184,13 @@ class PurchaseRun {
   }
 
   private stopped(): boolean {
+    if (this.failure) throw this.failure;
     return this.stoppedBy !== undefined || this.options.signal?.aborted === true;
   }
 
   private async claim(catalogue: Catalogue, free: number): Promise<number> {
     const { config } = this.deps;
-    const result = await claimAndSubmit(this.db, {
+    const result = await claimAndSubmit(this.deps.database, {
       limit: free,
       now: new Date(this.clock.now()),
       runId: this.runId,
@@ -205,26 +220,32 @@ class PurchaseRun {
     return result.toSend.length + result.rejected.length;
   }
 
-  private track(task: Promise<void>): void {
-    this.inFlight.add(task);
+  /** Follows a send (counted in the slots) or a claim (not counted); wakes the loop when it ends. */
+  private track(task: Promise<void>, isSend = true): void {
+    const tracked = task.catch((error: unknown) => {
+      this.failure ??= error;
+    });
+    if (isSend) this.inFlight.add(tracked);
     this.progress.inFlight = this.inFlight.size;
-    void task.finally(() => {
-      this.inFlight.delete(task);
+    void tracked.finally(() => {
+      this.inFlight.delete(tracked);
       this.progress.inFlight = this.inFlight.size;
-      this.wake?.();
+      const wake = this.wake;
+      this.wake = undefined;
+      wake?.();
     });
   }
 
-  private nextSendFinished(): Promise<void> {
+  private nextEvent(): Promise<void> {
     return new Promise((resolve) => {
       this.wake = resolve;
     });
   }
 
   /** Sends one purchase exactly once and records what its outcome means. */
+  /** Sends one purchase exactly once; its send slot frees as soon as the answer is in, and recording follows. */
   private async send({ row, resolved }: Claimed): Promise<void> {
-    const { reseller, logger } = this.deps;
-    const db = this.batcher;
+    const { reseller } = this.deps;
     const sentAt = new Date(this.clock.now());
     const outcome = classifyPurchase(
       await this.slots.run(async () => {
@@ -242,6 +263,18 @@ class PurchaseRun {
         }
       }),
     );
+    if (outcome.kind === "failed" && outcome.stopRun) this.stoppedBy ??= outcome.message;
+    const recording = this.record(row, outcome, sentAt).catch((error: unknown) => {
+      this.failure ??= error;
+    });
+    this.recordings.add(recording);
+    void recording.finally(() => this.recordings.delete(recording));
+  }
+
+  /** Records what a purchase's outcome means for the ledger (DESIGN §4). */
+  private async record(row: ClaimedRow, outcome: PurchaseOutcome, sentAt: Date): Promise<void> {
+    const { logger } = this.deps;
+    const db = this.batcher;
     const event = { actor: this.actor };
     switch (outcome.kind) {
       case "submitted": {
@@ -265,10 +298,7 @@ class PurchaseRun {
           { ...event, reason: outcome.message },
         );
         this.progress.failed++;
-        if (outcome.stopRun && !this.stoppedBy) {
-          this.stoppedBy = outcome.message;
-          logger.error(`stopping the run: ${outcome.message}`);
-        }
+        if (outcome.stopRun) logger.error(`stopping the run: ${outcome.message}`);
         break;
       case "retry":
         await this.retryOrGiveUp(
@@ -307,7 +337,7 @@ class PurchaseRun {
       return;
     wallet.written = true;
     wallet.flushedAt = this.clock.now();
-    await recordWalletBalance(this.db, parseMoney(wallet.balance), wallet.asOf);
+    await recordWalletBalance(this.deps.database, parseMoney(wallet.balance), wallet.asOf);
   }
 
   private async retryOrGiveUp(
@@ -339,8 +369,9 @@ class PurchaseRun {
 
   /** Sleeps until the earliest retry this run queued is due; false when there is none within the wait. */
   private async waitForRetries(): Promise<boolean> {
+    await Promise.all(this.recordings);
     if (this.progress.retried === 0) return false;
-    const next = await nextDueRetry(this.db, this.runId, this.options.jobName);
+    const next = await nextDueRetry(this.deps.database, this.runId, this.options.jobName);
     const limit = this.clock.now() + (this.options.retryWaitMs ?? 60_000);
     if (next === undefined || next.getTime() > limit) return false;
     await this.clock
@@ -355,7 +386,7 @@ class PurchaseRun {
   }
 }
 
-async function nextDueRetry(db: Db, runId: string, jobName?: string): Promise<Date | undefined> {
+async function nextDueRetry(db: Executor, runId: string, jobName?: string): Promise<Date | undefined> {
   const { sql } = await import("drizzle-orm");
   const { rows } = await import("../db/client.js");
   const found = await rows<{ next: Date | string | null }>(

@@ -2,7 +2,7 @@
 // that names the states it expects and appends the event. A function returns the row it moved, or
 // undefined when the row was not in an expected state (someone else got there first).
 import { type SQL, sql } from "drizzle-orm";
-import { type Database, type Db, rows } from "../db/client.js";
+import { type Database, type Db, type Executor, rows } from "../db/client.js";
 import type { PurchaseState, purchases } from "../db/schema.js";
 
 export type PurchaseRow = typeof purchases.$inferSelect;
@@ -59,7 +59,7 @@ const COLUMN_TYPES: Record<string, string> = {
  * purchases leave the committed states. Returns the rows moved; a row in another state is left alone.
  */
 export async function transitionMany(
-  db: Db,
+  db: Executor,
   items: readonly TransitionItem[],
   from: readonly PurchaseState[],
   to: PurchaseState,
@@ -129,7 +129,7 @@ export interface TransitionSink {
 }
 
 /** Where a transition goes: straight to the database, or to a batcher that writes many at once. */
-export type LedgerTarget = Db | TransitionSink;
+export type LedgerTarget = Executor | TransitionSink;
 
 /** Moves one purchase (see transitionMany). */
 async function transition(
@@ -253,12 +253,13 @@ export function markUnverified(
 
 /** A later check of an unverified purchase that is still not final: when to look again. */
 export async function postponeVerify(
-  db: Db,
+  db: Executor,
   id: number,
   nextVerifyAt: Date | null,
   providerStatus: string | null,
 ): Promise<void> {
-  await db.execute(
+  await rows(
+    db,
     sql`update purchases set next_verify_at = ${param(nextVerifyAt)}, provider_status = coalesce(${providerStatus}, provider_status),
         verify_attempts = verify_attempts + 1, updated_at = now()
         where id = ${id} and state in ('submitted', 'unverified')`,

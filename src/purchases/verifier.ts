@@ -4,11 +4,11 @@
 import { sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config/index.js";
-import { type Db, rows } from "../db/client.js";
+import { type Executor, rows } from "../db/client.js";
 import type { Logger } from "../log/logger.js";
 import type { ResellerClient, Verification } from "../reseller/client.js";
+import type { Semaphore } from "../semaphore.js";
 import { type LedgerTarget, markFailed, markSucceeded, markUnverified, postponeVerify } from "./ledger.js";
-import type { Semaphore } from "./semaphore.js";
 
 export interface VerifyTask {
   id: number;
@@ -21,7 +21,7 @@ export interface VerifyTask {
 }
 
 export interface VerifierDeps {
-  db: Db;
+  db: Executor;
   /** Where settled purchases are written (a batcher on hot paths). */
   ledger: LedgerTarget;
   reseller: ResellerClient;

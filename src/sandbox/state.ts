@@ -1,5 +1,6 @@
 // All the state of one sandbox (both services share it): options, wallet, transactions, websites, logs, faults.
 // One object per startSandbox call; nothing lives at module level.
+import { setMaxListeners } from "node:events";
 import type { FaultConfig } from "./fault-config.js";
 import { toKobo } from "./kobo.js";
 import type { ResolvedOptions } from "./options.js";
@@ -44,8 +45,15 @@ export function createState(initial: ResolvedOptions, faults: FaultConfig, clock
     faults,
     faultStreams: new Map(),
     outcomes: createPrng(initial.seed),
-    closing: new AbortController(),
+    closing: closingController(),
   };
+}
+
+/** Aborts every waiting request on close; each request in latency listens to it, so lift the listener cap. */
+function closingController(): AbortController {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  return controller;
 }
 
 /** Clears every record and returns the wallet to its starting balance, under the given options. */

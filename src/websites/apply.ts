@@ -1,0 +1,213 @@
+// Carrying out a website Plan: creates and updates first (bounded concurrency, per-website retries), deletes
+// last and only when the delete guards allow; every website on its own, ownership recorded as changes land.
+import type { WebsiteInput } from "../analytics/client.js";
+import type { RemoteWebsite } from "../analytics/schemas.js";
+import { type Clock, systemClock } from "../clock.js";
+import { normaliseDomain, type WebsiteItem } from "../config/index.js";
+import type { Db } from "../db/client.js";
+import { AuthError, ClientError, HttpError } from "../http/errors.js";
+import type { Logger } from "../log/logger.js";
+import { Semaphore } from "../semaphore.js";
+import { type DeleteLimits, type DeleteRefusal, deleteRefusal } from "./guards.js";
+import type { CreateEntry, DeleteEntry, Plan, UpdateEntry } from "./model.js";
+import { forgetOwnership } from "./ownership.js";
+import { OwnershipWriter } from "./ownership-writer.js";
+import { type RetryPolicy, type WriteAction, withRetries } from "./retry.js";
+import type { WebsiteError } from "./runs.js";
+import { passwordHash } from "./secrets.js";
+import { NotAttempted, StalePlanError, type WriteEntry, writeError } from "./write-errors.js";
+
+/** The part of the analytics client that changes websites. */
+export interface WebsiteWriter {
+  createWebsite(input: WebsiteInput & { domain: string }): Promise<RemoteWebsite>;
+  updateWebsite(id: number, input: Omit<WebsiteInput, "domain">): Promise<RemoteWebsite>;
+  deleteWebsite(id: number): Promise<void>;
+}
+
+export interface ApplyDeps {
+  api: WebsiteWriter;
+  db: Db;
+  /** The declared websites the plan was made from: the only source of passwords. */
+  desired: readonly WebsiteItem[];
+  secretKey: string;
+  concurrency: number;
+  retry: RetryPolicy;
+  limits: DeleteLimits;
+  clock?: Clock;
+  random?: () => number;
+  logger?: Logger;
+  signal?: AbortSignal;
+}
+
+export interface Applied {
+  action: WriteAction;
+  domain: string;
+  id: number;
+}
+
+export interface ApplyResult {
+  created: number;
+  updated: number;
+  deleted: number;
+  /** What was done, in completion order. */
+  applied: Applied[];
+  errors: WebsiteError[];
+  deletesRefused?: DeleteRefusal;
+}
+
+/** What one applyPlan call shares between its workers; never module-level. */
+interface Pass {
+  deps: ApplyDeps;
+  clock: Clock;
+  passwords: Map<string, string | undefined>;
+  owners: OwnershipWriter;
+  /** `analytics.concurrency` requests in flight at most. */
+  slots: Semaphore;
+  result: ApplyResult;
+  /** Set when the service refused the API key: nothing more is sent. */
+  stopped?: AuthError;
+}
+
+export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResult> {
+  const pass: Pass = {
+    deps,
+    clock: deps.clock ?? systemClock,
+    passwords: new Map(deps.desired.map((item) => [normaliseDomain(item.domain), item.password])),
+    owners: new OwnershipWriter(deps.db),
+    slots: new Semaphore(Math.max(1, deps.concurrency)),
+    result: { created: 0, updated: 0, deleted: 0, applied: [], errors: [] },
+  };
+  const writes = plan.entries.filter(
+    (e): e is CreateEntry | UpdateEntry => e.action === "create" || e.action === "update",
+  );
+  await runAll(pass, writes);
+  const deletes = plan.entries.filter((e): e is DeleteEntry => e.action === "delete");
+  const refusal = deleteRefusal(plan, deps.limits);
+  if (refusal) {
+    pass.result.deletesRefused = refusal;
+    pass.result.errors.push({ domain: "*", action: "guard", code: refusal.code, message: refusal.message });
+    deps.logger?.warn({ code: refusal.code }, refusal.message);
+  } else {
+    await runAll(pass, deletes);
+  }
+  if (plan.remote.complete && plan.forget.length > 0) await forgetOwnership(deps.db, plan.forget);
+  return pass.result;
+}
+
+async function runAll(pass: Pass, entries: readonly WriteEntry[]): Promise<void> {
+  await Promise.all(entries.map((entry) => runOne(pass, entry)));
+}
+
+/**
+ * One write with its retries, holding one of `analytics.concurrency` slots. Ownership is recorded outside
+ * the slot, so the next requests go out while the database stores a batch of finished ones.
+ */
+function send<T>(pass: Pass, action: WriteAction, call: () => Promise<T>): Promise<T> {
+  const { retry, random, signal } = pass.deps;
+  return pass.slots.run(async () => {
+    if (pass.stopped) throw new NotAttempted(pass.stopped);
+    try {
+      return await withRetries(action, call, { retry, clock: pass.clock, random, signal });
+    } catch (error) {
+      // Before the slot is free again, so the next write in line already sees it.
+      if (error instanceof AuthError) pass.stopped = error;
+      throw error;
+    }
+  });
+}
+
+async function runOne(pass: Pass, entry: WriteEntry): Promise<void> {
+  try {
+    if (entry.action === "create") await create(pass, entry);
+    else if (entry.action === "update") await update(pass, entry);
+    else await remove(pass, entry);
+  } catch (error) {
+    record(pass, entry, error);
+  }
+}
+
+async function create(pass: Pass, entry: CreateEntry): Promise<void> {
+  const { api } = pass.deps;
+  const input = { domain: entry.domain, ...entry.send, ...passwordFor(pass, entry) };
+  let website: RemoteWebsite;
+  try {
+    website = await send(pass, "create", () => api.createWebsite(input));
+  } catch (error) {
+    // It may exist now: own the domain so that the next pass adopts what it finds instead of leaving it.
+    if (error instanceof HttpError && error.outcome === "unknown") {
+      await pass.owners.record({
+        kind: "created",
+        domain: entry.domain,
+        websiteId: null,
+        secrets: entry.secrets,
+      });
+    }
+    throw error;
+  }
+  const owned = {
+    kind: "created",
+    domain: entry.domain,
+    websiteId: website.id,
+    secrets: entry.secrets,
+  } as const;
+  await pass.owners.record(owned).catch((error: unknown) => {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `it was created as id ${website.id}, but recording topsync's ownership failed: ${reason}`,
+    );
+  });
+  done(pass, "create", entry.domain, website.id);
+}
+
+async function update(pass: Pass, entry: UpdateEntry): Promise<void> {
+  const input = { ...entry.send, ...passwordFor(pass, entry) };
+  await send(pass, "update", () => pass.deps.api.updateWebsite(entry.id, input));
+  await pass.owners.record({
+    kind: "updated",
+    domain: entry.domain,
+    websiteId: entry.id,
+    secrets: entry.secrets,
+  });
+  done(pass, "update", entry.domain, entry.id);
+}
+
+async function remove(pass: Pass, entry: DeleteEntry): Promise<void> {
+  try {
+    await send(pass, "delete", () => pass.deps.api.deleteWebsite(entry.id));
+  } catch (error) {
+    // Already gone (someone else, or an earlier try whose answer was lost): the wish is met.
+    if (!(error instanceof ClientError && error.status === 404)) throw error;
+  }
+  await pass.owners.record({ kind: "removed", domain: entry.domain, websiteId: entry.id });
+  done(pass, "delete", entry.domain, entry.id);
+}
+
+/** The declared password, checked against the hash the plan was made with. */
+function passwordFor(pass: Pass, entry: CreateEntry | UpdateEntry): { password?: string } {
+  if (!entry.sendPassword) return {};
+  const password = pass.passwords.get(entry.domain);
+  const expected = entry.secrets.password;
+  if (
+    password === undefined ||
+    expected === undefined ||
+    passwordHash(pass.deps.secretKey, password) !== expected
+  ) {
+    throw new StalePlanError("the declared password changed since this plan was made; plan again");
+  }
+  return { password };
+}
+
+function done(pass: Pass, action: WriteAction, domain: string, id: number): void {
+  const { result, deps } = pass;
+  result.applied.push({ action, domain, id });
+  if (action === "create") result.created += 1;
+  else if (action === "update") result.updated += 1;
+  else result.deleted += 1;
+  deps.logger?.debug({ domain, id, action }, `${action}d website ${domain}`);
+}
+
+function record(pass: Pass, entry: WriteEntry, error: unknown): void {
+  const failure = writeError(error, entry);
+  pass.result.errors.push(failure);
+  pass.deps.logger?.warn({ domain: entry.domain, action: entry.action, code: failure.code }, failure.message);
+}

@@ -1,0 +1,185 @@
+// One reconcile pass (DESIGN §6): read every remote page (level-triggered, never a cached picture), plan,
+// apply unless only planning or observing, and write the pass to `website_runs`. The daemon calls this.
+import type { WebsiteListing } from "../analytics/client.js";
+import { type Clock, systemClock } from "../clock.js";
+import type { Config, WebsitesConfig } from "../config/index.js";
+import type { Db } from "../db/client.js";
+import { TopsyncError } from "../errors.js";
+import { HttpError } from "../http/errors.js";
+import type { Logger } from "../log/logger.js";
+import { type ApplyResult, applyPlan, type WebsiteWriter } from "./apply.js";
+import { deleteRefusal } from "./guards.js";
+import { hasChanges, type Plan } from "./model.js";
+import { loadOwnership } from "./ownership.js";
+import { planWebsites } from "./plan.js";
+import type { RetryPolicy } from "./retry.js";
+import {
+  finishRun,
+  type RunCounts,
+  type RunMode,
+  type RunOutcome,
+  type RunStatus,
+  startRun,
+  type WebsiteError,
+} from "./runs.js";
+import { deriveSecretKey } from "./secrets.js";
+
+/** The part of the analytics client a pass uses. */
+export interface WebsiteApi extends WebsiteWriter {
+  listWebsites(options?: { signal?: AbortSignal }): Promise<WebsiteListing>;
+}
+
+export interface ReconcileDeps {
+  api: WebsiteApi;
+  db: Db;
+  websites: WebsitesConfig;
+  secretKey: string;
+  concurrency: number;
+  retry: RetryPolicy;
+  clock?: Clock;
+  random?: () => number;
+  logger?: Logger;
+  signal?: AbortSignal;
+}
+
+export interface ReconcileOptions {
+  /** plan: report only; observe: report drift (the loop's `websites.mode: observe`); apply: act. */
+  mode: RunMode;
+  allowMassDelete?: boolean;
+  /** Asked between planning and applying (apply mode, only when there is something to do); false cancels. */
+  confirm?: (plan: Plan) => Promise<boolean>;
+}
+
+export interface PassResult {
+  runId: number;
+  mode: RunMode;
+  status: RunStatus;
+  plan: Plan;
+  pages: number;
+  applied?: ApplyResult;
+  counts: RunCounts;
+  errors: WebsiteError[];
+  durationMs: number;
+}
+
+/** The dependencies of a pass as config describes them. */
+export function reconcileDeps(
+  config: Pick<Config, "analytics" | "websites">,
+  api: WebsiteApi,
+  db: Db,
+  extra: Pick<ReconcileDeps, "logger" | "clock" | "random" | "signal"> = {},
+): ReconcileDeps {
+  return {
+    api,
+    db,
+    websites: config.websites,
+    secretKey: deriveSecretKey(config.analytics.api_key),
+    concurrency: config.analytics.concurrency,
+    retry: config.analytics.retry,
+    ...extra,
+  };
+}
+
+/** Runs one pass; a failed listing is recorded as a failed pass and thrown (nothing was changed). */
+export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions): Promise<PassResult> {
+  const clock = deps.clock ?? systemClock;
+  const started = clock.now();
+  const runId = await startRun(deps.db, options.mode);
+  let listing: WebsiteListing;
+  try {
+    listing = await deps.api.listWebsites({ signal: deps.signal });
+  } catch (error) {
+    await finishRun(deps.db, runId, failedOutcome(error, "list"));
+    throw error;
+  }
+  const plan = planWebsites(deps.websites.items, listing.websites, await loadOwnership(deps.db), {
+    prune: deps.websites.prune,
+    secretKey: deps.secretKey,
+  });
+  const base = { runId, mode: options.mode, plan, pages: listing.pages };
+  const limits = { maxDeletes: deps.websites.max_deletes, allowMassDelete: options.allowMassDelete ?? false };
+  let applied: ApplyResult | undefined;
+  let status: RunStatus = "ok";
+  if (options.mode === "apply") {
+    try {
+      const wanted = !options.confirm || !hasChanges(plan) || (await options.confirm(plan));
+      if (wanted) applied = await applyPlan(plan, { ...deps, desired: deps.websites.items, limits });
+      else status = "cancelled";
+    } catch (error) {
+      // Per-website failures are results; only the database or a broken prompt end up here.
+      await finishRun(deps.db, runId, failedOutcome(error, "apply")).catch(() => {});
+      throw error;
+    }
+  }
+  const errors = applied?.errors ?? [];
+  if (errors.length > 0) status = "partial";
+  const counts = passCounts(plan, applied);
+  const durationMs = clock.now() - started;
+  const refusal = options.mode === "apply" ? undefined : deleteRefusal(plan, limits);
+  await finishRun(deps.db, runId, {
+    status,
+    ...counts,
+    errors,
+    summary: summaryOf(plan, listing.pages, durationMs, refusal?.message),
+  });
+  return { ...base, status, applied, counts, errors, durationMs };
+}
+
+/** Counts of what was done (apply) — or, for plan and observe, what would be: 0 done, as planned below. */
+function passCounts(plan: Plan, applied: ApplyResult | undefined): RunCounts {
+  return {
+    created: applied?.created ?? 0,
+    updated: applied?.updated ?? 0,
+    deleted: applied?.deleted ?? 0,
+    unchanged: plan.summary.unchanged,
+    unmanaged: plan.summary.unmanaged,
+    conflicts: plan.summary.conflicts,
+  };
+}
+
+const DRIFT_SHOWN = 100;
+
+function summaryOf(plan: Plan, pages: number, durationMs: number, deletesRefused?: string) {
+  const changes = plan.entries
+    .filter((entry) => entry.action !== "noop")
+    .slice(0, DRIFT_SHOWN)
+    .map((entry) => ({
+      action: entry.action,
+      domain: entry.domain,
+      ...("diff" in entry ? { fields: Object.keys(entry.diff) } : {}),
+    }));
+  return {
+    planned: plan.summary,
+    declared: plan.declared,
+    remote: plan.remote.websites,
+    pages,
+    duration_ms: durationMs,
+    changes,
+    ...(deletesRefused ? { deletes_refused: deletesRefused } : {}),
+  };
+}
+
+function failedOutcome(error: unknown, step: "list" | "apply"): RunOutcome {
+  const message = error instanceof Error ? error.message : String(error);
+  const failure: WebsiteError = {
+    domain: "*",
+    action: step,
+    code: error instanceof HttpError || error instanceof TopsyncError ? error.code : "FAILED",
+    message:
+      step === "list"
+        ? `listing the remote websites failed, so nothing was changed: ${message}`
+        : `the pass stopped: ${message}`,
+  };
+  if (error instanceof HttpError && error.status !== undefined) failure.status = error.status;
+  return {
+    status: "failed",
+    created: 0,
+    updated: 0,
+    deleted: 0,
+    unchanged: 0,
+    unmanaged: 0,
+    conflicts: 0,
+    errors: [failure],
+    summary: {},
+  };
+}

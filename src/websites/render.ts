@@ -1,0 +1,106 @@
+// How a website plan and an apply read: text in the manner of Terraform (`+` create, `~` update, `-` delete,
+// a summary line) and the JSON plan (format_version "1"). Write-only values only ever appear as "(sensitive)".
+
+import type { ApplyResult } from "./apply.js";
+import type { DeleteRefusal } from "./guards.js";
+import type { Diff, FieldValue, Plan, PlanEntry, PlanSummary } from "./model.js";
+
+export const PLAN_FORMAT_VERSION = "1";
+
+const MARK = { create: "+", update: "~", delete: "-" } as const;
+
+export function renderPlanText(plan: Plan, refusal?: DeleteRefusal): string {
+  const out: string[] = [];
+  const changes = plan.entries.filter(
+    (e) => e.action === "create" || e.action === "update" || e.action === "delete",
+  );
+  if (changes.length > 0) {
+    out.push("topsync will make these changes to the analytics websites:", "");
+    for (const entry of changes) out.push(...changeLines(entry), "");
+  } else {
+    out.push("No changes: the analytics websites match the declared list.", "");
+  }
+  out.push(...apart(plan, "unmanaged", "Unmanaged (not touched)"));
+  out.push(...apart(plan, "conflict", "Conflicts (not touched)"));
+  if (refusal) out.push(`Warning: ${refusal.message}.`, "");
+  out.push(summaryLine(plan.summary));
+  return `${out.join("\n")}\n`;
+}
+
+export function summaryLine(summary: PlanSummary): string {
+  return `Plan: ${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ${summary.unchanged} unchanged.`;
+}
+
+function changeLines(entry: PlanEntry): string[] {
+  if (entry.action === "create") {
+    const declared = entry.declared_domain ? ` (declared as ${JSON.stringify(entry.declared_domain)})` : "";
+    const why = entry.reason ? [`      # ${entry.reason}`] : [];
+    return [`  + create ${entry.domain}${declared}`, ...why, ...diffLines(entry.diff, false)];
+  }
+  if (entry.action === "update") {
+    return [`  ~ update ${entry.domain} (id ${entry.id})`, ...diffLines(entry.diff, true)];
+  }
+  if (entry.action === "delete") {
+    return [`  - delete ${entry.domain} (id ${entry.id})`, `      # ${entry.reason}`];
+  }
+  return [];
+}
+
+function diffLines(diff: Diff, withFrom: boolean): string[] {
+  const fields = Object.entries(diff);
+  const width = Math.max(...fields.map(([field]) => field.length));
+  return fields.map(([field, change]) => {
+    const label = `${field}:`.padEnd(width + 1);
+    const to = show(change!.to);
+    return withFrom ? `      ${label} ${show(change!.from)} → ${to}` : `      ${label} ${to}`;
+  });
+}
+
+function show(value: FieldValue): string {
+  if (value === null) return "(none)";
+  if (value === "(sensitive)") return value;
+  return JSON.stringify(value).replace(/","/g, '", "');
+}
+
+function apart(plan: Plan, action: "unmanaged" | "conflict", title: string): string[] {
+  const entries = plan.entries.filter((entry) => entry.action === action);
+  if (entries.length === 0) return [];
+  const lines = entries.map((entry) => {
+    const id = "id" in entry ? ` (id ${entry.id})` : "";
+    return `  ${entry.domain}${id}: ${"reason" in entry ? entry.reason : ""}`;
+  });
+  return [`${title}: ${entries.length}`, ...lines, ""];
+}
+
+/** The JSON plan: `{format_version, summary, changes: [{action, domain, id?, diff?, reason?}]}`; no-ops left out. */
+export function planJson(plan: Plan, refusal?: DeleteRefusal) {
+  const changes = plan.entries
+    .filter((entry) => entry.action !== "noop")
+    .map((entry) => {
+      const change: Record<string, unknown> = { action: entry.action, domain: entry.domain };
+      if ("id" in entry) change.id = entry.id;
+      if ("ids" in entry) change.ids = entry.ids;
+      if ("declared_domain" in entry && entry.declared_domain) change.declared_domain = entry.declared_domain;
+      if ("diff" in entry) change.diff = entry.diff;
+      if ("reason" in entry && entry.reason) change.reason = entry.reason;
+      return change;
+    });
+  return {
+    format_version: PLAN_FORMAT_VERSION,
+    summary: plan.summary,
+    changes,
+    ...(refusal ? { deletes_refused: { code: refusal.code, message: refusal.message } } : {}),
+  };
+}
+
+const DONE = { create: "created", update: "updated", delete: "deleted" } as const;
+
+export function renderApplyText(result: ApplyResult): string {
+  const out = result.applied.map((a) => `  ${MARK[a.action]} ${DONE[a.action]} ${a.domain} (id ${a.id})`);
+  for (const error of result.errors) out.push(`  ! ${error.message}`);
+  const errors = result.errors.length;
+  out.push(
+    `Apply ${errors > 0 ? "finished with errors" : "complete"}: ${result.created} created, ${result.updated} updated, ${result.deleted} deleted${errors > 0 ? `, ${errors} ${errors === 1 ? "error" : "errors"}` : ""}.`,
+  );
+  return `${out.join("\n")}\n`;
+}
