@@ -26,6 +26,8 @@ export async function startSandboxProcess({
       String(analyticsPort),
       "--latency",
       String(latency),
+      "--wallet",
+      "1000000000.00",
       ...extra,
     ],
     { stdio: ["ignore", "pipe", "inherit"] },

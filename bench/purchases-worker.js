@@ -150,7 +150,8 @@ const runs = {
   "no-database": noDatabase,
 };
 const result = await runs[kind]();
-const { maxRSS } = process.resourceUsage();
+const { maxRSS, userCPUTime, systemCPUTime } = process.resourceUsage();
+result.cpuSeconds = (userCPUTime + systemCPUTime) / 1e6;
 console.log(
   JSON.stringify({
     kind,

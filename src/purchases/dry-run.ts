@@ -115,7 +115,12 @@ export async function dryRunPurchases(
   return report;
 }
 
-async function* fireRows(job: PurchaseJob, fireTime: Date, attempts: number): AsyncGenerator<NewPurchase[]> {
+/** The ledger rows one fire would write, in batches: the inline recipients, then the recipients file. */
+export async function* fireRows(
+  job: PurchaseJob,
+  fireTime: Date,
+  attempts: number,
+): AsyncGenerator<NewPurchase[]> {
   yield job.recipients.map((r) => jobPurchase(job, fireTime, r, attempts));
   const file = recipientsFilePath(job, "/");
   if (!file) return;
@@ -124,7 +129,8 @@ async function* fireRows(job: PurchaseJob, fireTime: Date, attempts: number): As
     yield batch.map((r) => jobPurchase(job, fireTime, r, attempts));
 }
 
-async function existingKeys(db: Db, keys: string[]): Promise<Set<string>> {
+/** Which of these request keys the ledger already has (read in slices of 1,000). */
+export async function existingKeys(db: Db, keys: string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < keys.length; i += 1000) {
     const slice = keys.slice(i, i + 1000);
@@ -151,7 +157,8 @@ async function queuedRows(db: Db, now: Date, jobName?: string): Promise<NewPurch
   return found;
 }
 
-function toRequest(c: NewPurchase) {
+/** A ledger row (or a row that would be written) as the request resolution decides on. */
+export function toRequest(c: NewPurchase) {
   return {
     network: c.network,
     plan_id: c.plan_id,

@@ -42,6 +42,8 @@ export interface RunOptions {
   retryWaitMs?: number;
   onProgress?: (progress: RunProgress) => void;
   catalogue?: Catalogue;
+  /** Re-check `submitted`/`unverified` rows earlier runs left (default true; the daemon sweeps on its own timer). */
+  resumeVerification?: boolean;
 }
 
 export interface RunProgress {
@@ -138,7 +140,7 @@ class PurchaseRun {
 
   private async executeHoldingLock(): Promise<RunSummary> {
     const catalogue = this.options.catalogue ?? (await loadCatalogue(this.deps.reseller, this.deps.logger));
-    await this.verifier.resumeDue();
+    if (this.options.resumeVerification !== false) await this.verifier.resumeDue();
     // Claims run beside the sends (at most two at once): a claim is one transaction whatever its size, so a
     // new one starts when a quarter of the slots are free, and the slots it will fill are reserved meanwhile.
     let claiming = 0;

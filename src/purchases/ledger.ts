@@ -97,8 +97,9 @@ export async function transitionMany(
     sql`with v as (
           select * from jsonb_to_recordset(${payload}::jsonb) as v(${shape})
         ), old as (
-          select p.id, p.state from purchases p join v on v.id = p.id
-          where p.state in (${list(from)}) order by p.id for update of p
+          select p.id, p.state from purchases p
+          where p.id = any(${idArray(items.map((i) => i.id))}::bigint[]) and p.state in (${list(from)})
+          order by p.id for update of p
         ), moved as (
           update purchases p set ${sql.join(assignments, sql`, `)}, updated_at = now()
           from old join v on v.id = old.id where p.id = old.id
@@ -156,6 +157,11 @@ function list(values: readonly string[]): SQL {
 /** A value for a raw statement: dates as ISO text, which both drivers accept for timestamptz. */
 export function param(value: unknown): unknown {
   return value instanceof Date ? value.toISOString() : value;
+}
+
+/** Ids as one array parameter (`= any($1::bigint[])`), so the primary key is used whatever the statistics say. */
+export function idArray(ids: readonly number[]): string {
+  return `{${ids.map((id) => Math.trunc(id)).join(",")}}`;
 }
 
 export function json(value: unknown): string | null {

@@ -6,6 +6,7 @@ import type { Database, Executor, Queryable } from "../db/client.js";
 import { rows } from "../db/client.js";
 import { type Money, parseMoney, ZERO } from "../money.js";
 import { applyGuards, budgetDay, type GuardLimits } from "./guards.js";
+import { idArray } from "./ledger.js";
 import { type Catalogue, type PlanSelector, type Resolved, resolvePurchase } from "./resolve.js";
 
 export interface ClaimOptions {
@@ -124,14 +125,14 @@ interface GuardRow {
 
 /**
  * The guards' starting point: committed today, the last balance the reseller reported, and every amount
- * that balance cannot include yet — purchases in flight, and those accepted after it.
+ * that balance cannot include yet — purchases in flight, and every purchase accepted after it (even one that failed
+ * since: counting it too errs on the safe side).
  */
 function guardStatement(day: string, lock: boolean) {
   return sql`select b.committed::text as committed, k.value as wallet,
       ((select coalesce(sum(amount), 0) from purchases where state = 'submitting')
        + (select coalesce(sum(amount), 0) from purchases
-          where submitted_at > coalesce((k.value->>'as_of')::timestamptz, 'infinity')
-            and state in ('submitted', 'succeeded', 'unverified', 'in_doubt')))::text as in_flight
+          where submitted_at > coalesce((k.value->>'as_of')::timestamptz, 'infinity')))::text as in_flight
     ${
       lock
         ? sql`from budget_days b, kv k where b.day = ${day} and k.key = ${WALLET_KEY} for update of b, k`
@@ -200,7 +201,7 @@ async function writeDecisions(
             settled_at = case v.action when 'reject' then now() else p.settled_at end,
             not_before = case v.action when 'wait' then ${later}::timestamptz else p.not_before end,
             updated_at = now()
-          from v where p.id = v.id and p.state = 'queued'
+          from v where p.id = v.id and p.id = any(${idArray(decisions.map((d) => d.id))}::bigint[]) and p.state = 'queued'
           returning p.id, p.state, p.amount, v.action, v.reason
         ), budget as (
           update budget_days set committed = committed + (select coalesce(sum(amount), 0) from moved where action = 'submit')

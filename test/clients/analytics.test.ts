@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AnalyticsClient } from "../../src/analytics/client.js";
 import { AuthError, ClientError, HttpError } from "../../src/http/errors.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { analyticsFor } from "../helpers/clients.js";
+import { analyticsFor, failureOf } from "../helpers/clients.js";
 
 let sandbox: Sandbox;
 let client: AnalyticsClient;
@@ -18,15 +18,6 @@ afterAll(async () => {
   await sandbox.close();
 });
 afterEach(() => sandbox.reset({ analyticsApiKey: "ak-test-SECRET-0002" }));
-
-async function failureOf(promise: Promise<unknown>): Promise<HttpError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HttpError);
-  return error as HttpError;
-}
 
 function seed(count: number) {
   sandbox.seedWebsites(

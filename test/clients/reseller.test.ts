@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AuthError, HttpError, NotSentError, RateLimitedError } from "../../src/http/errors.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { recordingClock, resellerFor } from "../helpers/clients.js";
+import { failureOf, recordingClock, resellerFor } from "../helpers/clients.js";
 
 const MTN_1GB = { network_id: "1", plan_id: "102", phone_number: "08031234567" };
 
@@ -20,15 +20,6 @@ afterAll(async () => {
   await sandbox.close();
 });
 afterEach(() => sandbox.reset({ apiKey: "rk-test-SECRET-0001" }));
-
-async function failureOf(promise: Promise<unknown>): Promise<HttpError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(HttpError);
-  return error as HttpError;
-}
 
 describe("reseller catalogue", () => {
   it("lists the networks with the code as their id", async () => {

@@ -1,6 +1,8 @@
 // API clients pointed at a sandbox, with small timeouts and retry delays so fault tests run quickly.
+import { expect } from "vitest";
 import { AnalyticsClient } from "../../src/analytics/client.js";
 import type { Clock } from "../../src/clock.js";
+import { HttpError } from "../../src/http/errors.js";
 import { ServiceClient, type ServiceClientOptions } from "../../src/http/service-client.js";
 import { ResellerClient } from "../../src/reseller/client.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
@@ -54,4 +56,14 @@ export function analyticsFor(
       ...overrides,
     }),
   );
+}
+
+/** The HttpError a call fails with (the test fails if it succeeds or throws something else). */
+export async function failureOf(promise: Promise<unknown>): Promise<HttpError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(HttpError);
+  return error as HttpError;
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { openDatabase, rows } from "../../src/db/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../helpers/cli.js";
-import { writeConfigFile } from "../helpers/config-file.js";
+import { writeConfigFile } from "../helpers/config.js";
 import { createPostgresDatabase } from "../helpers/db.js";
 
 let sandbox: Sandbox;

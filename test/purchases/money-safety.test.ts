@@ -11,8 +11,7 @@ import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
-import { testConfig } from "../helpers/config.js";
-import { writeConfigFile } from "../helpers/config-file.js";
+import { testConfig, writeConfigFile } from "../helpers/config.js";
 import { createPostgresDatabase, DB_KINDS, openTestDatabase } from "../helpers/db.js";
 
 const phones = (n: number, offset = 0) =>
