@@ -65,56 +65,146 @@ async function claimInTransaction(tx: Queryable, options: ClaimOptions): Promise
     );
     options.ensuredDays?.add(day);
   }
-  // One statement takes the due rows and locks today's budget row and the wallet row: every claimer
-  // across replicas passes the guards one at a time.
-  const [claim] = await rows<{ due: Array<ClaimedRow & { id: string | number }> } & GuardRow>(
+  const found = await rows<ClaimedRow & { id: string | number }>(
     tx,
-    sql`with due as (
-          select id, network, plan_id, plan_selector, phone, ported, max_price::text as max_price, attempts, max_attempts
-          from purchases
-          where state = 'queued' and not_before <= ${options.now.toISOString()}::timestamptz
-            ${options.jobName ? sql`and job_name = ${options.jobName}` : sql``}
-            ${options.requestKey ? sql`and request_key = ${options.requestKey}` : sql``}
-          order by not_before, id limit ${options.limit} for update skip locked
-        ), guard as (${guardStatement(day, true)})
-        select coalesce((select json_agg(due) from due), '[]'::json) as due, guard.* from guard`,
+    sql`select id, network, plan_id, plan_selector, phone, ported, max_price::text as max_price, attempts, max_attempts
+        from purchases
+        where state = 'queued' and not_before <= ${options.now.toISOString()}::timestamptz
+          ${options.jobName ? sql`and job_name = ${options.jobName}` : sql``}
+          ${options.requestKey ? sql`and request_key = ${options.requestKey}` : sql``}
+        order by not_before, id limit ${options.limit} for update skip locked`,
   );
-  const due: ClaimedRow[] = (claim?.due ?? []).map((row) => ({ ...row, id: Number(row.id) }));
+  const due: ClaimedRow[] = found.map((row) => ({ ...row, id: Number(row.id) }));
   const result: ClaimResult = { toSend: [], rejected: [], committed: ZERO };
   if (due.length === 0) return result;
 
-  const resolutions = due.map((row) => ({
-    row,
-    resolution: resolvePurchase(toRequest(row), options.catalogue),
-  }));
-  const waiting = resolutions.filter(
-    (r) => !r.resolution.ok && r.resolution.code === "catalogue_unavailable",
-  );
-  const resolved = resolutions.filter((r): r is { row: ClaimedRow; resolution: Resolved } => r.resolution.ok);
-  for (const r of resolutions) {
-    if (!r.resolution.ok && r.resolution.code !== "catalogue_unavailable") {
-      result.rejected.push({ row: r.row, code: r.resolution.code, reason: r.resolution.reason });
+  const candidates: Candidate[] = due.map((row, ord) => {
+    const resolution = resolvePurchase(toRequest(row), options.catalogue);
+    if (resolution.ok) return { ord, row, action: "submit", resolved: resolution };
+    if (resolution.code === "catalogue_unavailable") return { ord, row, action: "wait" };
+    return { ord, row, action: "reject", reason: `${resolution.code}: ${resolution.reason}` };
+  });
+  const outcomes = await decideAndWrite(tx, candidates, day, options);
+  for (const candidate of candidates) {
+    const outcome = outcomes.get(candidate.row.id);
+    if (!outcome) continue; // taken meanwhile by another claimer
+    if (outcome.action === "submit" && candidate.action === "submit") {
+      result.toSend.push({ row: candidate.row, resolved: candidate.resolved });
+      result.committed = result.committed.plus(candidate.resolved.amount);
+    } else if (outcome.action === "reject") {
+      const [code, ...rest] = (outcome.reason ?? "rejected: ").split(": ");
+      result.rejected.push({ row: candidate.row, code: code!, reason: rest.join(": ") });
     }
   }
-  const decisions = applyGuards(
-    resolved.map((r) => r.resolution.amount),
-    options.limits,
-    { ...guardState(claim!), runCommitted: options.runCommitted },
-  );
-  resolved.forEach((r, i) => {
-    const decision = decisions[i]!;
-    if (decision.ok) result.toSend.push({ row: r.row, resolved: r.resolution });
-    else result.rejected.push({ row: r.row, code: decision.code, reason: decision.reason });
-  });
-  for (const c of result.toSend) result.committed = result.committed.plus(c.resolved.amount);
-  await writeDecisions(
-    tx,
-    result,
-    waiting.map((w) => w.row.id),
-    day,
-    options,
-  );
   return result;
+}
+
+type Candidate = { ord: number; row: ClaimedRow } & (
+  | { action: "submit"; resolved: Resolved }
+  | { action: "reject"; reason: string }
+  | { action: "wait" }
+);
+
+/**
+ * One statement decides the guards and writes every decision: it locks today's budget row and the wallet row
+ * (every claimer across replicas passes here one at a time, for the length of this one statement), applies the
+ * guards in claim order exactly as `applyGuards` does (a recursive walk that counts only the purchases it
+ * allows), moves each row to `submitting`, `rejected` or a later `not_before`, commits the budget and appends
+ * the events. Returns each row's final action.
+ */
+async function decideAndWrite(
+  tx: Queryable,
+  candidates: Candidate[],
+  day: string,
+  options: ClaimOptions,
+): Promise<Map<number, { action: string; reason: string | null }>> {
+  const payload = candidates.map((c) => ({
+    id: c.row.id,
+    ord: c.ord,
+    action: c.action,
+    attempt: c.row.attempts + 1,
+    reason: c.action === "reject" ? c.reason : null,
+    ...(c.action === "submit"
+      ? {
+          network_id: c.resolved.network.id,
+          plan_id: c.resolved.plan.id,
+          plan_name: c.resolved.plan.name,
+          phone: c.resolved.phone,
+          amount: c.resolved.amount.toFixed(2),
+        }
+      : {}),
+  }));
+  const money = (value: Money | undefined) => (value === undefined ? null : value.toFixed(2));
+  const dailyLimit = money(options.limits.dailyLimit);
+  const runLimit = money(options.limits.perRunLimit);
+  const floor = options.limits.minWalletBalance.toFixed(2);
+  const later = new Date(options.now.getTime() + CATALOGUE_RETRY_MS).toISOString();
+  const moved = await rows<{ id: string | number; action: string; reason: string | null }>(
+    tx,
+    sql`with recursive v as (
+          select * from jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) as v(
+            id bigint, ord integer, action text, attempt integer, reason text, network_id text, plan_id text,
+            plan_name text, phone text, amount numeric(14,2))
+        ), g as (
+          select b.committed::numeric(14,2) as committed, (k.value->>'balance')::numeric(14,2) as balance,
+            ((select coalesce(sum(amount), 0) from purchases where state = 'submitting')
+             + (select coalesce(sum(amount), 0) from purchases
+                where submitted_at > coalesce((k.value->>'as_of')::timestamptz, 'infinity')))::numeric(14,2) as in_flight
+          from budget_days b, kv k where b.day = ${day}::date and k.key = ${WALLET_KEY} for update of b, k
+        ), cand as (
+          select row_number() over (order by ord) as n, v.id, v.amount from v where v.action = 'submit'
+        ), walk (n, id, refusal, daily, run, spent) as (
+          select 0::bigint, null::bigint, null::text, g.committed, ${options.runCommitted.toFixed(2)}::numeric(14,2),
+            0::numeric(14,2) from g
+          union all
+          select c.n, c.id, d.refusal,
+            (case when d.refusal is null then w.daily + c.amount else w.daily end)::numeric(14,2),
+            (case when d.refusal is null then w.run + c.amount else w.run end)::numeric(14,2),
+            (case when d.refusal is null then w.spent + c.amount else w.spent end)::numeric(14,2)
+          from walk w join cand c on c.n = w.n + 1 cross join g
+          cross join lateral (select case
+            when ${dailyLimit}::numeric(14,2) is not null and w.daily + c.amount > ${dailyLimit}::numeric(14,2) then
+              'daily_budget: daily budget: ' || w.daily || ' committed today + ' || c.amount
+                || ' > daily_limit ' || ${dailyLimit}::numeric(14,2)
+            when ${runLimit}::numeric(14,2) is not null and w.run + c.amount > ${runLimit}::numeric(14,2) then
+              'run_budget: per-run budget: ' || w.run || ' this run + ' || c.amount
+                || ' > per_run_limit ' || ${runLimit}::numeric(14,2)
+            when g.balance is not null and g.balance - g.in_flight - w.spent - c.amount < ${floor}::numeric(14,2) then
+              'wallet_floor: wallet floor: balance ' || g.balance || ' less ' || (g.in_flight + w.spent)
+                || ' in flight less ' || c.amount || ' would be ' || (g.balance - g.in_flight - w.spent - c.amount)
+                || ', below min_wallet_balance ' || ${floor}::numeric(14,2)
+            end as refusal) d
+        ), decided as (
+          select v.*, case when v.action = 'submit' and w.refusal is not null then 'reject' else v.action end as final,
+            coalesce(w.refusal, v.reason) as final_reason
+          from v left join walk w on w.id = v.id
+        ), moved as (
+          update purchases p set
+            state = case f.final when 'submit' then 'submitting' when 'reject' then 'rejected' else p.state end,
+            network_id = coalesce(f.network_id, p.network_id), plan_id = coalesce(f.plan_id, p.plan_id),
+            plan_name = coalesce(f.plan_name, p.plan_name), phone = coalesce(f.phone, p.phone),
+            amount = case f.final when 'submit' then f.amount else p.amount end,
+            budget_day = case f.final when 'submit' then ${day}::date else p.budget_day end,
+            run_id = case f.final when 'submit' then ${options.runId} else p.run_id end,
+            attempts = case f.final when 'submit' then f.attempt else p.attempts end,
+            reason = case f.final when 'reject' then f.final_reason else null end,
+            settled_at = case f.final when 'reject' then now() else p.settled_at end,
+            not_before = case f.final when 'wait' then ${later}::timestamptz else p.not_before end,
+            updated_at = now()
+          from decided f
+          where p.id = f.id and p.id = any(${idArray(candidates.map((c) => c.row.id))}::bigint[]) and p.state = 'queued'
+          returning p.id, p.amount, p.state, f.final as action, f.final_reason as reason, f.attempt
+        ), budget as (
+          update budget_days set committed = committed + (select coalesce(sum(amount), 0) from moved where action = 'submit')
+          where day = ${day}::date
+        ), event as (
+          insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
+          select id, ${options.actor}, 'queued', state, case action when 'submit' then 'attempt ' || attempt else reason end
+          from moved where action <> 'wait'
+        )
+        select id, action, reason from moved`,
+  );
+  return new Map(moved.map((m) => [Number(m.id), { action: m.action, reason: m.reason }]));
 }
 
 interface GuardRow {
@@ -153,63 +243,6 @@ function guardState(row: GuardRow) {
 export async function readGuardState(db: Executor, day: string) {
   const [row] = await rows<GuardRow>(db, guardStatement(day, false));
   return guardState(row ?? { committed: null, wallet: null, in_flight: "0" });
-}
-
-/** Writes a claim's decisions in one statement: to `submitting` (committing the budget), to `rejected`, or later. */
-async function writeDecisions(
-  tx: Queryable,
-  result: ClaimResult,
-  waiting: number[],
-  day: string,
-  options: ClaimOptions,
-): Promise<void> {
-  const decisions = [
-    ...result.toSend.map(({ row, resolved }) => ({
-      id: row.id,
-      action: "submit",
-      network_id: resolved.network.id,
-      plan_id: resolved.plan.id,
-      plan_name: resolved.plan.name,
-      phone: resolved.phone,
-      amount: resolved.amount.toFixed(2),
-      reason: `attempt ${row.attempts + 1}`,
-    })),
-    ...result.rejected.map(({ row, code, reason }) => ({
-      id: row.id,
-      action: "reject",
-      reason: `${code}: ${reason}`,
-    })),
-    ...waiting.map((id) => ({ id, action: "wait", reason: null })),
-  ];
-  if (decisions.length === 0) return;
-  const later = new Date(options.now.getTime() + CATALOGUE_RETRY_MS).toISOString();
-  await rows(
-    tx,
-    sql`with v as (
-          select * from jsonb_to_recordset(${JSON.stringify(decisions)}::jsonb) as v(
-            id bigint, action text, network_id text, plan_id text, plan_name text, phone text, amount numeric, reason text)
-        ), moved as (
-          update purchases p set
-            state = case v.action when 'submit' then 'submitting' when 'reject' then 'rejected' else p.state end,
-            network_id = coalesce(v.network_id, p.network_id), plan_id = coalesce(v.plan_id, p.plan_id),
-            plan_name = coalesce(v.plan_name, p.plan_name), phone = coalesce(v.phone, p.phone),
-            amount = case v.action when 'submit' then v.amount else p.amount end,
-            budget_day = case v.action when 'submit' then ${day}::date else p.budget_day end,
-            run_id = case v.action when 'submit' then ${options.runId} else p.run_id end,
-            attempts = p.attempts + case v.action when 'submit' then 1 else 0 end,
-            reason = case v.action when 'reject' then v.reason else null end,
-            settled_at = case v.action when 'reject' then now() else p.settled_at end,
-            not_before = case v.action when 'wait' then ${later}::timestamptz else p.not_before end,
-            updated_at = now()
-          from v where p.id = v.id and p.id = any(${idArray(decisions.map((d) => d.id))}::bigint[]) and p.state = 'queued'
-          returning p.id, p.state, p.amount, v.action, v.reason
-        ), budget as (
-          update budget_days set committed = committed + (select coalesce(sum(amount), 0) from moved where action = 'submit')
-          where day = ${day}::date
-        )
-        insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
-        select id, ${options.actor}, 'queued', state, reason from moved where action <> 'wait'`,
-  );
 }
 
 function toRequest(row: ClaimedRow) {

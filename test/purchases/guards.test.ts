@@ -1,0 +1,109 @@
+// The claim applies the guards in SQL (under the lock, in one statement); dry runs apply them in JS
+// (`applyGuards`). This checks that both decide alike, message for message, on random batches.
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { rows } from "../../src/db/client.js";
+import { parseMoney } from "../../src/money.js";
+import { applyGuards, budgetDay } from "../../src/purchases/guards.js";
+import { insertPurchases } from "../../src/purchases/ledger.js";
+import { claimAndSubmit } from "../../src/purchases/submit.js";
+import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+
+const network = { id: "1", code: "1", name: "MTN", other_name: "mtn" };
+const PRICES = ["168.00", "305.00", "580.00", "1405.00", "99.50"];
+const plans = PRICES.map((price, i) => ({
+  id: String(100 + i),
+  price: parseMoney(price),
+  size: "1GB",
+  size_mb: 1024,
+  name: `plan ${i}`,
+  type: "CORPORATE GIFTING",
+}));
+const catalogue = { networks: [network], plans: new Map([["1", plans]]) };
+
+/** A small deterministic PRNG so a failure can be replayed. */
+function random(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
+}
+
+let test: TestDatabase;
+beforeAll(async () => {
+  test = await openTestDatabase("postgres");
+});
+afterAll(() => test.drop());
+
+describe("guards in SQL and in JS", () => {
+  it("decide the same on 40 random batches", async () => {
+    const now = new Date("2026-11-22T10:00:00Z");
+    const day = budgetDay(now, "Africa/Lagos");
+    const seen = new Set<string>();
+    for (let round = 0; round < 40; round++) {
+      const next = random(round + 1);
+      const pick = (n: number) => Math.floor(next() * n);
+      await test.database.db.execute(sql`truncate purchases, purchase_events, budget_days, kv`);
+      const committed = (pick(40) * 100).toFixed(2);
+      const balance = next() < 0.2 ? null : (pick(60) * 100 + 50).toFixed(2);
+      await test.database.db.execute(
+        sql`insert into budget_days (day, committed) values (${day}, ${committed})`,
+      );
+      await test.database.db.execute(
+        sql`insert into kv (key, value) values ('wallet', ${JSON.stringify({ balance, as_of: now.toISOString() })}::jsonb)`,
+      );
+      const planIds = Array.from({ length: 1 + pick(12) }, () => plans[pick(plans.length)]!.id);
+      await insertPurchases(
+        test.database.db,
+        planIds.map((plan_id, i) => ({
+          request_key: `r${round}:${i}`,
+          source: "buy",
+          network: "MTN",
+          plan_id,
+          phone: `0803${String(1_000_000 + i)}`,
+          ported: false,
+          not_before: new Date(now.getTime() - 60_000 + i),
+        })),
+        "test",
+      );
+      const limits = {
+        dailyLimit: next() < 0.7 ? parseMoney(((pick(60) + 10) * 100).toFixed(2)) : undefined,
+        perRunLimit: next() < 0.5 ? parseMoney((pick(40) * 100).toFixed(2)) : undefined,
+        minWalletBalance: parseMoney((pick(10) * 100).toFixed(2)),
+      };
+      const runCommitted = parseMoney((pick(10) * 100).toFixed(2));
+      const claim = await claimAndSubmit(test.database, {
+        limit: 50,
+        now,
+        runId: "r",
+        actor: "test",
+        catalogue,
+        limits,
+        runCommitted,
+        timeZone: "Africa/Lagos",
+      });
+      const expected = applyGuards(
+        planIds.map((id) => plans.find((p) => p.id === id)!.price),
+        limits,
+        {
+          dailyCommitted: parseMoney(committed),
+          runCommitted,
+          walletBalance: balance ? parseMoney(balance) : undefined,
+          inFlight: parseMoney("0"),
+        },
+      );
+      const ledger = await rows<{ request_key: string; state: string; reason: string | null }>(
+        test.database.db,
+        sql`select request_key, state, reason from purchases order by id`,
+      );
+      const actual = ledger.map((r) => (r.state === "submitting" ? "ok" : r.reason));
+      const wanted = expected.map((d) => (d.ok ? "ok" : `${d.code}: ${d.reason}`));
+      expect({ round, decisions: actual }).toEqual({ round, decisions: wanted });
+      expect(claim.toSend.length).toBe(expected.filter((d) => d.ok).length);
+      for (const d of expected) seen.add(d.ok ? "ok" : d.code);
+    }
+    // the batches met every guard, and let some purchases through
+    expect([...seen].sort()).toEqual(["daily_budget", "ok", "run_budget", "wallet_floor"]);
+  });
+});
