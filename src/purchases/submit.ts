@@ -5,7 +5,7 @@ import { sql } from "drizzle-orm";
 import type { Database, Executor, Queryable } from "../db/client.js";
 import { rows } from "../db/client.js";
 import { type Money, parseMoney, ZERO } from "../money.js";
-import { applyGuards, budgetDay, type GuardLimits } from "./guards.js";
+import { budgetDay, type GuardLimits } from "./guards.js";
 import { idArray } from "./ledger.js";
 import { type Catalogue, type PlanSelector, type Resolved, resolvePurchase } from "./resolve.js";
 
