@@ -3,6 +3,7 @@
 // `topsync --help` stays fast.
 import { Command, CommanderError, Option } from "commander";
 import type { CommandContext, GlobalOptions } from "./cli/context.js";
+import { registerReportCommands } from "./cli/report-commands.js";
 import { registerWebsiteCommands } from "./cli/websites-commands.js";
 
 const program = new Command("topsync")
@@ -195,6 +196,7 @@ websites
   .description("list every website the analytics service has")
   .action(withContext(async (ctx) => (await import("./cli/websites.js")).websitesListCommand(ctx)));
 registerWebsiteCommands(websites, withContext);
+registerReportCommands(program, withContext);
 
 async function main(argv: string[]): Promise<number> {
   try {

@@ -4,8 +4,10 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config, PurchaseJob } from "../config/index.js";
 import { formatMoney } from "../money.js";
+import { loadCatalogue } from "../purchases/catalogue-cache.js";
 import { executePurchases } from "../purchases/executor.js";
 import { prepareRun } from "../purchases/run-once.js";
+import { recordPlanPrices } from "../report/plan-prices.js";
 import { startSandbox } from "../sandbox/index.js";
 import { onDemandFire } from "../schedule/fires.js";
 import { networksCommand, plansCommand } from "./catalogue.js";
@@ -13,6 +15,7 @@ import { type CommandContext, type GlobalOptions, openContext } from "./context.
 import { openLedger } from "./database.js";
 import { write } from "./output.js";
 import { purchasesListCommand } from "./purchases-ledger.js";
+import { demoReports } from "./report-commands.js";
 import { websitesListCommand } from "./websites.js";
 import { websitesApplyCommand, websitesPlanCommand } from "./websites-commands.js";
 
@@ -55,6 +58,7 @@ export async function demoCommand(globals: GlobalOptions): Promise<void> {
     await websitesPlanCommand(ctx, {});
     write("\n== websites (as the analytics service has them now) ==\n");
     await websitesListCommand(ctx);
+    await demoReports(ctx);
   } finally {
     await ctx.close();
     await sandbox.close();

@@ -3,9 +3,11 @@ import { dirname } from "node:path";
 import { DataError, ExitCode, TopsyncError, UsageError } from "../errors.js";
 import { maskPhone } from "../log/mask.js";
 import { formatMoney } from "../money.js";
+import { loadCatalogue } from "../purchases/catalogue-cache.js";
 import { type DryRunReport, dryRunPurchases } from "../purchases/dry-run.js";
 import { executePurchases, type RunProgress, type RunSummary } from "../purchases/executor.js";
 import { findJob, firesToWrite, prepareRun, registerJobs } from "../purchases/run-once.js";
+import { recordPlanPrices } from "../report/plan-prices.js";
 import { onDemandFire } from "../schedule/fires.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
@@ -72,16 +74,18 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
       `job ${fire.job} fire ${fire.fireTime.toISOString()}: ${fire.recipients} recipients, ${fire.inserted} new`,
     );
   }
+  const catalogue = await loadCatalogue(ctx.reseller(), ctx.logger);
   const progress = progressReporter<RunProgress>(renderProgress, ctx.logger);
   let summary: RunSummary;
   try {
     summary = await executePurchases(
       { database, reseller: ctx.reseller(), config: ctx.config, logger: ctx.logger, actor },
-      { jobName: job?.name, onProgress: (p) => progress.update({ ...p }) },
+      { jobName: job?.name, onProgress: (p) => progress.update({ ...p }), catalogue },
     );
   } finally {
     progress.done();
   }
+  await recordPlanPrices(database.db, catalogue);
   printSummary(ctx, summary, prepared.intake);
   if (summary.stoppedBy)
     throw new TopsyncError("RUN_STOPPED", `the run stopped: ${summary.stoppedBy}`, ExitCode.failure);
@@ -127,7 +131,7 @@ function printDryRun(ctx: CommandContext, report: DryRunReport, showPhone: boole
   const phone = (p: string) => (showPhone ? p : maskPhone(p));
   write(`dry run — nothing was bought or written\n`);
   write(
-    `would buy ${report.toBuy} for ${formatMoney(report.cost)}; would reject ${report.rejected}; ${report.existing} already in the ledger\n`,
+    `would buy ${report.toBuy} for ${formatMoney(report.cost)}; would reject ${report.rejected}; ${report.existing} not bought again (already in the ledger, or listed twice)\n`,
   );
   const buying = Object.entries(report.byNetwork);
   if (buying.length > 0) {

@@ -58,9 +58,15 @@ export async function dryRunPurchases(
     candidates.map((c) => c.request_key),
   );
   const items: DryRunItem[] = [];
+  const seen = new Set<string>();
   const fresh = candidates.filter((c) => {
-    if (!existing.has(c.request_key)) return true;
-    items.push({ ...describe(c), outcome: "exists", reason: "already in the ledger" });
+    const duplicate = seen.has(c.request_key);
+    seen.add(c.request_key);
+    if (!duplicate && !existing.has(c.request_key)) return true;
+    const reason = duplicate
+      ? "duplicate: listed more than once in this fire (bought once)"
+      : "already in the ledger";
+    items.push({ ...describeRow(c), outcome: "exists", reason });
     return false;
   });
   if (input.includeQueued) fresh.push(...(await queuedRows(deps.db, input.now, input.jobName)));
@@ -87,13 +93,13 @@ export async function dryRunPurchases(
   let okIndex = 0;
   for (const { c, r } of resolutions) {
     if (!r.ok) {
-      items.push({ ...describe(c), outcome: "reject", reason: `${r.code}: ${r.reason}` });
+      items.push({ ...describeRow(c), outcome: "reject", reason: `${r.code}: ${r.reason}` });
       report.rejected++;
       continue;
     }
     const decision = decisions[okIndex++]!;
     const item = {
-      ...describe(c),
+      ...describeRow(c),
       network: r.network.name,
       plan: `${r.plan.id} ${r.plan.name}`,
       amount: r.amount.toFixed(2),
@@ -169,7 +175,8 @@ export function toRequest(c: NewPurchase) {
   };
 }
 
-function describe(c: NewPurchase): Omit<DryRunItem, "outcome"> {
+/** A row as an item of a dry run, before its outcome is decided. */
+export function describeRow(c: NewPurchase): Omit<DryRunItem, "outcome"> {
   return {
     request_key: c.request_key,
     source: c.source,

@@ -25,7 +25,7 @@ beforeAll(async () => {
       {
         name: "team",
         plan: { network: "MTN", size: "1GB", type: "CORPORATE GIFTING" },
-        recipients: ["08031110001", "08051110002"],
+        recipients: ["08031110001", "08051110002", "+2348031110001"],
         recipients_file: "team.csv",
       },
       { name: "badfile", plan: { network: "MTN", plan_id: "102" }, recipients_file: "bad.csv" },
@@ -58,7 +58,9 @@ describe("dry runs change nothing anywhere", () => {
     const before = await count();
     const result = await runCli(["-c", file, "purchases", "run", "--job", "team", "--now", "--dry-run"]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("would buy 3 for 915.00; would reject 1");
+    expect(result.stdout).toContain(
+      "would buy 3 for 915.00; would reject 1; 1 not bought again (already in the ledger, or listed twice)",
+    );
     expect(result.stdout).toMatch(/0805\*\*\*\*002\s+team\s+wrong_network/); // masked, with its reason
     expect(result.stdout).toContain("wrong_network: the number's prefix 0805 is GLO, not MTN");
     expect(posts()).toBe(0);

@@ -1,0 +1,107 @@
+// The ledger's history for a report, aggregated in SQL so a big ledger never comes into memory: SELECTs
+// only. A purchase belongs to the period by when it was submitted (or created, if it never was).
+import { type SQL, sql } from "drizzle-orm";
+import { type Executor, rows } from "../db/client.js";
+import type { GroupRow, LedgerRows } from "./ledger-model.js";
+
+/** Website passes listed one by one (the newest that changed, planned or failed something). */
+export const PASSES_SHOWN = 50;
+
+/** A phone number in a provider's message, whole or masked (0803****567): one failure, whoever it was for. */
+const PHONE_PATTERN = "(\\+?234|0)[789][01][0-9*]{8}";
+
+const SENT = sql`state in ('submitting', 'submitted', 'succeeded', 'failed', 'in_doubt', 'unverified')`;
+
+export async function readLedger(db: Executor, since: Date, timeZone: string): Promise<LedgerRows> {
+  const from = since.toISOString();
+  const period = sql`coalesce(submitted_at, created_at) >= ${from}::timestamptz`;
+  const [anything] = await rows<{ purchases: boolean; website_runs: boolean }>(
+    db,
+    sql`select exists(select 1 from purchases) as purchases, exists(select 1 from website_runs) as website_runs`,
+  );
+  return {
+    anything: { purchases: anything?.purchases === true, websiteRuns: anything?.website_runs === true },
+    states: await rows(
+      db,
+      sql`select state, count(*)::int as n, coalesce(sum(amount), 0)::text as amount
+          from purchases where ${period} group by state order by state`,
+    ),
+    days: await rows(
+      db,
+      sql`select coalesce(budget_day::text,
+                   to_char(coalesce(submitted_at, created_at) at time zone ${timeZone}, 'YYYY-MM-DD')) as day,
+            ${groupColumns}, count(*) filter (where state = 'failed')::int as failed,
+            coalesce(sum(refund_amount) filter (where state = 'failed'), 0)::text as refunded
+          from purchases where ${period} and ${SENT} group by 1 order by 1`,
+    ),
+    networks: await groupBy(db, period, NETWORK, sql`mode() within group (order by upper(network))`),
+    jobs: await groupBy(db, period, JOB, sql`min(${JOB})`),
+    latency: await latency(db, period),
+    open: await rows(
+      db,
+      sql`select id, state, job_name, source, phone, network, plan_id, plan_name, amount::text as amount, reference,
+            coalesce(submitted_at, updated_at) as since
+          from purchases where state in ('in_doubt', 'unverified') order by id`,
+    ),
+    failures: await rows(
+      db,
+      sql`select regexp_replace(coalesce(nullif(provider_message, ''), reason, '(no message)'), ${PHONE_PATTERN}, '<phone>', 'g')
+            as message, count(*)::int as n,
+            coalesce(sum(amount), 0)::text as amount, coalesce(sum(refund_amount), 0)::text as refunded
+          from purchases where ${period} and state = 'failed' group by 1 order by 2 desc, 1`,
+    ),
+    passTotals: await rows(
+      db,
+      sql`select status, count(*)::int as n, coalesce(sum(created), 0)::int as created,
+            coalesce(sum(updated), 0)::int as updated, coalesce(sum(deleted), 0)::int as deleted
+          from website_runs where started_at >= ${from}::timestamptz group by status order by status`,
+    ),
+    passes: await rows(
+      db,
+      sql`select id, started_at, finished_at, mode, status, created, updated, deleted, unchanged, unmanaged, conflicts,
+            errors, summary
+          from website_runs
+          where started_at >= ${from}::timestamptz
+            and (created + updated + deleted > 0 or status <> 'ok'
+                 or exists (select 1 from jsonb_array_elements(coalesce(summary -> 'changes', '[]'::jsonb)) c
+                            where c ->> 'action' <> 'unmanaged'))
+          order by started_at desc, id desc limit ${PASSES_SHOWN}`,
+    ),
+  };
+}
+
+const groupColumns = sql`count(*)::int as sent, count(*) filter (where state = 'succeeded')::int as succeeded,
+  coalesce(sum(amount) filter (where state = 'succeeded'), 0)::text as spent,
+  coalesce(sum(amount) filter (where state in ('submitting', 'submitted', 'unverified', 'in_doubt')), 0)::text as unsettled`;
+
+/** A network by its resolved id (named by the most common way it was asked for), else as asked for. */
+const NETWORK = sql`coalesce(network_id, upper(network))`;
+/** A job by name; purchases of other sources as "(intake)" or "(buy)". */
+const JOB = sql`coalesce(job_name, '(' || source || ')')`;
+
+/** Purchases sent in the period grouped by `key`. */
+function groupBy(db: Executor, period: SQL, key: SQL, name: SQL): Promise<GroupRow[]> {
+  return rows<GroupRow>(
+    db,
+    sql`select ${key} as key, ${name} as name,
+          ${groupColumns}, count(*) filter (where state = 'failed')::int as failed
+        from purchases where ${period} and ${SENT} group by 1 order by 1`,
+  );
+}
+
+/** p50 and p95 of submitted → settled over the purchases that settled in the period, in milliseconds. */
+async function latency(db: Executor, period: SQL): Promise<LedgerRows["latency"]> {
+  const seconds = sql`extract(epoch from (settled_at - submitted_at))::float8`;
+  const [row] = await rows<{ n: number; p50: number | string | null; p95: number | string | null }>(
+    db,
+    sql`select count(*)::int as n,
+          (percentile_cont(0.5) within group (order by ${seconds}) * 1000)::float8 as p50,
+          (percentile_cont(0.95) within group (order by ${seconds}) * 1000)::float8 as p95
+        from purchases
+        where ${period} and state in ('succeeded', 'failed')
+          and submitted_at is not null and settled_at is not null and settled_at >= submitted_at`,
+  );
+  const number = (v: number | string | null | undefined) =>
+    v === null || v === undefined ? null : Number(v);
+  return { n: row?.n ?? 0, p50: number(row?.p50), p95: number(row?.p95) };
+}

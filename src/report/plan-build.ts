@@ -1,0 +1,123 @@
+// The combined plan from its inputs, without I/O: the purchase projection, each job's resolved plan and
+// price, price changes, the website plan from the pure planner, and which parts are unknown.
+import type { PurchaseJob } from "../config/index.js";
+import { ZERO } from "../money.js";
+import { type Catalogue, describePlan, findPlan } from "../purchases/resolve.js";
+import { findNetwork } from "../reseller/catalogue.js";
+import { deleteRefusal } from "../websites/guards.js";
+import { hasChanges } from "../websites/model.js";
+import { planWebsites } from "../websites/plan.js";
+import { deriveSecretKey } from "../websites/secrets.js";
+import type { JobFires, JobLine, PlanInputs, PlanReport, UnknownPart, WebsitePart } from "./plan-model.js";
+import { priceChanges, priceKey } from "./plan-prices.js";
+import { projectPurchases } from "./plan-purchases.js";
+
+export function buildPlan(inputs: PlanInputs): PlanReport {
+  const projection = projectPurchases(inputs);
+  const jobs = inputs.jobs.map((fires) => jobLine(fires, inputs.catalogue, inputs.config.timezone));
+  const used = new Set(projection.usedPlans);
+  for (const job of jobs) if (job.networkId && job.planId) used.add(priceKey(job.networkId, job.planId));
+  const unknown: UnknownPart[] = [
+    ...inputs.unknown,
+    ...[...projection.unavailable].sort().map((network) => ({
+      part: `purchases on ${network}`,
+      reason: `the reseller's plans of ${network} could not be read, so their prices and costs are unknown`,
+    })),
+  ];
+  const toBuy = projection.runs.reduce((n, b) => n + b.toBuy, 0);
+  const websites = inputs.websites ? websitePart(inputs) : null;
+  const budget = inputs.config.budget;
+  return {
+    generatedAt: inputs.now,
+    from: inputs.now,
+    to: inputs.to,
+    timezone: inputs.config.timezone,
+    complete: unknown.length === 0,
+    unknown,
+    purchases: {
+      jobs,
+      runs: projection.runs,
+      items: projection.items,
+      byNetwork: projection.byNetwork,
+      byDay: projection.byDay,
+      wallet: projection.wallet,
+      budget: {
+        dailyLimit: budget.daily_limit ?? null,
+        perRunLimit: budget.per_run_limit ?? null,
+        minWalletBalance: budget.min_wallet_balance,
+      },
+      prices: priceChanges(inputs.recordedPrices, inputs.catalogue, used),
+      aboveMax: projection.aboveMax,
+      totals: {
+        toBuy,
+        cost: projection.runs.reduce((sum, b) => sum.plus(b.cost), ZERO),
+        rejected: projection.runs.reduce((n, b) => n + b.rejected, 0),
+        existing: projection.runs.reduce((n, b) => n + b.existing, 0),
+        duplicates: projection.runs.reduce((n, b) => n + b.duplicates, 0),
+        unknown: projection.runs.reduce((n, b) => n + b.unknown, 0),
+      },
+    },
+    websites,
+    pending: toBuy > 0 || (websites !== null && hasChanges(websites.plan)),
+  };
+}
+
+/** A job's plan resolved against the live catalogue, as a run would resolve it for every recipient. */
+function jobLine(fires: JobFires, catalogue: Catalogue | null, globalTimeZone: string): JobLine {
+  const job = fires.job;
+  const request = planRequest(job);
+  const line: JobLine = {
+    job: job.name,
+    enabled: job.enabled,
+    schedule: job.schedule ?? null,
+    at: job.at ?? null,
+    timezone: job.timezone ?? globalTimeZone,
+    requested: `${job.plan.network} ${describePlan(request)}`,
+    networkId: null,
+    network: null,
+    planId: null,
+    planName: null,
+    price: null,
+    maxPrice: job.max_price ?? null,
+    status: "catalogue_unavailable",
+    fires: fires.dueNow ? [fires.dueNow, ...fires.fires] : fires.fires,
+    nextFire: fires.nextFire,
+  };
+  if (!catalogue) return { ...line, reason: "the reseller's networks could not be read" };
+  const network = findNetwork(catalogue.networks, job.plan.network);
+  if (!network)
+    return { ...line, status: "unknown_network", reason: `unknown network "${job.plan.network}"` };
+  const found = { ...line, networkId: network.id, network: network.name };
+  const plans = catalogue.plans.get(network.id);
+  if (!plans) return { ...found, reason: `the plans of ${network.name} could not be read` };
+  const plan = findPlan(plans, request);
+  if (!plan) {
+    const reason = `no ${network.name} plan matches ${describePlan(request)}`;
+    return { ...found, status: "plan_not_found", reason };
+  }
+  const resolved = { ...found, planId: plan.id, planName: plan.name, price: plan.price };
+  if (job.max_price && plan.price.gt(job.max_price)) {
+    return { ...resolved, status: "price_above_max", reason: "the live price is above max_price" };
+  }
+  return { ...resolved, status: "ok" };
+}
+
+function planRequest(job: PurchaseJob) {
+  const plan = job.plan;
+  return plan.kind === "id"
+    ? { plan_id: plan.plan_id, plan_selector: null }
+    : {
+        plan_id: null,
+        plan_selector: { size_mb: plan.size_mb, type: plan.type, name_contains: plan.name_contains },
+      };
+}
+
+function websitePart(inputs: PlanInputs): WebsitePart {
+  const { config } = inputs;
+  const plan = planWebsites(config.websites.items, inputs.websites!.remote, inputs.websites!.ownership, {
+    prune: config.websites.prune,
+    secretKey: deriveSecretKey(config.analytics.api_key),
+  });
+  const refusal = deleteRefusal(plan, { maxDeletes: config.websites.max_deletes, allowMassDelete: false });
+  return refusal ? { plan, refusal } : { plan };
+}

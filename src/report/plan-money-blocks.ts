@@ -1,0 +1,141 @@
+// The money parts of the plan document: the budget by day (chart and table), the per-run limit, the wallet
+// projection against min_wallet_balance, and the prices that changed or are above max_price.
+import type { Money } from "../money.js";
+import { type Block, left, right, table, text } from "./document.js";
+import { counted, formatAmount } from "./format.js";
+import type { PlanReport, PurchasePlan } from "./plan-model.js";
+import { runLabel } from "./plan-purchase-blocks.js";
+
+export function budgetBlocks(report: PlanReport, at: (d: Date) => string): Block[] {
+  const p = report.purchases;
+  const runAt = (index: number | null) => (index === null ? "-" : runLabel(p.runs[index]!, at));
+  const blocks: Block[] = [
+    {
+      kind: "chart",
+      name: "spend-by-day",
+      title: "Spend by day: what this plan would buy",
+      bars: p.byDay.map((d) => ({ label: d.day, value: d.projected, text: formatAmount(d.projected) })),
+    },
+    table(
+      "budget",
+      [
+        left("Day"),
+        right("Committed"),
+        right("This plan"),
+        right("Purchases"),
+        right("Daily limit"),
+        right("Headroom"),
+        left("Budget runs out at"),
+      ],
+      p.byDay.map((d) => [
+        d.day,
+        formatAmount(d.committed),
+        formatAmount(d.projected),
+        String(d.count),
+        d.dailyLimit ? formatAmount(d.dailyLimit) : "no limit",
+        d.headroom ? formatAmount(d.headroom) : "-",
+        runAt(d.runsOutAt),
+      ]),
+    ),
+  ];
+  const perRun = p.budget.perRunLimit;
+  const refused = p.runs.filter((r) => r.refusedBy.includes("run_budget"));
+  blocks.push(
+    text(
+      perRun
+        ? `per_run_limit ${formatAmount(perRun)}: ${refused.length === 0 ? "no run reaches it" : `reached in ${refused.map((r) => runLabel(r, at)).join("; ")}`}.`
+        : "per_run_limit: none.",
+      refused.length > 0 ? "warning" : undefined,
+    ),
+  );
+  for (const d of p.byDay) {
+    if (d.runsOutAt !== null) {
+      blocks.push(
+        text(
+          `The daily budget of ${d.day} runs out at ${runAt(d.runsOutAt)}: later purchases that day are refused.`,
+          "warning",
+        ),
+      );
+    }
+  }
+  return blocks;
+}
+
+export function walletBlocks(report: PlanReport, at: (d: Date) => string): Block[] {
+  const w = report.purchases.wallet;
+  const floor = `min_wallet_balance ${formatAmount(w.minBalance)}`;
+  if (!w.balance) {
+    return [
+      text(
+        `The wallet balance is not known yet (the reseller reports it with each purchase); this plan would spend ${formatAmount(w.projectedSpend)}. The ${floor} is checked from the first purchase on.`,
+        "note",
+      ),
+    ];
+  }
+  const blocks: Block[] = [
+    table(
+      "wallet",
+      [left("Wallet"), right("Amount")],
+      [
+        [`last known balance${w.asOf ? ` (${at(w.asOf)})` : ""}`, formatAmount(w.balance)],
+        ["in flight (not in that balance yet)", formatAmount(w.inFlight)],
+        ["this plan would spend", formatAmount(w.projectedSpend)],
+        ["projected balance", formatAmount(w.projectedBalance!)],
+        ["min_wallet_balance", formatAmount(w.minBalance)],
+        ["headroom above the floor", formatAmount(w.headroom!)],
+      ],
+    ),
+  ];
+  if (w.runsOutAt !== null) {
+    const run = report.purchases.runs[w.runsOutAt]!;
+    blocks.push(text(`The wallet floor (${floor}) stops purchases at ${runLabel(run, at)}.`, "warning"));
+  }
+  return blocks;
+}
+
+export function priceBlocks(p: PurchasePlan, at: (d: Date) => string): Block[] {
+  const prices = p.prices;
+  const blocks: Block[] = [];
+  if (!prices.recordedAt) {
+    blocks.push(
+      text("No earlier prices are recorded yet (each purchase run records the prices it bought at)."),
+    );
+  } else if (prices.changes.length === 0) {
+    blocks.push(
+      text(`No plan this window uses changed price since the last run (${at(prices.recordedAt)}).`),
+    );
+  } else {
+    blocks.push(text(`Prices changed since the last run (${at(prices.recordedAt)}):`, "warning"));
+    blocks.push(
+      table(
+        "price-changes",
+        [left("Network"), left("Plan"), right("Was"), right("Now"), right("Change")],
+        prices.changes.map((c) => [
+          c.network,
+          `${c.planId} ${c.name}`,
+          formatAmount(c.from),
+          formatAmount(c.to),
+          signed(c.to.minus(c.from)),
+        ]),
+      ),
+    );
+  }
+  if (prices.otherChanges > 0)
+    blocks.push(text(`${counted(prices.otherChanges, "other plan")} changed price.`));
+  if (p.aboveMax.length === 0) {
+    blocks.push(text("No live price is above a max_price."));
+  } else {
+    blocks.push(
+      table(
+        "above-max",
+        [left("Job"), left("Why"), right("Recipients")],
+        p.aboveMax.map((a) => [a.job ?? a.source, a.reason, String(a.count)]),
+      ),
+    );
+  }
+  return blocks;
+}
+
+function signed(value: Money): string {
+  return value.gt(0) ? `+${formatAmount(value)}` : formatAmount(value);
+}

@@ -1,0 +1,89 @@
+// Plan prices remembered between runs (kv key "plan_prices"), so a plan can say which prices changed since
+// the last purchase run. Purchase runs record them; `topsync plan` only reads and compares (pure).
+import { sql } from "drizzle-orm";
+import { type Executor, rows } from "../db/client.js";
+import { parseMoney } from "../money.js";
+import type { Catalogue } from "../purchases/resolve.js";
+import type { PriceChange, PriceReport } from "./plan-model.js";
+
+export const PLAN_PRICES_KEY = "plan_prices";
+
+/** As stored: prices by `<network id>:<plan id>`, exact decimal strings. */
+export interface RecordedPrices {
+  as_of: string;
+  plans: Record<string, { network: string; name: string; price: string }>;
+}
+
+export function priceKey(networkId: string, planId: string): string {
+  return `${networkId}:${planId}`;
+}
+
+/**
+ * Records the prices of a run's catalogue (one upsert). Networks whose plans could not be read this run keep
+ * their earlier prices. Call it at the end of each `purchases run`, with the catalogue the run bought from.
+ */
+export async function recordPlanPrices(db: Executor, catalogue: Catalogue, now = new Date()): Promise<void> {
+  const previous = await readPlanPrices(db);
+  const plans: RecordedPrices["plans"] = {};
+  const read = new Set(catalogue.plans.keys());
+  for (const [key, value] of Object.entries(previous?.plans ?? {})) {
+    if (!read.has(key.slice(0, key.indexOf(":")))) plans[key] = value;
+  }
+  for (const network of catalogue.networks) {
+    for (const plan of catalogue.plans.get(network.id) ?? []) {
+      plans[priceKey(network.id, plan.id)] = {
+        network: network.name,
+        name: plan.name,
+        price: plan.price.toFixed(2),
+      };
+    }
+  }
+  const value: RecordedPrices = { as_of: now.toISOString(), plans };
+  await rows(
+    db,
+    sql`insert into kv (key, value, updated_at) values (${PLAN_PRICES_KEY}, ${JSON.stringify(value)}::jsonb, now())
+        on conflict (key) do update set value = excluded.value, updated_at = excluded.updated_at
+        returning key`,
+  );
+}
+
+export async function readPlanPrices(db: Executor): Promise<RecordedPrices | null> {
+  const [row] = await rows<{ value: RecordedPrices | string }>(
+    db,
+    sql`select value from kv where key = ${PLAN_PRICES_KEY}`,
+  );
+  if (!row) return null;
+  return typeof row.value === "string" ? (JSON.parse(row.value) as RecordedPrices) : row.value;
+}
+
+/** Live prices against the recorded ones: the changes of the plans in `used` listed, the others counted. */
+export function priceChanges(
+  recorded: RecordedPrices | null,
+  catalogue: Catalogue | null,
+  used: ReadonlySet<string>,
+): PriceReport {
+  if (!recorded || !catalogue)
+    return { recordedAt: recorded ? new Date(recorded.as_of) : null, changes: [], otherChanges: 0 };
+  const changes: PriceChange[] = [];
+  let otherChanges = 0;
+  for (const network of catalogue.networks) {
+    for (const plan of catalogue.plans.get(network.id) ?? []) {
+      const key = priceKey(network.id, plan.id);
+      const before = recorded.plans[key];
+      if (!before || parseMoney(before.price).eq(plan.price)) continue;
+      if (!used.has(key)) {
+        otherChanges++;
+        continue;
+      }
+      changes.push({
+        networkId: network.id,
+        network: network.name,
+        planId: plan.id,
+        name: plan.name,
+        from: parseMoney(before.price),
+        to: plan.price,
+      });
+    }
+  }
+  return { recordedAt: new Date(recorded.as_of), changes, otherChanges };
+}

@@ -1,0 +1,156 @@
+// A report as one self-contained HTML file: inline CSS and SVG, nothing fetched (a Content-Security-Policy
+// says so), readable on a phone: wide tables scroll inside their box, the page itself never sideways.
+import { barLengths } from "./chart-scale.js";
+import { type Block, type ChartBar, omittedNote, type ReportDocument } from "./document.js";
+
+const CSS = `
+:root { color-scheme: light; --fg: #1d232a; --muted: #5b6570; --line: #d8dde3; --bar: #2f6fb3; }
+* { box-sizing: border-box; }
+body { margin: 0 auto; padding: 16px; max-width: 1080px; color: var(--fg); background: #fff;
+  font: 15px/1.45 -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
+h1 { font-size: 1.45em; margin: 0 0 8px; }
+h2 { font-size: 1.15em; margin: 28px 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 2px 12px; margin: 0 0 12px; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; overflow-wrap: anywhere; }
+p { margin: 8px 0; overflow-wrap: anywhere; }
+.status { padding: 10px 12px; border-radius: 6px; border-left: 5px solid; }
+.tone-ok { background: #eaf6ec; border-color: #2e8540; }
+.tone-note { background: #eef3f9; border-color: #2f6fb3; }
+.tone-warning { background: #fff6e0; border-color: #c98a00; }
+.tone-error { background: #fdecea; border-color: #c0392b; font-weight: 600; }
+p.tone-warning, p.tone-error { padding: 6px 10px; border-radius: 4px; border-left: 4px solid; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; max-width: 100%; }
+table { border-collapse: collapse; margin: 4px 0 8px; font-size: 0.93em; }
+th, td { padding: 5px 9px; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top;
+  white-space: nowrap; }
+td.wrap { white-space: normal; min-width: 16em; max-width: 36em; }
+th { background: #f3f5f7; white-space: nowrap; }
+td.num, th.num { text-align: right; white-space: nowrap; font-variant-numeric: tabular-nums; }
+tbody tr:nth-child(even) td { background: #fafbfc; }
+p.omitted { color: var(--muted); font-style: italic; }
+figure.chart { margin: 8px 0 12px; }
+figure.chart svg { width: 100%; height: auto; display: block; }
+figure.chart figcaption { color: var(--muted); font-size: 0.9em; }
+svg .bar { fill: var(--bar); }
+svg .axis { stroke: var(--line); }
+svg text { fill: var(--muted); font: 11px sans-serif; }
+@media (max-width: 600px) {
+  body { padding: 10px; font-size: 14px; }
+  th, td { padding: 4px 6px; }
+  dl.facts { grid-template-columns: 1fr; }
+  dl.facts dd { margin-bottom: 4px; }
+}
+`;
+
+export function renderHtml(doc: ReportDocument): string {
+  const body = [
+    `<h1>${html(doc.title)}</h1>`,
+    `<dl class="facts">${doc.facts.map(([k, v]) => `<dt>${html(k)}</dt><dd>${html(v)}</dd>`).join("")}</dl>`,
+    `<p id="status" class="status tone-${doc.status.tone}">${doc.status.tone === "error" ? "INCOMPLETE: " : ""}${html(doc.status.text)}</p>`,
+    ...doc.sections.map(
+      (section) =>
+        `<section id="${attr(section.id)}">\n<h2>${html(section.title)}</h2>\n${section.blocks.map(blockHtml).join("\n")}\n</section>`,
+    ),
+  ];
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="generator" content="topsync">
+<title>${html(doc.title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+${body.join("\n")}
+</body>
+</html>
+`;
+}
+
+/** Columns with longer values than this wrap (reasons, messages); the others stay on one line. */
+const WRAP_AFTER = 40;
+
+function blockHtml(block: Block): string {
+  if (block.kind === "text") {
+    return `<p${block.tone ? ` class="tone-${block.tone}"` : ""}>${html(block.text)}</p>`;
+  }
+  if (block.kind === "table") {
+    const wraps = block.columns.map((_, i) => block.rows.some((row) => (row[i]?.length ?? 0) > WRAP_AFTER));
+    const cls = (i: number, cell: boolean) =>
+      block.columns[i]?.align === "right" ? ' class="num"' : cell && wraps[i] ? ' class="wrap"' : "";
+    const head = block.columns
+      .map((c, i) => `<th scope="col"${cls(i, false)}>${html(c.header)}</th>`)
+      .join("");
+    const rows = block.rows
+      .map((row) => `<tr>${row.map((value, i) => `<td${cls(i, true)}>${html(value)}</td>`).join("")}</tr>`)
+      .join("\n");
+    const omitted = block.omitted > 0 ? `\n<p class="omitted">${html(omittedNote(block.omitted))}</p>` : "";
+    return `<div class="scroll"><table id="table-${attr(block.name)}" class="${attr(block.name)}">
+<thead><tr>${head}</tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table></div>${omitted}`;
+  }
+  return chartSvg(block.name, block.title, block.bars);
+}
+
+const PLOT_HEIGHT = 160;
+const TOP = 22;
+const BOTTOM = 34;
+const SLOT = 46;
+
+/** Vertical bars, one per label, scaled exactly (see chart-scale.ts); each bar carries its value. */
+function chartSvg(name: string, title: string, bars: ChartBar[]): string {
+  const lengths = barLengths(bars, PLOT_HEIGHT);
+  const width = Math.max(320, bars.length * SLOT + 16);
+  const height = TOP + PLOT_HEIGHT + BOTTOM;
+  const baseline = TOP + PLOT_HEIGHT;
+  const labelEvery = Math.ceil(bars.length / 31);
+  const showValues = bars.length <= 12;
+  const parts = bars.map((bar, i) => {
+    const x = 8 + i * SLOT + 6;
+    const barWidth = SLOT - 12;
+    const h = lengths[i]!;
+    const middle = x + barWidth / 2;
+    const value = showValues
+      ? `<text x="${middle}" y="${baseline - h - 6}" text-anchor="middle">${html(shortAmount(bar.text))}</text>`
+      : "";
+    const label =
+      i % labelEvery === 0
+        ? `<text x="${middle}" y="${baseline + 16}" text-anchor="middle">${html(shortLabel(bar.label))}</text>`
+        : "";
+    return `<rect class="bar" x="${x}" y="${baseline - h}" width="${barWidth}" height="${h}" data-label="${attr(bar.label)}" data-value="${attr(bar.value.toFixed(2))}"><title>${html(`${bar.label}: ${bar.text}`)}</title></rect>${value}${label}`;
+  });
+  return `<figure class="chart" id="chart-${attr(name)}">
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" style="max-width:${width}px" role="img" aria-label="${attr(title)}">
+<line class="axis" x1="4" y1="${baseline + 0.5}" x2="${width - 4}" y2="${baseline + 0.5}"/>
+${parts.join("\n")}
+</svg>
+<figcaption>${html(title)}</figcaption>
+</figure>`;
+}
+
+/** "2026-05-01" → "05-01" under a bar; other labels as they are. */
+function shortLabel(label: string): string {
+  return /^\d{4}-\d{2}-\d{2}$/.test(label) ? label.slice(5) : label;
+}
+
+/** "NGN 12,345.00" → "12,345" above a bar (the exact value is in the bar's title and the table). */
+function shortAmount(text: string): string {
+  return text.replace(/^[A-Z]{3} /, "").replace(/\.00$/, "");
+}
+
+function html(value: string): string {
+  return value
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+const attr = html;
