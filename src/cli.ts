@@ -190,6 +190,13 @@ program
   .description("apply database migrations (also done by every command that opens the database)")
   .action(withContext(async (ctx) => (await import("./cli/migrate.js")).migrateCommand(ctx)));
 
+program
+  .command("run")
+  .description(
+    "the daemon: job schedules, intake, verification and the website loop; /healthz, /readyz, /metrics",
+  )
+  .action(withContext(async (ctx) => (await import("./cli/run.js")).runCommand(ctx)));
+
 const websites = program.command("websites").description("the analytics websites");
 websites
   .command("list")

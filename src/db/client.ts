@@ -93,24 +93,30 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       return () => subscription.unlisten();
     },
     async holdRunLock(runId) {
-      const connection = await client.reserve();
-      await connection`select pg_advisory_lock(${RUN_LOCK_SPACE}, hashtext(${runId}))`;
-      return async () => {
-        await connection`select pg_advisory_unlock(${RUN_LOCK_SPACE}, hashtext(${runId}))`.catch(() => {});
-        connection.release();
-      };
+      // A session of its own rather than a reserved pool connection: postgres.js 3.4 crashes the process when
+      // a query is sent on a reserved connection the server has closed (a database restart), while ending a
+      // dedicated client is always safe. No max_lifetime: recycling the session would drop the lock.
+      const session = postgres(url, {
+        max: 1,
+        max_lifetime: null,
+        fetch_types: false,
+        onnotice: () => {},
+        connection: { application_name: "topsync" },
+      });
+      try {
+        await session`select pg_advisory_lock(${RUN_LOCK_SPACE}, hashtext(${runId}))`;
+      } catch (error) {
+        await session.end({ timeout: 1 }).catch(() => {});
+        throw error;
+      }
+      return () => session.end({ timeout: 5 }).catch(() => {});
     },
     async isRunAlive(runId) {
-      const connection = await client.reserve();
-      try {
-        const [row] = await connection<
-          { got: boolean }[]
-        >`select pg_try_advisory_lock(${RUN_LOCK_SPACE}, hashtext(${runId})) as got`;
-        if (row?.got) await connection`select pg_advisory_unlock(${RUN_LOCK_SPACE}, hashtext(${runId}))`;
-        return !row?.got;
-      } finally {
-        connection.release();
-      }
+      // Taken and given back within the statement's own transaction.
+      const [row] = await client<
+        { got: boolean }[]
+      >`select pg_try_advisory_xact_lock(${RUN_LOCK_SPACE}, hashtext(${runId})) as got`;
+      return !row?.got;
     },
     close: () => client.end({ timeout: 5 }),
   };

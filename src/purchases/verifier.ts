@@ -44,7 +44,14 @@ export class Verifier {
 
   /** Verifies one purchase from its first check to a final state, in the background. */
   schedule(task: VerifyTask): void {
-    const running = this.follow(task);
+    // A verification that cannot record its result (the database is away) leaves the row as it was; a later
+    // run or sweep looks again. It must never end the process as an unobserved rejection.
+    const running = this.follow(task).catch((error: unknown) => {
+      this.deps.logger.warn(
+        { purchase: task.id, err: error },
+        `verification of purchase ${task.id} stopped: ${(error as Error).message}; it is checked again later`,
+      );
+    });
     this.tasks.add(running);
     void running.finally(() => this.tasks.delete(running));
   }

@@ -75,3 +75,27 @@ export function dueFire(
 export function onDemandFire(now: Date): Date {
   return new Date(Math.floor(now.getTime() / 60_000) * 60_000);
 }
+
+/** Every instant in (after, before) the schedule matches, newest first (at most `limit`). */
+export function firesBefore(
+  expression: string,
+  timeZone: string,
+  before: Date,
+  after: Date,
+  limit: number,
+): Date[] {
+  const step = stepMs(expression);
+  const fires: Date[] = [];
+  withTask(expression, timeZone, (task) => {
+    let t = Math.ceil(before.getTime() / step) * step - step;
+    for (; t > after.getTime() && fires.length < limit; t -= step) {
+      if (task.match(new Date(t))) fires.push(new Date(t));
+    }
+  });
+  return fires;
+}
+
+/** A six-field cron expression (in UTC) matching the second of a one-off `at` time, every year. */
+export function atExpression(at: Date): string {
+  return `${at.getUTCSeconds()} ${at.getUTCMinutes()} ${at.getUTCHours()} ${at.getUTCDate()} ${at.getUTCMonth() + 1} *`;
+}

@@ -1,0 +1,84 @@
+// Start-up catch-up (DESIGN §3, §8), like a Kubernetes CronJob's starting deadline: the latest fire of a
+// job missed within `catch_up` runs once; older missed fires, and a fire from before the job first appeared
+// in config, are recorded as skipped with the reason and never run.
+import type { PurchaseJob } from "../config/index.js";
+import { formatDuration } from "../duration.js";
+import { dueFire, firesBefore } from "./fires.js";
+
+/** How far back missed fires are looked for and reported (or `catch_up`, when longer). */
+export const REPORT_WINDOW_MS = 24 * 3_600_000;
+/** At most this many skipped fires are recorded per job per start (the newest). */
+export const MAX_REPORTED = 1000;
+
+export interface CatchUpInput {
+  job: PurchaseJob;
+  globalTimeZone: string;
+  now: Date;
+  /** When the job first appeared in config (the `jobs` table). */
+  firstSeen: Date;
+  /** The newest fire of the job already in `schedule_fires`: nothing at or before it is missed. */
+  lastRecorded?: Date;
+}
+
+export interface SkippedFire {
+  fireTime: Date;
+  reason: string;
+}
+
+export interface CatchUpPlan {
+  /** The fire to run now, if any. */
+  run?: Date;
+  /** Newest first. */
+  skipped: SkippedFire[];
+}
+
+export function planCatchUp(input: CatchUpInput, limit = MAX_REPORTED): CatchUpPlan {
+  const { job, now, firstSeen, lastRecorded } = input;
+  const isNew = (t: Date) => lastRecorded === undefined || t > lastRecorded;
+  const beforeFirstSeen = (t: Date): SkippedFire => ({
+    fireTime: t,
+    reason: `before the job first appeared in config (${firstSeen.toISOString()})`,
+  });
+  const tooOld = (t: Date): SkippedFire => ({
+    fireTime: t,
+    reason: `missed by more than catch_up (${formatDuration(job.catch_up)})`,
+  });
+
+  if (job.at) {
+    const at = job.at;
+    if (at > now || !isNew(at)) return { skipped: [] };
+    if (at < firstSeen) return { skipped: [beforeFirstSeen(at)] };
+    if (now.getTime() - at.getTime() < job.catch_up) return { run: at, skipped: [] };
+    return { skipped: [tooOld(at)] };
+  }
+  if (!job.schedule) return { skipped: [] };
+
+  const latest = dueFire(job, input.globalTimeZone, now);
+  const plan: CatchUpPlan = { skipped: [] };
+  if (latest && isNew(latest)) {
+    if (latest < firstSeen) plan.skipped.push(beforeFirstSeen(latest));
+    else plan.run = latest;
+  }
+  const floor = Math.max(
+    firstSeen.getTime() - 1,
+    lastRecorded?.getTime() ?? Number.NEGATIVE_INFINITY,
+    now.getTime() - Math.max(job.catch_up, REPORT_WINDOW_MS),
+  );
+  const before = latest ?? new Date(now.getTime() + 1);
+  const older = firesBefore(
+    job.schedule,
+    job.timezone ?? input.globalTimeZone,
+    before,
+    new Date(floor),
+    limit - plan.skipped.length,
+  );
+  const deadline = now.getTime() - job.catch_up;
+  for (const t of older) {
+    plan.skipped.push(
+      t.getTime() <= deadline
+        ? tooOld(t)
+        : { fireTime: t, reason: `superseded: only the latest missed fire (${before.toISOString()}) runs` },
+    );
+  }
+  return plan;
+}

@@ -1,0 +1,111 @@
+// The `schedule_fires` table: one row per fire of a job or of the website loop, inserted once across all
+// replicas. Each function is one statement; the primary key on fire_key is what elects a single runner.
+import { sql } from "drizzle-orm";
+import { type Executor, rows } from "../db/client.js";
+
+export type FireStatus = "running" | "done" | "failed" | "skipped";
+
+export interface FireRef {
+  key: string;
+  /** A purchase job's name, or WEBSITES_JOB for the website loop. */
+  job: string;
+  fireTime: Date;
+}
+
+/** schedule_fires.job_name of the website loop: parentheses are not allowed in job names, so it cannot clash. */
+export const WEBSITES_JOB = "(websites)";
+
+/** Inserts the fire as `running`; true when this caller inserted it (elected), false when it already existed. */
+export async function claimFire(db: Executor, fire: FireRef, claimedBy: string): Promise<boolean> {
+  const inserted = await rows<{ fire_key: string }>(
+    db,
+    sql`insert into schedule_fires (fire_key, job_name, fire_time, status, claimed_by)
+        values (${fire.key}, ${fire.job}, ${fire.fireTime.toISOString()}::timestamptz, 'running', ${claimedBy})
+        on conflict (fire_key) do nothing returning fire_key`,
+  );
+  return inserted.length === 1;
+}
+
+/** Closes a running fire; a fire already closed (or taken over by another replica) is left alone. */
+export async function finishFire(
+  db: Executor,
+  key: string,
+  claimedBy: string,
+  status: "done" | "failed",
+  reason?: string,
+): Promise<boolean> {
+  const moved = await rows<{ fire_key: string }>(
+    db,
+    sql`update schedule_fires set status = ${status}, reason = coalesce(${reason ?? null}, reason), finished_at = now()
+        where fire_key = ${key} and status = 'running' and claimed_by = ${claimedBy} returning fire_key`,
+  );
+  return moved.length === 1;
+}
+
+/** Records fires that will never run, with why; fires already recorded are left alone. Returns how many are new. */
+export async function recordSkippedFires(
+  db: Executor,
+  fires: Array<FireRef & { reason: string }>,
+  recordedBy: string,
+): Promise<number> {
+  if (fires.length === 0) return 0;
+  const payload = JSON.stringify(
+    fires.map((f) => ({
+      fire_key: f.key,
+      job_name: f.job,
+      fire_time: f.fireTime.toISOString(),
+      reason: f.reason,
+    })),
+  );
+  const inserted = await rows<{ fire_key: string }>(
+    db,
+    sql`insert into schedule_fires (fire_key, job_name, fire_time, status, reason, claimed_by, finished_at)
+        select fire_key, job_name, fire_time, 'skipped', reason, ${recordedBy}, now()
+        from jsonb_to_recordset(${payload}::jsonb) as v(fire_key text, job_name text, fire_time timestamptz, reason text)
+        on conflict (fire_key) do nothing returning fire_key`,
+  );
+  return inserted.length;
+}
+
+/** The newest fire recorded for a job, whatever its status. */
+export async function lastRecordedFire(db: Executor, job: string): Promise<Date | undefined> {
+  const [row] = await rows<{ last: Date | string | null }>(
+    db,
+    sql`select max(fire_time) as last from schedule_fires where job_name = ${job}`,
+  );
+  return row?.last ? new Date(row.last) : undefined;
+}
+
+export interface RunningFire extends FireRef {
+  claimedBy: string;
+}
+
+/** Fires some replica is running (or was, when it died). */
+export async function runningFires(db: Executor): Promise<RunningFire[]> {
+  const found = await rows<{
+    fire_key: string;
+    job_name: string;
+    fire_time: Date | string;
+    claimed_by: string;
+  }>(
+    db,
+    sql`select fire_key, job_name, fire_time, claimed_by from schedule_fires
+        where status = 'running' and claimed_by is not null order by fire_time limit 1000`,
+  );
+  return found.map((r) => ({
+    key: r.fire_key,
+    job: r.job_name,
+    fireTime: new Date(r.fire_time),
+    claimedBy: r.claimed_by,
+  }));
+}
+
+/** Moves a running fire from a dead replica to `to`; true when this caller got it. */
+export async function takeOverFire(db: Executor, key: string, from: string, to: string): Promise<boolean> {
+  const moved = await rows<{ fire_key: string }>(
+    db,
+    sql`update schedule_fires set claimed_by = ${to}, reason = ${`taken over from ${from}, which stopped`}
+        where fire_key = ${key} and status = 'running' and claimed_by = ${from} returning fire_key`,
+  );
+  return moved.length === 1;
+}

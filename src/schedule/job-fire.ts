@@ -1,0 +1,50 @@
+// One fire of a purchase job: its ledger rows (idempotent by request_key, so a fire written twice adds
+// nothing), then a run that buys the job's due purchases. A fire's rows are what makes it "run".
+import type { PurchaseJob } from "../config/index.js";
+import { type FireResult, fireJob } from "../purchases/sources/jobs.js";
+import type { DaemonContext } from "./context.js";
+import type { PurchaseRuns } from "./purchase-runs.js";
+
+/** The fire time a job's rows carry: the `at` time itself for a one-off job, else the schedule's slot. */
+export function fireTimeOf(job: PurchaseJob, slot: Date): Date {
+  return job.at ?? slot;
+}
+
+/** The slot (whole second) node-cron fires for a fire time, which the fire's key is made from. */
+export function slotOf(fireTime: Date): Date {
+  return new Date(Math.floor(fireTime.getTime() / 1000) * 1000);
+}
+
+export async function writeFire(ctx: DaemonContext, job: PurchaseJob, fireTime: Date): Promise<FireResult> {
+  const result = await fireJob(ctx.database.db, job, fireTime, {
+    configDir: ctx.configDir,
+    defaultAttempts: ctx.config.reseller.retry.max_attempts,
+    actor: ctx.replica,
+  });
+  ctx.logger.info(
+    { job: job.name, fire: fireTime.toISOString(), recipients: result.recipients, inserted: result.inserted },
+    `job ${job.name} fire ${fireTime.toISOString()}: ${result.recipients} recipients, ${result.inserted} new purchases`,
+  );
+  return result;
+}
+
+/** Writes a fire and buys the job's due purchases; retries are handed to the worker so the run ends promptly. */
+export async function runJobFire(
+  ctx: DaemonContext,
+  runs: PurchaseRuns,
+  job: PurchaseJob,
+  fireTime: Date,
+  wakeWorker: () => void,
+): Promise<void> {
+  await writeFire(ctx, job, fireTime);
+  if (ctx.signal.aborted) return;
+  const summary = await runs.run({ jobName: job.name, resumeVerification: false, retryWaitMs: 0 });
+  if (summary.claimed > 0)
+    ctx.logger.info(
+      { job: job.name, run: summary.runId },
+      `job ${job.name}: ${summary.claimed} claimed, ${summary.submitted} submitted, ${summary.succeeded} succeeded, ` +
+        `${summary.failed} failed, ${summary.rejected} rejected, ${summary.inDoubt} in_doubt`,
+    );
+  if (summary.retried > 0) wakeWorker();
+  if (summary.stoppedBy) throw new Error(`the run stopped: ${summary.stoppedBy}`);
+}

@@ -1,0 +1,134 @@
+// `topsync run` from start to stop: the HTTP endpoints first (a port in use fails at once), then the
+// database (retried while unreachable), then the daemon; on `stop` it stops claiming, gives the work in
+// progress `server.shutdown_grace` to finish, and closes everything.
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import { createAnalyticsClient, createResellerClient } from "../clients.js";
+import type { Clock } from "../clock.js";
+import type { Config } from "../config/index.js";
+import type { Database } from "../db/client.js";
+import { formatDuration } from "../duration.js";
+import type { Logger } from "../log/logger.js";
+import { startHealthServer } from "../server/health.js";
+import { readLedgerStats } from "../server/ledger-stats.js";
+import { DaemonMetrics } from "../server/metrics.js";
+import { Readiness } from "../server/readiness.js";
+import { withTimeout } from "../server/timeout.js";
+import { connectWithRetry } from "./connect.js";
+import type { DaemonContext } from "./context.js";
+import { startDaemon } from "./daemon.js";
+import { WorkTracker } from "./work-tracker.js";
+
+const SCRAPE_TIMEOUT_MS = 5000;
+
+export interface ServiceOptions {
+  config: Config;
+  configDir: string;
+  /** DATABASE_URL, used when config has no database.url. */
+  databaseUrl?: string;
+  logger: Logger;
+  clock: Clock;
+}
+
+export interface ServiceOutcome {
+  /** False when work was still in progress after shutdown_grace. */
+  clean: boolean;
+}
+
+/** Runs until `stop` aborts; throws when it cannot start (port in use, database locked, migration failed). */
+export async function runService(options: ServiceOptions, stop: AbortSignal): Promise<ServiceOutcome> {
+  const { config, logger } = options;
+  const metrics = new DaemonMetrics(config);
+  const readiness = new Readiness();
+  const clients = {
+    reseller: createResellerClient(config.reseller, { logger, observer: metrics.observer }),
+    analytics: createAnalyticsClient(config.analytics, { logger, observer: metrics.observer }),
+  };
+  let database: Database | undefined;
+  const closeAll = async () => {
+    await Promise.allSettled([clients.reseller.close(), clients.analytics.close()]);
+    await database?.close().catch(() => {});
+  };
+  try {
+    const server = await startHealthServer({
+      host: config.server.host,
+      port: config.server.port,
+      readiness,
+      logger,
+      metrics: async () => {
+        metrics.setLedger(await ledgerStats(database, options), config);
+        return { contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
+      },
+    });
+    try {
+      database = await connectWithRetry({
+        url: config.database.url || options.databaseUrl,
+        pgliteDir: config.database.pglite_dir,
+        logger,
+        clock: options.clock,
+        signal: stop,
+        onFailure: (message) => readiness.connectFailed(message),
+      });
+      if (!database) return { clean: true };
+      readiness.connected(database);
+      return await runConnected(options, { ...clients, database, metrics }, readiness, stop);
+    } finally {
+      await server.close();
+    }
+  } finally {
+    await closeAll();
+  }
+}
+
+async function runConnected(
+  options: ServiceOptions,
+  parts: Pick<DaemonContext, "database" | "reseller" | "analytics" | "metrics">,
+  readiness: Readiness,
+  stop: AbortSignal,
+): Promise<ServiceOutcome> {
+  const { config, logger, clock } = options;
+  const stopping = new AbortController();
+  const ctx: DaemonContext = {
+    ...parts,
+    config,
+    configDir: options.configDir,
+    logger,
+    clock,
+    replica: `daemon:${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
+    signal: stopping.signal,
+    work: new WorkTracker(),
+  };
+  const daemon = await startDaemon(ctx);
+  if (!stop.aborted) await new Promise((resolve) => stop.addEventListener("abort", resolve, { once: true }));
+
+  readiness.shuttingDown();
+  const grace = config.server.shutdown_grace;
+  logger.info(`stopping: no new claims; calls in flight have ${formatDuration(grace)} to finish`);
+  stopping.abort();
+  const graceOver = new AbortController();
+  const stopped = daemon.stop().then(() => true);
+  const timedOut = clock.sleep(grace, graceOver.signal).then(
+    () => false,
+    () => true,
+  );
+  const clean = await Promise.race([stopped, timedOut]);
+  graceOver.abort();
+  if (clean) logger.info("stopped cleanly: nothing left in submitting by this replica");
+  else
+    logger.error(
+      `server.shutdown_grace (${formatDuration(grace)}) passed with ${ctx.work.size} tasks still running; ` +
+        "their purchases still in submitting become in_doubt at the next sweep of any replica",
+    );
+  return { clean };
+}
+
+async function ledgerStats(database: Database | undefined, options: ServiceOptions) {
+  if (!database) return undefined;
+  try {
+    const read = readLedgerStats(database.db, new Date(options.clock.now()), options.config.timezone);
+    return await withTimeout(read, SCRAPE_TIMEOUT_MS, "the ledger did not answer");
+  } catch (error) {
+    options.logger.warn(`metrics: cannot read the ledger: ${(error as Error).message}`);
+    return undefined;
+  }
+}

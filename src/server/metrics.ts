@@ -1,0 +1,133 @@
+// The daemon's Prometheus metrics (prom-client, one registry per daemon): ledger gauges read from the
+// database at scrape time (so every replica reports the shared truth), and this replica's counters and
+// call-latency histograms, fed by the clients' CallObserver and by the schedules.
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { Config } from "../config/index.js";
+import type { CallObserver } from "../http/service-client.js";
+import type { PlanSummary } from "../websites/model.js";
+import type { LedgerStats } from "./ledger-stats.js";
+
+/** What became of a fire on this replica. */
+export type FireResult =
+  | "run"
+  | "failed"
+  | "skipped"
+  | "overlap"
+  | "not_elected"
+  | "coordinator_error"
+  | "missed";
+
+const PLAN_ACTIONS = ["create", "update", "delete", "unchanged", "unmanaged", "conflicts"] as const;
+
+export class DaemonMetrics {
+  readonly registry = new Registry();
+  private readonly purchases = this.gauge("topsync_purchases", "Purchases in the ledger by state.", [
+    "state",
+  ]);
+  private readonly inDoubt = this.gauge(
+    "topsync_purchases_in_doubt",
+    "Purchases in_doubt: a person must settle them.",
+  );
+  private readonly unverified = this.gauge(
+    "topsync_purchases_unverified",
+    "Purchases bought without a final status yet.",
+  );
+  private readonly spendToday = this.gauge(
+    "topsync_spend_today_naira",
+    "Money committed today (budget day in the configured timezone).",
+  );
+  /** Only with a budget.daily_limit. */
+  private readonly budgetLeft: Gauge | undefined;
+  private readonly scheduleFires = this.gauge(
+    "topsync_schedule_fires",
+    "Fires recorded in schedule_fires by job and status (all replicas).",
+    ["job", "status"],
+  );
+  private readonly websitePlan = this.gauge(
+    "topsync_website_plan",
+    "Plan counts of the latest finished website pass (all replicas).",
+    ["action"],
+  );
+  private readonly websiteLastSuccess = this.gauge(
+    "topsync_website_last_success_timestamp_seconds",
+    "When the last website pass with status ok finished (all replicas).",
+  );
+  private readonly databaseUp = this.gauge(
+    "topsync_database_up",
+    "1 when the ledger could be read for this scrape.",
+  );
+  private readonly calls = new Histogram({
+    name: "topsync_http_request_duration_seconds",
+    help: "Calls to the reseller and analytics services by endpoint and outcome (ok or the error code).",
+    labelNames: ["service", "endpoint", "outcome"],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  private readonly fires = new Counter({
+    name: "topsync_fires_total",
+    help: "Fires seen by this replica: run, failed, skipped (catch-up), overlap, not_elected, coordinator_error, missed.",
+    labelNames: ["job", "result"],
+    registers: [this.registry],
+  });
+  private readonly websitePasses = new Counter({
+    name: "topsync_website_passes_total",
+    help: "Website passes run by this replica, by status.",
+    labelNames: ["status"],
+    registers: [this.registry],
+  });
+  private readonly websitePassPlan = new Counter({
+    name: "topsync_website_pass_plan_total",
+    help: "Plan counts summed over the website passes of this replica.",
+    labelNames: ["action"],
+    registers: [this.registry],
+  });
+
+  constructor(config: Pick<Config, "budget">) {
+    collectDefaultMetrics({ register: this.registry, prefix: "topsync_" });
+    const limit = config.budget.daily_limit;
+    if (limit !== undefined) {
+      this.gauge("topsync_budget_daily_limit_naira", "budget.daily_limit.").set(Number(limit.toFixed(2)));
+      this.budgetLeft = this.gauge("topsync_budget_remaining_today_naira", "What today's budget has left.");
+    }
+  }
+
+  /** Feeds the latency histograms; give it to both service clients. */
+  readonly observer: CallObserver = (call, result, durationMs) => {
+    this.calls.observe(
+      { service: call.service, endpoint: call.endpoint, outcome: result },
+      durationMs / 1000,
+    );
+  };
+
+  fire(job: string, result: FireResult, count = 1): void {
+    this.fires.inc({ job, result }, count);
+  }
+
+  websitePass(status: string, plan?: PlanSummary, at?: Date): void {
+    this.websitePasses.inc({ status });
+    if (plan) for (const action of PLAN_ACTIONS) this.websitePassPlan.inc({ action }, plan[action]);
+    if (status === "ok" && at) this.websiteLastSuccess.set(at.getTime() / 1000);
+  }
+
+  /** Sets the ledger gauges from a fresh read; undefined (database unreadable) clears them. */
+  setLedger(stats: LedgerStats | undefined, config: Pick<Config, "budget">): void {
+    this.databaseUp.set(stats ? 1 : 0);
+    for (const gauge of [this.purchases, this.scheduleFires, this.websitePlan]) gauge.reset();
+    if (!stats) return;
+    for (const [state, count] of Object.entries(stats.byState)) this.purchases.set({ state }, count);
+    this.inDoubt.set(stats.byState.in_doubt ?? 0);
+    this.unverified.set(stats.byState.unverified ?? 0);
+    this.spendToday.set(Number(stats.spentToday));
+    const limit = config.budget.daily_limit;
+    if (limit !== undefined)
+      this.budgetLeft?.set(Math.max(0, Number(limit.minus(stats.spentToday).toFixed(2))));
+    for (const f of stats.fires) this.scheduleFires.set({ job: f.job, status: f.status }, f.count);
+    if (stats.lastWebsitePlan)
+      for (const action of PLAN_ACTIONS) this.websitePlan.set({ action }, stats.lastWebsitePlan[action] ?? 0);
+    if (stats.lastWebsiteSuccess) this.websiteLastSuccess.set(stats.lastWebsiteSuccess.getTime() / 1000);
+  }
+
+  private gauge<L extends string>(name: string, help: string, labelNames: L[] = []): Gauge<L> {
+    return new Gauge({ name, help, labelNames, registers: [this.registry] });
+  }
+}
