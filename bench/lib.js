@@ -74,9 +74,9 @@ export async function createDatabase(prefix = "topsync_bench") {
 }
 
 /** Runs a bench worker script in a child process; resolves to the JSON it prints last. */
-export function runWorker(script, args) {
+export function runWorker(script, args, nodeFlags = []) {
   return new Promise((resolve, reject) => {
-    const flags = (process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean);
+    const flags = [...nodeFlags, ...(process.env.BENCH_NODE_FLAGS ?? "").split(" ").filter(Boolean)];
     const child = spawn(
       process.execPath,
       [...flags, fileURLToPath(new URL(script, import.meta.url)), JSON.stringify(args)],
