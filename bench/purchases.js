@@ -75,6 +75,23 @@ console.error(
   `${RSS_COUNT} purchases, heap capped: ${capped.rate.toFixed(0)}/s, peak RSS ${capped.peakRssMb.toFixed(0)} MB`,
 );
 
+/** Says, from the figures, which targets this run met. */
+function verdict() {
+  const at = (latency) => rows.filter((row) => row.latency === latency);
+  const ratio = (row, other) => row.results["topsync-postgres"].rate / row.results[other].rate;
+  const fast = at(0);
+  const slow = at(20);
+  const fastMet = fast.every(
+    (row) => ratio(row, "graphile-worker") >= 1 && row.results["topsync-postgres"].rate >= 1000,
+  );
+  const slowMet = slow.every((row) => ratio(row, "no-database") >= 0.9);
+  const pct = (x) => `${(x * 100).toFixed(0)}%`;
+  return (
+    `This run: at 20 ms ${slowMet ? "**met**" : "**not met**"} (${slow.map((row) => pct(ratio(row, "no-database"))).join(", ")} of the ceiling); ` +
+    `at 0 ms ${fastMet ? "**met**" : "**not met**"} (${fast.map((row) => `${pct(ratio(row, "graphile-worker"))} of graphile-worker at c${row.concurrency}`).join(", ")}).`
+  );
+}
+
 const rate = (r) => `${r.rate.toFixed(0)}/s`;
 const table = rows
   .map((row) => {
@@ -104,7 +121,7 @@ Every contender does exactly this work per purchase through the same HTTP client
 ${table}
 
 **DESIGN §10 targets.** At 0 ms: at least graphile-worker's rate and ≥ 1,000/s on PostgreSQL. At 20 ms: ≥ 90% of the
-no-database ceiling.
+no-database ceiling. ${verdict()}
 
 **Memory** (target: 100,000 queued purchases processed under 200 MB peak RSS). ${RSS_COUNT.toLocaleString("en")} purchases
 queued by another process, then bought and verified by one worker (PostgreSQL, concurrency 32, 0 ms):

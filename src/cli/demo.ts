@@ -99,13 +99,12 @@ async function bulkPurchase(ctx: CommandContext): Promise<void> {
     intake: true,
   });
   for (const fire of prepared.fires) write(`${fire.job}: ${fire.recipients} recipients queued\n`);
-  const summary = await executePurchases({
-    database,
-    reseller: ctx.reseller(),
-    config: ctx.config,
-    logger: ctx.logger,
-    actor: "demo",
-  });
+  const catalogue = await loadCatalogue(ctx.reseller(), ctx.logger);
+  const summary = await executePurchases(
+    { database, reseller: ctx.reseller(), config: ctx.config, logger: ctx.logger, actor: "demo" },
+    { catalogue },
+  );
+  await recordPlanPrices(database.db, catalogue);
   write(
     `\nbought and verified: ${summary.succeeded} succeeded, ${summary.failed} failed (refunded), ${summary.rejected} rejected, ` +
       `${summary.inDoubt} in doubt, ${summary.unverified} unverified — sent for ${formatMoney(summary.committed)}\n\n`,

@@ -11,9 +11,9 @@ import { existingKeys, fireRows } from "../purchases/dry-run.js";
 import { budgetDay } from "../purchases/guards.js";
 import type { NewPurchase } from "../purchases/ledger.js";
 import type { Catalogue } from "../purchases/resolve.js";
+import { type IntakeRow, intakePurchase } from "../purchases/sources/intake.js";
 import { readGuardState } from "../purchases/submit.js";
 import type { ResellerClient } from "../reseller/client.js";
-import { parseSizeMb } from "../reseller/size.js";
 import { loadOwnership } from "../websites/ownership.js";
 import { jobFires } from "./plan-fires.js";
 import type { CandidateRun, JobFires, PlanInputs, UnknownPart } from "./plan-model.js";
@@ -103,20 +103,6 @@ async function queuedRows(db: Db, to: Date): Promise<TimedRow[]> {
   return found.map((r) => ({ ...r, not_before: new Date(r.not_before) }));
 }
 
-interface IntakeRow {
-  request_key: string;
-  network: string;
-  plan_id: string | null;
-  plan_size: string | null;
-  plan_type: string | null;
-  plan_name_contains: string | null;
-  phone: string;
-  ported: boolean;
-  max_price: string | null;
-  requested_by: string | null;
-  not_before: Date | string | null;
-}
-
 /** Intake requests not yet moved into the ledger, as the rows the move would write (src/purchases/sources/intake.ts). */
 async function intakeRows(db: Db, now: Date, to: Date): Promise<TimedRow[]> {
   const found = await rows<IntakeRow>(
@@ -127,29 +113,7 @@ async function intakeRows(db: Db, now: Date, to: Date): Promise<TimedRow[]> {
         where processed_at is null and coalesce(not_before, ${now.toISOString()}::timestamptz) <= ${to.toISOString()}
         order by id`,
   );
-  return found.map((r) => {
-    const sizeMb = r.plan_size ? parseSizeMb(r.plan_size) : null;
-    return {
-      request_key: r.request_key,
-      source: "intake",
-      job_name: null,
-      network: r.network,
-      plan_id: r.plan_id,
-      plan_selector:
-        sizeMb === null
-          ? null
-          : {
-              size_mb: sizeMb,
-              type: r.plan_type ?? undefined,
-              name_contains: r.plan_name_contains ?? undefined,
-            },
-      phone: r.phone.replace(/\s/g, ""),
-      ported: r.ported,
-      max_price: r.max_price,
-      requested_by: r.requested_by ?? "intake",
-      not_before: r.not_before ? new Date(r.not_before) : now,
-    };
-  });
+  return found.map((r) => intakePurchase(r, now) as TimedRow);
 }
 
 /** Rows grouped into the runs that would take them: everything due now in one, later ones by minute. */

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { AnalyticsClient } from "../../src/analytics/client.js";
-import { AuthError, ClientError, HttpError } from "../../src/http/errors.js";
+import { AuthError, ClientError } from "../../src/http/errors.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { analyticsFor, failureOf } from "../helpers/clients.js";
 

@@ -3,6 +3,7 @@
 import { sql } from "drizzle-orm";
 import { type Db, rows } from "../../db/client.js";
 import { parseSizeMb } from "../../reseller/size.js";
+import type { NewPurchase } from "../ledger.js";
 
 export interface IntakeResult {
   moved: number;
@@ -20,20 +21,12 @@ export async function ingestIntake(db: Db, batchSize: number, actor: string): Pr
           from purchase_requests where processed_at is null order by id limit ${batchSize} for update skip locked`,
     );
     if (pending.length === 0) return { moved: 0, invalid: 0 };
-    let invalid = 0;
+    const invalid = pending.filter((r) => r.plan_size && parseSizeMb(r.plan_size) === null).length;
     const values = pending.map((r) => {
-      const sizeMb = r.plan_size ? parseSizeMb(r.plan_size) : null;
-      if (r.plan_size && sizeMb === null) invalid++;
-      const selector =
-        sizeMb === null
-          ? null
-          : JSON.stringify({
-              size_mb: sizeMb,
-              type: r.plan_type ?? undefined,
-              name_contains: r.plan_name_contains ?? undefined,
-            });
-      return sql`(${r.request_key}, ${r.network}, ${r.plan_id}, ${selector}::jsonb, ${r.phone.replace(/\s/g, "")}, ${r.ported}::boolean,
-        ${r.max_price}::numeric, coalesce(${r.not_before}::timestamptz, now()), ${r.requested_by ?? "intake"})`;
+      const p = intakePurchase(r);
+      return sql`(${p.request_key}, ${p.network}, ${p.plan_id}, ${p.plan_selector ? JSON.stringify(p.plan_selector) : null}::jsonb,
+        ${p.phone}, ${p.ported}::boolean, ${p.max_price}::numeric, coalesce(${r.not_before}::timestamptz, now()),
+        ${p.requested_by})`;
     });
     await tx.execute(sql`
       with v (request_key, network, plan_id, plan_selector, phone, ported, max_price, not_before, requested_by) as (
@@ -56,8 +49,33 @@ export async function ingestIntake(db: Db, batchSize: number, actor: string): Pr
   });
 }
 
-interface IntakeRow {
-  id: number | string;
+/** The ledger row an intake request becomes (also what `topsync plan` shows for requests not moved yet). */
+export function intakePurchase(r: IntakeRow, now = new Date()): NewPurchase {
+  const sizeMb = r.plan_size ? parseSizeMb(r.plan_size) : null;
+  return {
+    request_key: r.request_key,
+    source: "intake",
+    job_name: null,
+    network: r.network,
+    plan_id: r.plan_id,
+    plan_selector:
+      sizeMb === null
+        ? null
+        : {
+            size_mb: sizeMb,
+            type: r.plan_type ?? undefined,
+            name_contains: r.plan_name_contains ?? undefined,
+          },
+    phone: r.phone.replace(/\s/g, ""),
+    ported: r.ported,
+    max_price: r.max_price,
+    requested_by: r.requested_by ?? "intake",
+    not_before: r.not_before ? new Date(r.not_before) : now,
+  };
+}
+
+export interface IntakeRow {
+  id?: number | string;
   request_key: string;
   network: string;
   plan_id: string | null;
