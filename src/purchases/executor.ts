@@ -144,35 +144,40 @@ class PurchaseRun {
     // Claims run beside the sends (at most two at once): a claim is one transaction whatever its size, so a
     // new one starts when a quarter of the slots are free, and the slots it will fill are reserved meanwhile.
     let claiming = 0;
-    let claims = 0;
     let exhausted = false;
-    while (!this.stopped()) {
-      const free = this.concurrency - this.inFlight.size - claiming;
-      const idle = this.inFlight.size === 0 && claims === 0;
-      if (!exhausted && claims < 2 && free > 0 && (free >= this.claimBatch || idle)) {
-        claiming += free;
-        claims++;
-        const claim = this.claim(catalogue, free).then((count) => {
-          if (count === 0) exhausted = true;
-        });
-        this.track(
-          claim.finally(() => {
-            claiming -= free;
-            claims--;
-          }),
-          false,
-        );
-        continue;
+    const claims = new Set<Promise<void>>();
+    try {
+      while (!this.stopped()) {
+        const free = this.concurrency - this.inFlight.size - claiming;
+        const idle = this.inFlight.size === 0 && claims.size === 0;
+        if (!exhausted && claims.size < 2 && free > 0 && (free >= this.claimBatch || idle)) {
+          claiming += free;
+          const claim = this.claim(catalogue, free)
+            .then((count) => {
+              if (count === 0) exhausted = true;
+            })
+            .finally(() => {
+              claiming -= free;
+              claims.delete(claim);
+            });
+          claims.add(claim);
+          this.track(claim, false);
+          continue;
+        }
+        if (this.inFlight.size > 0 || claims.size > 0) {
+          await this.nextEvent();
+          continue;
+        }
+        if (!(await this.waitForRetries())) break;
+        exhausted = false;
       }
-      if (this.inFlight.size > 0 || claims > 0) {
-        await this.nextEvent();
-        continue;
-      }
-      if (!(await this.waitForRetries())) break;
-      exhausted = false;
+    } finally {
+      // Whatever ended the loop, rows a claim moved to submitting are sent and every answer is recorded
+      // before the run lets go of its liveness lock.
+      await Promise.allSettled([...claims]);
+      await Promise.allSettled([...this.inFlight]);
+      await Promise.allSettled([...this.recordings]);
     }
-    await Promise.all(this.inFlight);
-    await Promise.all(this.recordings);
     if (this.failure) throw this.failure;
     await this.flushWallet(true);
     await this.verifier.drain(this.options.signal);
