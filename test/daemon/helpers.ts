@@ -16,17 +16,6 @@ import { createPostgresDatabase, SERVER_URL } from "../helpers/db.js";
 /** The compiled CLI; TOPSYNC_CLI points the tests at another build of it. */
 export const DAEMON_CLI = process.env.TOPSYNC_CLI ?? CLI;
 
-/** The NOTIFY trigger of the intake table (the SQL of the migration that adds it; idempotent). */
-export const NOTIFY_TRIGGER_SQL = `
-create or replace function topsync_notify_purchase_request() returns trigger language plpgsql as $$
-begin
-  perform pg_notify('topsync_purchase_requests', '');
-  return null;
-end $$;
-drop trigger if exists purchase_requests_notify on purchase_requests;
-create trigger purchase_requests_notify after insert on purchase_requests
-  for each statement execute function topsync_notify_purchase_request();`;
-
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -161,11 +150,10 @@ export function useLedger(options: SandboxOptions): LedgerFixture {
   return fixture;
 }
 
-/** A migrated PostgreSQL database with the intake NOTIFY trigger, and a handle on it for the test. */
+/** A migrated PostgreSQL database (its migrations add the intake NOTIFY trigger), and a handle on it. */
 export async function ledgerDatabase(url: string): Promise<Database> {
   const database = await openDatabase({ url, maxConnections: 3 });
   await migrate(database.db);
-  await database.db.execute(sql.raw(NOTIFY_TRIGGER_SQL));
   return database;
 }
 
