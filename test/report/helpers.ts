@@ -2,12 +2,9 @@
 // command, and a fingerprint of every table so a test can prove a command wrote nothing.
 import { sql } from "drizzle-orm";
 import { expect } from "vitest";
-import { type CommandContext, contextFrom } from "../../src/cli/context.js";
 import { describeFailure } from "../../src/cli/fail.js";
 import type { ReportIo } from "../../src/cli/report-output.js";
-import type { Config } from "../../src/config/index.js";
 import { type Db, rows } from "../../src/db/client.js";
-import { createLogger } from "../../src/log/logger.js";
 
 export interface CapturedIo extends ReportIo {
   stdout(): string;
@@ -25,24 +22,7 @@ export function captureIo(): CapturedIo {
   };
 }
 
-/** Runs a command as the CLI would: a context from config, closed afterwards. */
-export async function withContext<T>(
-  config: Config,
-  body: (ctx: CommandContext) => Promise<T>,
-  json = false,
-): Promise<T> {
-  const ctx = contextFrom(
-    { config: "config.yaml", json },
-    config,
-    "config.yaml",
-    createLogger({ level: "silent" }),
-  );
-  try {
-    return await body(ctx);
-  } finally {
-    await ctx.close();
-  }
-}
+export { withContext } from "../helpers/context.js";
 
 /** The exit code and the stderr paragraph the CLI would end a failed command with. */
 export async function failureOf(promise: Promise<unknown>): Promise<{ code: number; text: string }> {

@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { contextFrom } from "../../src/cli/context.js";
 import { describeFailure } from "../../src/cli/fail.js";
 import {
   type CommandIo,
@@ -11,8 +10,8 @@ import {
   websitesPlanCommand,
 } from "../../src/cli/websites-commands.js";
 import type { Config } from "../../src/config/index.js";
-import { createLogger } from "../../src/log/logger.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { withContext } from "../helpers/context.js";
 import { type DbKind, openTestDatabase, type TestDatabase } from "../helpers/db.js";
 import { changeRemotely, configFor, idOf } from "./helpers.js";
 
@@ -39,25 +38,6 @@ function testIo(options: { tty?: boolean; answer?: string } = {}): TestIo {
     },
     text: () => out.join(""),
   };
-}
-
-/** Runs a command as the CLI would: a context from config, closed afterwards; returns the exit code. */
-async function run<T>(
-  config: Config,
-  command: (ctx: ReturnType<typeof contextFrom>) => Promise<T>,
-  json = false,
-): Promise<T> {
-  const ctx = contextFrom(
-    { config: "config.yaml", json },
-    config,
-    "config.yaml",
-    createLogger({ level: "silent" }),
-  );
-  try {
-    return await command(ctx);
-  } finally {
-    await ctx.close();
-  }
 }
 
 async function exitCodeOf(promise: Promise<unknown>): Promise<{ code: number; text: string }> {
@@ -91,7 +71,7 @@ describe("websites commands (PostgreSQL)", () => {
   it("plan prints a Terraform-like plan, exit 2 with --detailed-exitcode, and changes nothing", async () => {
     sandbox.seedWebsites([{ domain: "legacy.example.org" }]);
     const io = testIo();
-    const code = await run(config, (ctx) => websitesPlanCommand(ctx, { detailedExitcode: true }, io));
+    const code = await withContext(config, (ctx) => websitesPlanCommand(ctx, { detailedExitcode: true }, io));
     expect(code).toBe(2);
     expect(io.text()).toBe(
       [
@@ -120,11 +100,11 @@ describe("websites commands (PostgreSQL)", () => {
       ].join("\n"),
     );
     expect(sandbox.websiteMutations()).toEqual([]);
-    expect(await run(config, (ctx) => websitesPlanCommand(ctx, {}, testIo()))).toBe(0);
+    expect(await withContext(config, (ctx) => websitesPlanCommand(ctx, {}, testIo()))).toBe(0);
   });
 
   it("plan --json has format_version 1, the summary and the changes, and no secret", async () => {
-    await run(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, testIo()));
+    await withContext(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, testIo()));
     const staff = idOf(sandbox, "staff.example.com");
     const changed = configFor(
       sandbox,
@@ -132,7 +112,7 @@ describe("websites commands (PostgreSQL)", () => {
       test.url,
     );
     const io = testIo();
-    await run(changed, (ctx) => websitesPlanCommand(ctx, {}, io), true);
+    await withContext(changed, (ctx) => websitesPlanCommand(ctx, {}, io), true);
     expect(JSON.parse(io.text())).toEqual({
       format_version: "1",
       summary: { create: 0, update: 1, delete: 0, unchanged: 0, unmanaged: 1, conflicts: 0 },
@@ -158,12 +138,12 @@ describe("websites commands (PostgreSQL)", () => {
   });
 
   it("apply without a terminal refuses (exit 64) unless --auto-approve, before touching anything", async () => {
-    const refused = await exitCodeOf(run(config, (ctx) => websitesApplyCommand(ctx, {}, testIo())));
+    const refused = await exitCodeOf(withContext(config, (ctx) => websitesApplyCommand(ctx, {}, testIo())));
     expect(refused.code).toBe(64);
     expect(refused.text).toContain("--auto-approve");
     expect(sandbox.requests()).toEqual([]);
     const io = testIo();
-    expect(await run(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, io))).toBe(0);
+    expect(await withContext(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, io))).toBe(0);
     expect(io.text()).toContain("Plan: 2 to create, 0 to update, 0 to delete, 0 unchanged.");
     expect(io.text()).toMatch(/\+ created example\.com \(id \d+\)/);
     expect(io.text()).toContain("Apply complete: 2 created, 0 updated, 0 deleted.");
@@ -171,15 +151,15 @@ describe("websites commands (PostgreSQL)", () => {
 
   it("apply on a terminal shows the plan and applies only after yes", async () => {
     const no = testIo({ tty: true, answer: "n" });
-    expect(await run(config, (ctx) => websitesApplyCommand(ctx, {}, no))).toBe(0);
+    expect(await withContext(config, (ctx) => websitesApplyCommand(ctx, {}, no))).toBe(0);
     expect(no.text()).toContain("Apply these changes to the analytics websites? [y/N] ");
     expect(no.text()).toContain("Apply cancelled; nothing was changed.");
     expect(sandbox.websiteMutations()).toEqual([]);
     const yes = testIo({ tty: true, answer: "y" });
-    expect(await run(config, (ctx) => websitesApplyCommand(ctx, {}, yes))).toBe(0);
+    expect(await withContext(config, (ctx) => websitesApplyCommand(ctx, {}, yes))).toBe(0);
     expect(sandbox.websites()).toHaveLength(2);
     const again = testIo({ tty: true, answer: "y" });
-    expect(await run(config, (ctx) => websitesApplyCommand(ctx, {}, again))).toBe(0);
+    expect(await withContext(config, (ctx) => websitesApplyCommand(ctx, {}, again))).toBe(0);
     expect(again.text()).toContain("No changes");
     expect(again.text()).not.toContain("[y/N]");
   });
@@ -187,7 +167,7 @@ describe("websites commands (PostgreSQL)", () => {
   it("apply exits 1 when a website failed, naming it", async () => {
     sandbox.setFaults({ endpoints: { "websites.create": { rate500Before: 1 } } });
     const io = testIo();
-    expect(await run(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, io))).toBe(1);
+    expect(await withContext(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, io))).toBe(1);
     expect(io.text()).toContain("! create example.com failed: analytics POST /api/v1/websites: HTTP 500");
     expect(io.text()).toContain("Apply finished with errors: 0 created, 0 updated, 0 deleted, 2 errors.");
   });
@@ -198,17 +178,19 @@ describe("websites commands (PostgreSQL)", () => {
       { items: ["a", "b", "c"].map((n) => ({ domain: `${n}.example.com` })) },
       test.url,
     );
-    await run(many, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, testIo()));
+    await withContext(many, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, testIo()));
     const pruning = configFor(
       sandbox,
       { prune: true, max_deletes: 1, items: [{ domain: "a.example.com" }] },
       test.url,
     );
     const refused = testIo();
-    expect(await run(pruning, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, refused))).toBe(1);
+    expect(
+      await withContext(pruning, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, refused)),
+    ).toBe(1);
     expect(refused.text()).toContain("Warning: refusing all 2 deletes: more than websites.max_deletes (1)");
     expect(sandbox.websites()).toHaveLength(3);
-    await run(pruning, (ctx) =>
+    await withContext(pruning, (ctx) =>
       websitesApplyCommand(ctx, { autoApprove: true, allowMassDelete: true }, testIo()),
     );
     expect(sandbox.websites().map((w) => w.domain)).toEqual(["a.example.com"]);
@@ -221,7 +203,7 @@ describe("websites commands (PostgreSQL)", () => {
       test.url,
     );
     const failure = await exitCodeOf(
-      run(wrong, (ctx) => websitesPlanCommand(ctx, { detailedExitcode: true }, testIo())),
+      withContext(wrong, (ctx) => websitesPlanCommand(ctx, { detailedExitcode: true }, testIo())),
     );
     expect(failure.code).toBe(1);
     expect(failure.text).toContain("the service refused the API key (HTTP 401); check analytics.api_key");
@@ -230,13 +212,13 @@ describe("websites commands (PostgreSQL)", () => {
   it("import adopts remote websites, so prune may delete them", async () => {
     sandbox.seedWebsites([{ domain: "legacy.example.org" }, { domain: "other.example.org" }]);
     const io = testIo();
-    await run(config, (ctx) => websitesImportCommand(ctx, ["https://www.Legacy.example.org/"], io));
+    await withContext(config, (ctx) => websitesImportCommand(ctx, ["https://www.Legacy.example.org/"], io));
     expect(io.text()).toBe(`legacy.example.org (id ${idOf(sandbox, "legacy.example.org")}): imported\n`);
     const again = testIo();
-    await run(config, (ctx) => websitesImportCommand(ctx, ["legacy.example.org"], again));
+    await withContext(config, (ctx) => websitesImportCommand(ctx, ["legacy.example.org"], again));
     expect(again.text()).toContain("already owned by topsync");
     const pruning = configFor(sandbox, { ...WEBSITES, prune: true }, test.url);
-    await run(pruning, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, testIo()));
+    await withContext(pruning, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, testIo()));
     expect(
       sandbox
         .websites()
@@ -248,7 +230,7 @@ describe("websites commands (PostgreSQL)", () => {
   it("import of a domain the service does not have is a usage error (64) and imports nothing", async () => {
     sandbox.seedWebsites([{ domain: "legacy.example.org" }]);
     const failure = await exitCodeOf(
-      run(config, (ctx) =>
+      withContext(config, (ctx) =>
         websitesImportCommand(ctx, ["legacy.example.org", "nowhere.example.org"], testIo()),
       ),
     );
@@ -257,13 +239,13 @@ describe("websites commands (PostgreSQL)", () => {
       "error: nothing was imported: not found on the analytics service: nowhere.example.org",
     );
     const invalid = await exitCodeOf(
-      run(config, (ctx) => websitesImportCommand(ctx, ["not_a_domain"], testIo())),
+      withContext(config, (ctx) => websitesImportCommand(ctx, ["not_a_domain"], testIo())),
     );
     expect(invalid.code).toBe(64);
     expect(invalid.text).toContain('"not_a_domain" is not a valid domain');
     const pruning = configFor(sandbox, { ...WEBSITES, prune: true }, test.url);
     const io = testIo();
-    await run(pruning, (ctx) => websitesPlanCommand(ctx, {}, io));
+    await withContext(pruning, (ctx) => websitesPlanCommand(ctx, {}, io));
     expect(io.text()).toContain("0 to delete");
   });
 });
@@ -287,9 +269,9 @@ describe.each<DbKind>(["pglite", "postgres"])("a full cycle on %s", (kind) => {
       return { ...base, database: { ...base.database, pglite_dir: join(dir, "pglite") } };
     };
     const plan = (config: Config) =>
-      run(config, (ctx) => websitesPlanCommand(ctx, { detailedExitcode: true }, testIo()));
+      withContext(config, (ctx) => websitesPlanCommand(ctx, { detailedExitcode: true }, testIo()));
     const apply = (config: Config) =>
-      run(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, testIo()));
+      withContext(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, testIo()));
     const config = withDir(WEBSITES);
     expect(await plan(config)).toBe(2);
     expect(await apply(config)).toBe(0);
@@ -299,7 +281,7 @@ describe.each<DbKind>(["pglite", "postgres"])("a full cycle on %s", (kind) => {
     expect(await apply(config)).toBe(0);
     expect(await plan(config)).toBe(0);
     sandbox.seedWebsites([{ domain: "legacy.example.org" }]);
-    await run(config, (ctx) => websitesImportCommand(ctx, ["legacy.example.org"], testIo()));
+    await withContext(config, (ctx) => websitesImportCommand(ctx, ["legacy.example.org"], testIo()));
     const pruning = withDir({ ...WEBSITES, prune: true, items: [WEBSITES.items[0]] });
     expect(await apply(pruning)).toBe(0);
     expect(await plan(pruning)).toBe(0);
