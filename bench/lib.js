@@ -42,6 +42,7 @@ export async function startSandboxProcess({
   const analyticsUrl = `http://127.0.0.1:${analyticsPort}`;
   return {
     resellerUrl,
+    pid: child.pid,
     analyticsUrl,
     async admin(path, body) {
       const response = await fetch(

@@ -1,5 +1,6 @@
 // One purchases benchmark run in its own process: topsync (PostgreSQL or PGlite), graphile-worker, or the
 // no-database ceiling — the same buy-and-verify HTTP work each time. Prints one JSON line.
+import { readFileSync } from "node:fs";
 import { parseConfig } from "../dist/config/index.js";
 import { openDatabase } from "../dist/db/client.js";
 import { migrate } from "../dist/db/migrate.js";
@@ -80,11 +81,13 @@ async function topsync(databaseOptions) {
   if (!args.seeded) await queue(database);
   const client = reseller();
   const started = performance.now();
+  startPhase();
   const summary = await executePurchases(
     { database, reseller: client, config: config(), logger: silentLogger() },
     { concurrency },
   );
   const seconds = (performance.now() - started) / 1000;
+  endPhase();
   await client.close();
   await database.close();
   return { seconds, done: summary.succeeded + summary.failed };
@@ -93,6 +96,7 @@ async function topsync(databaseOptions) {
 async function noDatabase() {
   const client = reseller();
   const started = performance.now();
+  startPhase();
   let next = 0;
   let done = 0;
   await Promise.all(
@@ -105,6 +109,7 @@ async function noDatabase() {
     }),
   );
   const seconds = (performance.now() - started) / 1000;
+  endPhase();
   await client.close();
   return { seconds, done };
 }
@@ -123,6 +128,7 @@ async function graphileWorker() {
   }
   const client = reseller();
   const started = performance.now();
+  startPhase();
   const runner = await run({
     connectionString: databaseUrl,
     concurrency,
@@ -148,11 +154,33 @@ async function graphileWorker() {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   const seconds = (performance.now() - started) / 1000;
+  endPhase();
   await runner.stop();
   await utils.release();
   await client.close();
   await sql.end();
   return { seconds, done: count };
+}
+
+/** CPU of this process and of the whole machine while the purchases run (setup and queueing excluded). */
+const phase = {};
+function machineBusy() {
+  const [user, nice, system, , , irq, softirq] = readFileSync("/proc/stat", "utf8")
+    .split("\n")[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
+  return (user + nice + system + irq + softirq) / 100;
+}
+function startPhase() {
+  phase.cpu = process.cpuUsage();
+  phase.busy = machineBusy();
+}
+function endPhase() {
+  const cpu = process.cpuUsage(phase.cpu);
+  phase.workerCpuSeconds = (cpu.user + cpu.system) / 1e6;
+  phase.machineCpuSeconds = machineBusy() - phase.busy;
 }
 
 const runs = {
@@ -165,6 +193,9 @@ const runs = {
 const result = await runs[kind]();
 const { maxRSS, userCPUTime, systemCPUTime } = process.resourceUsage();
 result.cpuSeconds = (userCPUTime + systemCPUTime) / 1e6;
+result.userSeconds = userCPUTime / 1e6;
+result.switches =
+  process.resourceUsage().voluntaryContextSwitches + "/" + process.resourceUsage().involuntaryContextSwitches;
 console.log(
   JSON.stringify({
     kind,
@@ -172,6 +203,8 @@ console.log(
     concurrency,
     ...result,
     rate: result.done / result.seconds,
+    workerCpuSeconds: phase.workerCpuSeconds,
+    machineCpuSeconds: phase.machineCpuSeconds,
     peakRssMb: maxRSS / 1024,
   }),
 );

@@ -1,79 +1,77 @@
-// Writes the ledger's hot transitions (submitted, succeeded, failed after verify) in batches: transitions
-// requested within a couple of milliseconds of each other go in one statement, the way graphile-worker
-// batches job completions. Each caller still learns whether its own row moved.
+// Writes the ledger's hot transitions (submitted, succeeded, failed, in doubt, retry) in batches, the way a
+// database groups commits: while one write is in flight, the transitions asked for meanwhile wait and go
+// together in the next statement, whatever their kinds. Idle, a transition is written at once (after the
+// current tick); busy, batches grow with the load instead of the number of statements. Each caller still
+// learns whether its own row moved.
 import type { Executor } from "../db/client.js";
-import type { PurchaseState } from "../db/schema.js";
-import { type Moved, type TransitionItem, type TransitionSink, transitionMany } from "./ledger.js";
+import { type Moved, type Transition, type TransitionSink, transitionMany } from "./ledger.js";
 
-interface Pending {
-  from: readonly PurchaseState[];
-  to: PurchaseState;
-  actor: string;
-  items: Array<{
-    item: TransitionItem;
-    resolve: (moved: Moved | undefined) => void;
-    reject: (error: unknown) => void;
-  }>;
-  timer?: NodeJS.Timeout;
+interface Waiting {
+  transition: Transition;
+  resolve: (moved: Moved | undefined) => void;
+  reject: (error: unknown) => void;
 }
 
 export class TransitionBatcher implements TransitionSink {
-  private readonly pending = new Map<string, Pending>();
-  private readonly flushing = new Set<Promise<void>>();
+  private waiting: Waiting[] = [];
+  private scheduled = false;
+  private writing: Promise<void> | undefined;
 
   constructor(
     private readonly db: Executor,
-    private readonly maxBatch = 256,
-    private readonly delayMs = 3,
+    private readonly maxBatch = 500,
   ) {}
 
-  move(
-    from: readonly PurchaseState[],
-    to: PurchaseState,
-    item: TransitionItem,
-    actor: string,
-  ): Promise<Moved | undefined> {
-    const key = `${from.join(",")}>${to}:${actor}:${Object.keys(item.set).join(",")}`;
-    let batch = this.pending.get(key);
-    if (!batch) {
-      batch = { from, to, actor, items: [] };
-      this.pending.set(key, batch);
-    }
+  move(transition: Transition): Promise<Moved | undefined> {
     const result = new Promise<Moved | undefined>((resolve, reject) =>
-      batch.items.push({ item, resolve, reject }),
+      this.waiting.push({ transition, resolve, reject }),
     );
-    if (batch.items.length >= this.maxBatch) this.flush(key);
-    else batch.timer ??= setTimeout(() => this.flush(key), this.delayMs);
+    if (!this.scheduled && !this.writing) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        if (!this.writing) this.write();
+      });
+    }
     return result;
   }
 
-  /** Writes everything pending and waits for writes in progress. */
+  /** Writes everything waiting and waits for the writes in flight. */
   async drain(): Promise<void> {
-    for (const key of [...this.pending.keys()]) this.flush(key);
-    await Promise.all(this.flushing);
+    while (this.writing || this.waiting.length > 0) {
+      if (!this.writing) this.write();
+      await this.writing;
+    }
   }
 
-  private flush(key: string): void {
-    const batch = this.pending.get(key);
-    if (!batch) return;
-    this.pending.delete(key);
-    clearTimeout(batch.timer);
-    const write = transitionMany(
+  private write(): void {
+    // A purchase moves at most once per statement; a second transition of it waits for the next one.
+    const ids = new Set<number>();
+    const batch: Waiting[] = [];
+    const later: Waiting[] = [];
+    for (const waiting of this.waiting) {
+      if (batch.length < this.maxBatch && !ids.has(waiting.transition.id)) {
+        ids.add(waiting.transition.id);
+        batch.push(waiting);
+      } else later.push(waiting);
+    }
+    this.waiting = later;
+    if (batch.length === 0) return;
+    this.writing = transitionMany(
       this.db,
-      batch.items.map((p) => p.item),
-      batch.from,
-      batch.to,
-      batch.actor,
+      batch.map((w) => w.transition),
     ).then(
       (moved) => {
         const byId = new Map(moved.map((m) => [m.id, m]));
-        for (const p of batch.items) p.resolve(byId.get(p.item.id));
+        for (const w of batch) w.resolve(byId.get(w.transition.id));
       },
       (error: unknown) => {
-        for (const p of batch.items) p.reject(error);
+        for (const w of batch) w.reject(error);
       },
     );
-    this.flushing.add(write);
-    void write.finally(() => this.flushing.delete(write));
+    void this.writing.finally(() => {
+      this.writing = undefined;
+      if (this.waiting.length > 0) this.write();
+    });
   }
 }

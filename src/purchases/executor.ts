@@ -13,13 +13,16 @@ import type { ResellerClient } from "../reseller/client.js";
 import { Semaphore } from "../semaphore.js";
 import { TransitionBatcher } from "./batcher.js";
 import { loadCatalogue } from "./catalogue-cache.js";
+import { DueWindow } from "./due-window.js";
 import { markFailed, markInDoubt, markSubmitted, requeueForRetry } from "./ledger.js";
 import { classifyPurchase, type PurchaseOutcome } from "./outcome.js";
 import type { Catalogue } from "./resolve.js";
-import { type Claimed, type ClaimedRow, claimAndSubmit, recordWalletBalance } from "./submit.js";
+import { type Claimed, type ClaimedRow, claim, recordWalletBalance } from "./submit.js";
 import { Verifier } from "./verifier.js";
 
-const WALLET_FLUSH_MS = 500;
+const WALLET_FLUSH_MS = 50;
+/** The window on the queue holds this many claims' worth of due purchases at full concurrency. */
+const WINDOW_BATCHES = 4;
 
 export interface PurchaseDeps {
   database: Database;
@@ -109,7 +112,7 @@ class PurchaseRun {
     this.actor = deps.actor ?? `run:${process.pid}`;
     this.concurrency = options.concurrency ?? deps.config.reseller.concurrency;
     this.slots = new Semaphore(this.concurrency);
-    this.claimBatch = Math.max(1, Math.floor(this.concurrency / 4));
+    this.claimBatch = Math.max(1, Math.floor(this.concurrency / 2));
     this.batcher = new TransitionBatcher(deps.database);
     this.verifier = new Verifier({
       db: deps.database,
@@ -141,25 +144,31 @@ class PurchaseRun {
   private async executeHoldingLock(): Promise<RunSummary> {
     const catalogue = this.options.catalogue ?? (await loadCatalogue(this.deps.reseller, this.deps.logger));
     if (this.options.resumeVerification !== false) await this.verifier.resumeDue();
-    // Claims run beside the sends (at most two at once): a claim is one transaction whatever its size, so a
-    // new one starts when a quarter of the slots are free, and the slots it will fill are reserved meanwhile.
+    const window = new DueWindow(
+      this.deps.database,
+      catalogue,
+      WINDOW_BATCHES * this.concurrency,
+      () => this.clock.now(),
+      () => ({
+        now: new Date(this.clock.now()),
+        jobName: this.options.jobName,
+        requestKey: this.options.requestKey,
+      }),
+    );
+    // Claims run beside the sends (at most two at once): a claim is one statement whatever its size, so a
+    // new one starts when half the slots are free, and the slots it will fill are reserved meanwhile.
     let claiming = 0;
-    let exhausted = false;
     const claims = new Set<Promise<void>>();
     try {
       while (!this.stopped()) {
         const free = this.concurrency - this.inFlight.size - claiming;
         const idle = this.inFlight.size === 0 && claims.size === 0;
-        if (!exhausted && claims.size < 2 && free > 0 && (free >= this.claimBatch || idle)) {
+        if (!window.exhausted && claims.size < 2 && free > 0 && (free >= this.claimBatch || idle)) {
           claiming += free;
-          const claim = this.claim(catalogue, free)
-            .then((count) => {
-              if (count === 0) exhausted = true;
-            })
-            .finally(() => {
-              claiming -= free;
-              claims.delete(claim);
-            });
+          const claim = this.claim(window, free).finally(() => {
+            claiming -= free;
+            claims.delete(claim);
+          });
           claims.add(claim);
           this.track(claim, false);
           continue;
@@ -169,7 +178,7 @@ class PurchaseRun {
           continue;
         }
         if (!(await this.waitForRetries())) break;
-        exhausted = false;
+        window.reset();
       }
     } finally {
       // Whatever ended the loop, rows a claim moved to submitting are sent and every answer is recorded
@@ -195,16 +204,14 @@ class PurchaseRun {
     return this.stoppedBy !== undefined || this.options.signal?.aborted === true;
   }
 
-  private async claim(catalogue: Catalogue, free: number): Promise<number> {
+  private async claim(window: DueWindow, free: number): Promise<void> {
     const { config } = this.deps;
-    const result = await claimAndSubmit(this.deps.database, {
-      limit: free,
+    const candidates = await window.take(free);
+    if (candidates.length === 0) return;
+    const result = await claim(this.deps.database, candidates, {
       now: new Date(this.clock.now()),
       runId: this.runId,
       actor: this.actor,
-      jobName: this.options.jobName,
-      requestKey: this.options.requestKey,
-      catalogue,
       limits: {
         dailyLimit: config.budget.daily_limit,
         perRunLimit: config.budget.per_run_limit,
@@ -214,6 +221,7 @@ class PurchaseRun {
       timeZone: config.timezone,
       ensuredDays: this.ensuredDays,
     });
+    window.settle(candidates, result.lost);
     this.progress.committed = this.progress.committed.plus(result.committed);
     this.progress.claimed += result.toSend.length + result.rejected.length;
     this.progress.rejected += result.rejected.length;
@@ -224,7 +232,6 @@ class PurchaseRun {
       );
     for (const claimed of result.toSend) this.track(this.send(claimed));
     this.report();
-    return result.toSend.length + result.rejected.length;
   }
 
   /** Follows a send (counted in the slots) or a claim (not counted); wakes the loop when it ends. */
@@ -282,7 +289,7 @@ class PurchaseRun {
   private async record(row: ClaimedRow, outcome: PurchaseOutcome, sentAt: Date): Promise<void> {
     const { logger } = this.deps;
     const db = this.batcher;
-    const event = { actor: this.actor };
+    const event = { actor: this.actor, response: outcome.response };
     switch (outcome.kind) {
       case "submitted": {
         const submittedAt = this.clock.now();
@@ -314,6 +321,7 @@ class PurchaseRun {
           row.max_attempts,
           outcome.why,
           outcome.retryAfterMs,
+          outcome.response,
         );
         break;
       case "in_doubt":
@@ -353,12 +361,13 @@ class PurchaseRun {
     maxAttempts: number,
     why: string,
     retryAfterMs?: number,
+    response?: unknown,
   ) {
     const { config } = this.deps;
     const db = this.batcher;
     if (attempts >= maxAttempts) {
       const message = `gave up after ${attempts} attempts, none processed: ${why}`;
-      await markFailed(db, id, ["submitting"], { message }, { actor: this.actor, reason: message });
+      await markFailed(db, id, ["submitting"], { message }, { actor: this.actor, reason: message, response });
       this.progress.failed++;
       return;
     }
@@ -370,6 +379,7 @@ class PurchaseRun {
     await requeueForRetry(db, id, new Date(this.clock.now() + delay), {
       actor: this.actor,
       reason: `${why}; retry in ${delay} ms`,
+      response,
     });
     this.progress.retried++;
   }

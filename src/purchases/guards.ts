@@ -65,10 +65,18 @@ function refuse(code: "daily_budget" | "run_budget" | "wallet_floor", reason: st
 
 /** The budget day of an instant in a time zone, as YYYY-MM-DD. */
 export function budgetDay(instant: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-CA", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).format(instant);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+    });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(instant);
 }
+
+/** Building a formatter costs far more than using one; a run asks for the day at every claim. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();

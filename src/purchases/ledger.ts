@@ -29,10 +29,13 @@ export interface Moved {
   amount: string | null;
 }
 
-/** One purchase to move, with the columns to set and the event's reason and raw response. */
-export interface TransitionItem {
+/** One purchase to move: the states it may be in, where it goes, the columns to set, and its event. */
+export interface Transition {
   id: number;
+  from: readonly PurchaseState[];
+  to: PurchaseState;
   set: Record<string, unknown>;
+  actor: string;
   reason?: string | null;
   response?: unknown;
 }
@@ -52,81 +55,75 @@ const COLUMN_TYPES: Record<string, string> = {
   amount: "numeric",
   budget_day: "date",
 };
+const COLUMNS = Object.keys(COLUMN_TYPES);
+
+const COLUMN_SHAPE = sql.raw(COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}`).join(", "));
+const COLUMN_ASSIGNMENTS = sql.raw(
+  COLUMNS.map((c) => `${c} = case when '${c}' = any(v.set_columns) then v.${c} else p.${c} end`).join(", "),
+);
+const COMMITTED_ARRAY = `{${COMMITTED_STATES.join(",")}}`;
 
 /**
- * Moves purchases from one of `from` to `to` in one statement: sets each item's columns (every item sets the
- * same columns), appends one event per purchase, and gives the amounts back to their budget days when the
- * purchases leave the committed states. Returns the rows moved; a row in another state is left alone.
+ * The one statement every transition runs, whatever its states and columns (so a batch can mix kinds and the
+ * statement is prepared once): each item names the columns it sets (`set_columns`); the others keep their value.
  */
-export async function transitionMany(
-  db: Executor,
-  items: readonly TransitionItem[],
-  from: readonly PurchaseState[],
-  to: PurchaseState,
-  actor: string,
-): Promise<Moved[]> {
+function transitionStatement(payload: string, ids: string): SQL {
+  return sql`with v as (
+      select * from jsonb_to_recordset(${payload}::jsonb) as v(id bigint, from_states text[], to_state text,
+        actor text, event_reason text, event_response jsonb, set_columns text[], ${COLUMN_SHAPE})
+    ), old as (
+      select p.id, p.state from purchases p where p.id = any(${ids}::bigint[]) order by p.id for update of p
+    ), moved as (
+      update purchases p set state = v.to_state, ${COLUMN_ASSIGNMENTS}, updated_at = now()
+      from old join v on v.id = old.id where p.id = old.id and old.state = any(v.from_states)
+      returning p.id, old.state as from_state, v.to_state, p.amount, p.budget_day
+    ), event as (
+      insert into purchase_events (purchase_id, actor, from_state, to_state, reason, response)
+      select moved.id, v.actor, moved.from_state, moved.to_state, v.event_reason, v.event_response
+      from moved join v on v.id = moved.id
+    ), released as (
+      update budget_days b set committed = b.committed - r.amount
+      from (select budget_day, sum(amount) as amount from moved
+            where amount is not null and from_state = any(${COMMITTED_ARRAY}::text[])
+              and not (to_state = any(${COMMITTED_ARRAY}::text[]))
+            group by budget_day) r
+      where b.day = r.budget_day
+    )
+    select id, from_state, amount::text as amount from moved`;
+}
+
+/**
+ * Moves purchases in one statement, each from one of its `from` states to its `to`: sets its columns, appends
+ * its event, and gives amounts back to their budget days when purchases leave the committed states. Returns
+ * the rows moved; a row in another state is left alone. An id appears at most once per call.
+ */
+export async function transitionMany(db: Executor, items: readonly Transition[]): Promise<Moved[]> {
   if (items.length === 0) return [];
-  const columns = Object.keys(items[0]!.set);
-  for (const column of columns)
-    if (!COLUMN_TYPES[column]) throw new Error(`transition cannot set column ${column}`);
-  const payload = JSON.stringify(
-    items.map((item) => ({
-      ...Object.fromEntries(columns.map((c) => [c, param(item.set[c])])),
+  const payload = items.map((item) => {
+    const columns = Object.keys(item.set);
+    for (const column of columns)
+      if (!COLUMN_TYPES[column]) throw new Error(`transition cannot set column ${column}`);
+    const values: Record<string, unknown> = {};
+    for (const column of columns) values[column] = param(item.set[column]);
+    return {
+      ...values,
       id: item.id,
+      from_states: item.from,
+      to_state: item.to,
+      actor: item.actor,
       event_reason: item.reason ?? null,
       event_response: item.response ?? null,
-    })),
-  );
-  const shape = sql.raw(
-    [
-      "id bigint",
-      "event_reason text",
-      "event_response jsonb",
-      ...columns.map((c) => `${c} ${COLUMN_TYPES[c]}`),
-    ].join(", "),
-  );
-  const assignments = [
-    sql`state = ${to}`,
-    ...columns.map((c) => sql`${sql.identifier(c)} = v.${sql.identifier(c)}`),
-  ];
-  const releases = COMMITTED_STATES.includes(to)
-    ? sql`false`
-    : sql`moved.from_state in (${list(COMMITTED_STATES)})`;
-  const result = await rows<Moved>(
-    db,
-    sql`with v as (
-          select * from jsonb_to_recordset(${payload}::jsonb) as v(${shape})
-        ), old as (
-          select p.id, p.state from purchases p
-          where p.id = any(${idArray(items.map((i) => i.id))}::bigint[]) and p.state in (${list(from)})
-          order by p.id for update of p
-        ), moved as (
-          update purchases p set ${sql.join(assignments, sql`, `)}, updated_at = now()
-          from old join v on v.id = old.id where p.id = old.id
-          returning p.id, old.state as from_state, p.amount, p.budget_day
-        ), event as (
-          insert into purchase_events (purchase_id, actor, from_state, to_state, reason, response)
-          select moved.id, ${actor}, moved.from_state, ${to}, v.event_reason, v.event_response
-          from moved join v on v.id = moved.id
-        ), released as (
-          update budget_days b set committed = b.committed - r.amount
-          from (select budget_day, sum(amount) as amount from moved
-                where amount is not null and ${releases} group by budget_day) r
-          where b.day = r.budget_day
-        )
-        select id, from_state, amount::text as amount from moved`,
-  );
+      set_columns: columns,
+    };
+  });
+  const ids = idArray(items.map((item) => item.id));
+  const result = await rows<Moved>(db, transitionStatement(JSON.stringify(payload), ids));
   return result.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
 /** Something that moves purchases in batches (batcher.ts): hot paths send their transitions through it. */
 export interface TransitionSink {
-  move(
-    from: readonly PurchaseState[],
-    to: PurchaseState,
-    item: TransitionItem,
-    actor: string,
-  ): Promise<Moved | undefined>;
+  move(transition: Transition): Promise<Moved | undefined>;
 }
 
 /** Where a transition goes: straight to the database, or to a batcher that writes many at once. */
@@ -141,17 +138,18 @@ async function transition(
   set: Record<string, unknown>,
   event: TransitionEvent,
 ): Promise<Moved | undefined> {
-  const item = { id, set, reason: event.reason, response: event.response };
-  if ("move" in target) return target.move(from, to, item, event.actor);
-  const [moved] = await transitionMany(target, [item], from, to, event.actor);
+  const item: Transition = {
+    id,
+    from,
+    to,
+    set,
+    actor: event.actor,
+    reason: event.reason,
+    response: event.response,
+  };
+  if ("move" in target) return target.move(item);
+  const [moved] = await transitionMany(target, [item]);
   return moved;
-}
-
-function list(values: readonly string[]): SQL {
-  return sql.join(
-    values.map((v) => sql`${v}`),
-    sql`, `,
-  );
 }
 
 /** A value for a raw statement: dates as ISO text, which both drivers accept for timestamptz. */

@@ -2,11 +2,13 @@
 import { AuthError, type HttpError, isHttpError, RateLimitedError } from "../http/errors.js";
 import type { PurchaseAnswer } from "../reseller/client.js";
 
-export type PurchaseOutcome =
+/** What the POST's outcome means, with the provider's raw answer (its body, when there was one) for the event log. */
+export type PurchaseOutcome = { response?: unknown } & (
   | { kind: "submitted"; reference: string; walletBalance?: string }
   | { kind: "failed"; message: string; stopRun: boolean }
   | { kind: "retry"; retryAfterMs?: number; why: string }
-  | { kind: "in_doubt"; why: string };
+  | { kind: "in_doubt"; why: string }
+);
 
 export function classifyPurchase(result: { answer: PurchaseAnswer } | { error: unknown }): PurchaseOutcome {
   if ("answer" in result) {
@@ -17,12 +19,14 @@ export function classifyPurchase(result: { answer: PurchaseAnswer } | { error: u
         kind: "submitted",
         reference: answer.reference,
         walletBalance: balance ? balance.toFixed(2) : undefined,
+        response: answer.raw,
       };
     }
     return {
       kind: "failed",
       message: `the reseller refused the purchase: ${answer.message}`,
       stopRun: false,
+      response: answer.raw,
     };
   }
   const { error } = result;
@@ -33,7 +37,8 @@ export function classifyPurchase(result: { answer: PurchaseAnswer } | { error: u
       why: `unexpected error during the purchase call: ${String((error as Error)?.message ?? error)}`,
     };
   }
-  return classifyHttpError(error);
+  const outcome = classifyHttpError(error);
+  return error.body === undefined ? outcome : { ...outcome, response: error.body };
 }
 
 function classifyHttpError(error: HttpError): PurchaseOutcome {

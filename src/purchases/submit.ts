@@ -1,6 +1,8 @@
-// The claim: in one transaction, take due purchases (FOR UPDATE SKIP LOCKED), resolve them against the
-// live catalogue, apply the budget and wallet guards under lock, and move each to `submitting` or
-// `rejected`. Committed before any purchase POST is sent, so no replica can spend the same money twice.
+// The claim: take due purchases, resolve them against the live catalogue, apply the budget and wallet guards
+// under lock, and move each to `submitting` or `rejected` — committed before any purchase POST is sent, so no
+// replica can spend the same money twice. Due rows are read without locks (`readDue`), resolved in JS, and
+// then taken by one statement (`claim`) that locks them with SKIP LOCKED, checks each is still the row
+// version that was read, and decides and writes everything: one round trip per batch, no open transaction.
 import { sql } from "drizzle-orm";
 import type { Database, Executor, Queryable } from "../db/client.js";
 import { rows } from "../db/client.js";
@@ -9,14 +11,16 @@ import { budgetDay, type GuardLimits } from "./guards.js";
 import { idArray } from "./ledger.js";
 import { type Catalogue, type PlanSelector, type Resolved, resolvePurchase } from "./resolve.js";
 
+export interface DueFilter {
+  now: Date;
+  jobName?: string;
+  requestKey?: string;
+}
+
 export interface ClaimOptions {
-  limit: number;
   now: Date;
   runId: string;
   actor: string;
-  jobName?: string;
-  requestKey?: string;
-  catalogue: Catalogue;
   limits: GuardLimits;
   runCommitted: Money;
   timeZone: string;
@@ -32,13 +36,15 @@ export interface Claimed {
 export interface ClaimResult {
   toSend: Claimed[];
   rejected: Array<{ row: ClaimedRow; code: string; reason: string }>;
+  /** Candidates another claimer holds or changed since they were read: not this claim's to take. */
+  lost: Candidate[];
   committed: Money;
 }
 
 const WALLET_KEY = "wallet";
 const CATALOGUE_RETRY_MS = 60_000;
 
-/** The columns of a claimed row that deciding and sending need. */
+/** The columns of a due row that deciding and sending need. */
 export interface ClaimedRow {
   id: number;
   network: string;
@@ -51,44 +57,81 @@ export interface ClaimedRow {
   max_attempts: number;
 }
 
-export async function claimAndSubmit(database: Database, options: ClaimOptions): Promise<ClaimResult> {
-  return database.transaction((tx) => claimInTransaction(tx, options));
+/** A due row as read, with its row version (xmin): the claim takes it only if it is still that version. */
+export interface DueRow extends ClaimedRow {
+  version: string;
 }
 
-async function claimInTransaction(tx: Queryable, options: ClaimOptions): Promise<ClaimResult> {
+/** What the claim will do with a due row, decided from the catalogue before any lock is taken. */
+export type Candidate = { row: DueRow } & (
+  | { action: "submit"; resolved: Resolved }
+  | { action: "reject"; reason: string }
+  | { action: "wait" }
+);
+
+/** Due purchases in claim order, read without locking; `exclude` are ids this run already holds. */
+export async function readDue(
+  db: Executor,
+  filter: DueFilter,
+  limit: number,
+  exclude: readonly number[] = [],
+): Promise<DueRow[]> {
+  const found = await rows<DueRow & { id: string | number }>(
+    db,
+    sql`select id, xmin::text as version, network, plan_id, plan_selector, phone, ported, max_price::text as max_price,
+          attempts, max_attempts
+        from purchases
+        where state = 'queued' and not_before <= ${filter.now.toISOString()}::timestamptz
+          ${filter.jobName ? sql`and job_name = ${filter.jobName}` : sql``}
+          ${filter.requestKey ? sql`and request_key = ${filter.requestKey}` : sql``}
+          ${exclude.length > 0 ? sql`and id <> all(${idArray(exclude)}::bigint[])` : sql``}
+        order by not_before, id limit ${limit}`,
+  );
+  return found.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+/** Resolves due rows against the catalogue: what each claim would do if the guards allow it. */
+export function toCandidates(due: readonly DueRow[], catalogue: Catalogue): Candidate[] {
+  return due.map((row) => {
+    const resolution = resolvePurchase(toRequest(row), catalogue);
+    if (resolution.ok) return { row, action: "submit", resolved: resolution };
+    if (resolution.code === "catalogue_unavailable") return { row, action: "wait" };
+    return { row, action: "reject", reason: `${resolution.code}: ${resolution.reason}` };
+  });
+}
+
+/** Reads, resolves and claims up to `limit` due purchases in one go (the executor keeps a window instead). */
+export async function claimAndSubmit(
+  database: Database,
+  options: ClaimOptions & DueFilter & { limit: number; catalogue: Catalogue },
+): Promise<ClaimResult> {
+  const due = await readDue(database, options, options.limit);
+  return claim(database, toCandidates(due, options.catalogue), options);
+}
+
+/** Takes the candidates still queued and unchanged, decides the guards and writes every decision. */
+export async function claim(
+  db: Queryable,
+  candidates: Candidate[],
+  options: ClaimOptions,
+): Promise<ClaimResult> {
+  const result: ClaimResult = { toSend: [], rejected: [], lost: [], committed: ZERO };
+  if (candidates.length === 0) return result;
   const day = budgetDay(options.now, options.timeZone);
   if (!options.ensuredDays?.has(day)) {
     await rows(
-      tx,
+      db,
       sql`with b as (insert into budget_days (day, committed) values (${day}, 0) on conflict do nothing)
           insert into kv (key, value) values (${WALLET_KEY}, '{"balance": null}'::jsonb) on conflict do nothing`,
     );
     options.ensuredDays?.add(day);
   }
-  const found = await rows<ClaimedRow & { id: string | number }>(
-    tx,
-    sql`select id, network, plan_id, plan_selector, phone, ported, max_price::text as max_price, attempts, max_attempts
-        from purchases
-        where state = 'queued' and not_before <= ${options.now.toISOString()}::timestamptz
-          ${options.jobName ? sql`and job_name = ${options.jobName}` : sql``}
-          ${options.requestKey ? sql`and request_key = ${options.requestKey}` : sql``}
-        order by not_before, id limit ${options.limit} for update skip locked`,
-  );
-  const due: ClaimedRow[] = found.map((row) => ({ ...row, id: Number(row.id) }));
-  const result: ClaimResult = { toSend: [], rejected: [], committed: ZERO };
-  if (due.length === 0) return result;
-
-  const candidates: Candidate[] = due.map((row, ord) => {
-    const resolution = resolvePurchase(toRequest(row), options.catalogue);
-    if (resolution.ok) return { ord, row, action: "submit", resolved: resolution };
-    if (resolution.code === "catalogue_unavailable") return { ord, row, action: "wait" };
-    return { ord, row, action: "reject", reason: `${resolution.code}: ${resolution.reason}` };
-  });
-  const outcomes = await decideAndWrite(tx, candidates, day, options);
+  const outcomes = await decideAndWrite(db, candidates, day, options);
   for (const candidate of candidates) {
     const outcome = outcomes.get(candidate.row.id);
-    if (!outcome) continue; // taken meanwhile by another claimer
-    if (outcome.action === "submit" && candidate.action === "submit") {
+    if (!outcome) {
+      result.lost.push(candidate);
+    } else if (outcome.action === "submit" && candidate.action === "submit") {
       result.toSend.push({ row: candidate.row, resolved: candidate.resolved });
       result.committed = result.committed.plus(candidate.resolved.amount);
     } else if (outcome.action === "reject") {
@@ -99,28 +142,29 @@ async function claimInTransaction(tx: Queryable, options: ClaimOptions): Promise
   return result;
 }
 
-type Candidate = { ord: number; row: ClaimedRow } & (
-  | { action: "submit"; resolved: Resolved }
-  | { action: "reject"; reason: string }
-  | { action: "wait" }
-);
-
 /**
- * One statement decides the guards and writes every decision: it locks today's budget row and the wallet row
- * (every claimer across replicas passes here one at a time, for the length of this one statement), applies the
- * guards in claim order exactly as `applyGuards` does (a recursive walk that counts only the purchases it
- * allows), moves each row to `submitting`, `rejected` or a later `not_before`, commits the budget and appends
- * the events. Returns each row's final action.
+ * One statement takes the candidates and writes every decision. It locks each candidate (SKIP LOCKED: a row
+ * another claimer holds is left to it) and keeps those still queued at the version that was read; it locks
+ * today's budget row and the wallet row (every claimer across replicas passes here one at a time, for the
+ * length of this one statement) and applies the guards in claim order exactly as `applyGuards` does (a
+ * recursive walk that counts only the purchases it allows); it moves each taken row to `submitting`,
+ * `rejected` or a later `not_before`, commits the budget, counts the claim on the wallet row and appends the
+ * events. Returns each taken row's final action.
+ *
+ * In flight for the wallet floor: purchases in `submitting` and those accepted after the last reported balance
+ * (read in this statement's snapshot), plus what claims committed after that snapshot moved to `submitting`
+ * (the wallet row's running `claimed` total, locked, less the same total in the snapshot).
  */
 async function decideAndWrite(
-  tx: Queryable,
+  db: Queryable,
   candidates: Candidate[],
   day: string,
   options: ClaimOptions,
 ): Promise<Map<number, { action: string; reason: string | null }>> {
-  const payload = candidates.map((c) => ({
+  const payload = candidates.map((c, ord) => ({
     id: c.row.id,
-    ord: c.ord,
+    version: c.row.version,
+    ord,
     action: c.action,
     attempt: c.row.attempts + 1,
     reason: c.action === "reject" ? c.reason : null,
@@ -139,20 +183,29 @@ async function decideAndWrite(
   const runLimit = money(options.limits.perRunLimit);
   const floor = options.limits.minWalletBalance.toFixed(2);
   const later = new Date(options.now.getTime() + CATALOGUE_RETRY_MS).toISOString();
-  const moved = await rows<{ id: string | number; action: string; reason: string | null }>(
-    tx,
+  const ids = idArray(candidates.map((c) => c.row.id));
+  const moved = await db.all<{ id: string | number; action: string; reason: string | null }>(
     sql`with recursive v as (
           select * from jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) as v(
-            id bigint, ord integer, action text, attempt integer, reason text, network_id text, plan_id text,
-            plan_name text, phone text, amount numeric(14,2))
+            id bigint, version text, ord integer, action text, attempt integer, reason text, network_id text,
+            plan_id text, plan_name text, phone text, amount numeric(14,2))
+        ), locked as materialized (
+          select p.id, p.state, p.xmin::text as version from purchases p
+          where p.id = any(${ids}::bigint[]) for update skip locked
+        ), taken as (
+          select v.* from v join locked l on l.id = v.id and l.version = v.version where l.state = 'queued'
         ), g as (
           select b.committed::numeric(14,2) as committed, (k.value->>'balance')::numeric(14,2) as balance,
             ((select coalesce(sum(amount), 0) from purchases where state = 'submitting')
              + (select coalesce(sum(amount), 0) from purchases
-                where submitted_at > coalesce((k.value->>'as_of')::timestamptz, 'infinity')))::numeric(14,2) as in_flight
+                where submitted_at > coalesce((k.value->>'as_of')::timestamptz, 'infinity')
+                  and submitted_at < 'infinity')
+             + coalesce((k.value->>'claimed')::numeric, 0)
+             - (select coalesce((s.value->>'claimed')::numeric, 0) from kv s where s.key = ${WALLET_KEY})
+            )::numeric(14,2) as in_flight
           from budget_days b, kv k where b.day = ${day}::date and k.key = ${WALLET_KEY} for update of b, k
         ), cand as (
-          select row_number() over (order by ord) as n, v.id, v.amount from v where v.action = 'submit'
+          select row_number() over (order by ord) as n, t.id, t.amount from taken t where t.action = 'submit'
         ), walk (n, id, refusal, daily, run, spent) as (
           select 0::bigint, null::bigint, null::text, g.committed, ${options.runCommitted.toFixed(2)}::numeric(14,2),
             0::numeric(14,2) from g
@@ -175,9 +228,9 @@ async function decideAndWrite(
                 || ', below min_wallet_balance ' || ${floor}::numeric(14,2)
             end as refusal) d
         ), decided as (
-          select v.*, case when v.action = 'submit' and w.refusal is not null then 'reject' else v.action end as final,
-            coalesce(w.refusal, v.reason) as final_reason
-          from v left join walk w on w.id = v.id
+          select t.*, case when t.action = 'submit' and w.refusal is not null then 'reject' else t.action end as final,
+            coalesce(w.refusal, t.reason) as final_reason
+          from taken t left join walk w on w.id = t.id
         ), moved as (
           update purchases p set
             state = case f.final when 'submit' then 'submitting' when 'reject' then 'rejected' else p.state end,
@@ -192,11 +245,16 @@ async function decideAndWrite(
             not_before = case f.final when 'wait' then ${later}::timestamptz else p.not_before end,
             updated_at = now()
           from decided f
-          where p.id = f.id and p.id = any(${idArray(candidates.map((c) => c.row.id))}::bigint[]) and p.state = 'queued'
+          where p.id = f.id and p.id = any(${ids}::bigint[])
           returning p.id, p.amount, p.state, f.final as action, f.final_reason as reason, f.attempt
+        ), spent as (
+          select coalesce(sum(amount), 0) as amount from moved where action = 'submit'
         ), budget as (
-          update budget_days set committed = committed + (select coalesce(sum(amount), 0) from moved where action = 'submit')
-          where day = ${day}::date
+          update budget_days set committed = committed + (select amount from spent) where day = ${day}::date
+        ), claimed as (
+          update kv set value = jsonb_set(value, '{claimed}',
+            to_jsonb(coalesce((value->>'claimed')::numeric, 0) + (select amount from spent)))
+          where key = ${WALLET_KEY} and (select amount from spent) > 0
         ), event as (
           insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
           select id, ${options.actor}, 'queued', state, case action when 'submit' then 'attempt ' || attempt else reason end
@@ -262,7 +320,7 @@ export async function recordWalletBalance(db: Executor, balance: Money, asOf: Da
   await rows(
     db,
     sql`insert into kv (key, value, updated_at) values (${WALLET_KEY}, ${value}::jsonb, now())
-        on conflict (key) do update set value = excluded.value, updated_at = now()
+        on conflict (key) do update set value = kv.value || excluded.value, updated_at = now()
         where coalesce((kv.value->>'as_of')::timestamptz, '-infinity') < ${asOf.toISOString()}::timestamptz`,
   );
 }

@@ -80,11 +80,17 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
     expect(summary.committed.toFixed(2)).toBe("6100.00");
     expect(await states()).toEqual({ succeeded: 20 });
     expect(sandbox.debits()).toHaveLength(20);
-    const events = await rows<{ to_state: string }>(
+    const events = await rows<{ to_state: string; response: string | null; reference: string }>(
       test.database.db,
-      sql`select to_state from purchase_events where purchase_id = (select min(id) from purchases) order by id`,
+      sql`select e.to_state, e.response::text as response, p.reference from purchase_events e
+          join purchases p on p.id = e.purchase_id
+          where e.purchase_id = (select min(id) from purchases) order by e.id`,
     );
     expect(events.map((e) => e.to_state)).toEqual(["queued", "submitting", "submitted", "succeeded"]);
+    // the provider's raw answers are kept: the purchase's (with its reference) and the verification's
+    const [, , submitted, succeeded] = events;
+    expect(submitted!.response).toContain(submitted!.reference);
+    expect(succeeded!.response).toContain(submitted!.reference);
   });
 
   it("rejects what cannot be bought, naming the reason, and buys nothing for it", async () => {

@@ -1,12 +1,13 @@
 // The claim applies the guards in SQL (under the lock, in one statement); dry runs apply them in JS
 // (`applyGuards`). This checks that both decide alike, message for message, on random batches.
 import { sql } from "drizzle-orm";
+import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.js";
 import { parseMoney } from "../../src/money.js";
 import { applyGuards, budgetDay } from "../../src/purchases/guards.js";
 import { insertPurchases } from "../../src/purchases/ledger.js";
-import { claimAndSubmit } from "../../src/purchases/submit.js";
+import { claim, claimAndSubmit, readDue, toCandidates } from "../../src/purchases/submit.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
 
 const network = { id: "1", code: "1", name: "MTN", other_name: "mtn" };
@@ -105,5 +106,67 @@ describe("guards in SQL and in JS", () => {
     }
     // the batches met every guard, and let some purchases through
     expect([...seen].sort()).toEqual(["daily_budget", "ok", "run_budget", "wallet_floor"]);
+  });
+});
+
+describe("the wallet floor under a race", () => {
+  it("counts what another claimer moved to submitting after this claim's snapshot was taken", async () => {
+    const now = new Date("2026-11-22T10:00:00Z");
+    const day = budgetDay(now, "Africa/Lagos");
+    const db = test.database.db;
+    await db.execute(sql`truncate purchases, purchase_events, budget_days, kv`);
+    await db.execute(sql`insert into budget_days (day, committed) values (${day}, 0)`);
+    await db.execute(
+      sql`insert into kv (key, value) values ('wallet', ${JSON.stringify({ balance: "700.00", as_of: now.toISOString() })}::jsonb)`,
+    );
+    await insertPurchases(
+      db,
+      ["other", "mine-1", "mine-2"].map((key, i) => ({
+        request_key: key,
+        source: "buy",
+        network: "MTN",
+        plan_id: "101", // 305.00
+        phone: `0803100000${i}`,
+        ported: false,
+        not_before: new Date(now.getTime() - 60_000 + i),
+      })),
+      "test",
+    );
+    const mine = toCandidates(
+      (await readDue(test.database, { now }, 10)).filter((row) => row.phone !== "08031000000"),
+      catalogue,
+    );
+    // Another claimer holds the guard rows; this claim's statement starts (taking its snapshot) and waits.
+    const other = postgres(test.url, { max: 1, onnotice: () => {} });
+    let pending: ReturnType<typeof claim> | undefined;
+    await other.begin(async (tx) => {
+      await tx`select 1 from budget_days, kv where day = ${day} and key = 'wallet' for update`;
+      pending = claim(test.database, mine, {
+        now,
+        runId: "mine",
+        actor: "test",
+        limits: { minWalletBalance: parseMoney("0.00") },
+        runCommitted: parseMoney("0.00"),
+        timeZone: "Africa/Lagos",
+      });
+      for (let waited = 0; ; waited += 20) {
+        const [blocked] = await tx`select count(*)::int as n from pg_stat_activity
+          where wait_event_type = 'Lock' and datname = current_database()`;
+        if (blocked!.n > 0) break;
+        if (waited > 5000) throw new Error("the claim never waited for the guard rows");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      // ...the other claimer moves its purchase to submitting, as a claim does, and commits.
+      await tx`update purchases set state = 'submitting', amount = 305.00, budget_day = ${day}
+        where request_key = 'other'`;
+      await tx`update budget_days set committed = committed + 305.00 where day = ${day}`;
+      await tx`update kv set value = jsonb_set(value, '{claimed}', '305.00') where key = 'wallet'`;
+    });
+    await other.end();
+    const claimed = await pending;
+    // 700 less the other's 305 in flight: one more purchase of 305 fits above the floor of 0, not two.
+    expect(claimed?.toSend.map((c) => c.row.phone)).toEqual(["08031000001"]);
+    expect(claimed?.rejected.map((r) => r.code)).toEqual(["wallet_floor"]);
+    expect(claimed?.rejected[0]?.reason).toContain("balance 700.00 less 610.00 in flight less 305.00");
   });
 });
