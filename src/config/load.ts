@@ -65,14 +65,18 @@ export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.
 export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const plain = toPlain(doc, text, env);
   const at = (offset: number, issuePath: string, message: string): ConfigIssue => {
     const { line, col } = lines.linePos(offset);
-    return { file, line, column: col, path: issuePath, message };
+    return { file, line, column: col, path: issuePath + subjectOf(issuePath, plain.value), message };
   };
-  const plain = toPlain(doc, text, env);
   const finish = (issues: ConfigIssue[]) =>
     issues
-      .map((issue) => ({ ...issue, message: redact(issue.message, plain.secrets) }))
+      .map((issue) => ({
+        ...issue,
+        path: redact(issue.path, plain.secrets),
+        message: redact(issue.message, plain.secrets),
+      }))
       .sort((a, b) => a.line - b.line || a.column - b.column);
 
   const yamlWarnings = doc.warnings.map((warning) => at(warning.pos[0], "", warning.message));
@@ -97,6 +101,27 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
 }
 
 type At = (offset: number, path: string, message: string) => ConfigIssue;
+
+/**
+ * What a path inside a list is about, by the name the user gave it: ` (job "nightly")` after
+ * `purchases[1].schedule`, ` (website "shop.example.com")` after `websites.items[3].name`. Empty otherwise, and
+ * when the issue is about that name itself.
+ */
+function subjectOf(issuePath: string, value: unknown): string {
+  const match = /^(purchases|websites\.items)\[(\d+)\]/.exec(issuePath);
+  if (!match) return "";
+  const list =
+    match[1] === "purchases" ? field(value, "purchases") : field(field(value, "websites"), "items");
+  const item = Array.isArray(list) ? list[Number(match[2])] : undefined;
+  const [kind, key] = match[1] === "purchases" ? ["job", "name"] : ["website", "domain"];
+  if (issuePath.slice(match[0].length) === `.${key}`) return ""; // the message is about the name itself
+  const name = field(item, key);
+  return typeof name === "string" && name.trim() !== "" ? ` (${kind} ${JSON.stringify(name.trim())})` : "";
+}
+
+function field(value: unknown, key: string): unknown {
+  return value !== null && typeof value === "object" ? (value as Record<string, unknown>)[key] : undefined;
+}
 
 /**
  * Drops issues that only repeat another: anything at a value whose interpolation failed, and "is required"

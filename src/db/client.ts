@@ -41,12 +41,18 @@ export interface Database extends Queryable {
 }
 
 /**
- * The ledger's hot statements look rows up by id among pages that stay cached; PostgreSQL's default
- * random_page_cost (4, tuned for spinning disks) makes a sequential scan of a young ledger look cheaper than a
- * handful of primary-key probes, and a plain index scan costlier than a bitmap scan that never prunes dead
- * index entries. 1.1 is the usual setting for SSDs and cached data; it applies to topsync's sessions only.
+ * The ledger's hot statements (`all`, `transaction`: claims, transitions) run on sessions of their own, tuned for
+ * what they do — look a few rows up by key among pages that stay cached. PostgreSQL's default random_page_cost
+ * (4, for spinning disks) makes a sequential scan of a young ledger look cheaper than a handful of primary-key
+ * probes; and a bitmap scan never marks the dead index entries it passes, so the in-flight sum of the wallet guard
+ * would read every `submitting` entry left since the last vacuum, while a plain index scan marks them once and
+ * skips them after. Reports and commands (`db`) keep the server's settings.
  */
-const PLANNER_SETTINGS = { random_page_cost: "1.1" };
+const HOT_PATH_SETTINGS = {
+  random_page_cost: "1.1",
+  enable_bitmapscan: "off",
+  plan_cache_mode: "force_generic_plan",
+};
 
 /** Advisory lock namespace of run liveness locks (the first key of the two-key form). */
 const RUN_LOCK_SPACE = 7263;
@@ -56,7 +62,7 @@ export interface DatabaseOptions {
   url?: string;
   /** Folder of the embedded database; "memory://" keeps it in memory (tests). */
   pgliteDir?: string;
-  /** Connections in the PostgreSQL pool. */
+  /** Connections in each of the two PostgreSQL pools (hot ledger statements, and everything else). */
   maxConnections?: number;
 }
 
@@ -70,12 +76,20 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   const client = postgres(url, {
     max,
     onnotice: () => {},
-    connection: { application_name: "topsync", ...PLANNER_SETTINGS },
+    connection: { application_name: "topsync" },
   });
+  const hot = postgres(url, {
+    max,
+    onnotice: () => {},
+    connection: { application_name: "topsync", ...HOT_PATH_SETTINGS },
+  });
+  // The same value handling as drizzle gives `client` (drizzle sets it on the client it wraps): dates and JSON
+  // travel as text both ways, so a statement answers alike on either pool.
+  drizzlePostgres(hot);
   try {
     await client`select 1`;
   } catch (error) {
-    await client.end({ timeout: 1 });
+    await Promise.all([client.end({ timeout: 1 }), hot.end({ timeout: 1 })]);
     throw new TopsyncError(
       "DB_UNREACHABLE",
       `cannot connect to the database at ${safeLocation(url)}: ${(error as Error).message}`,
@@ -92,8 +106,8 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   });
   return {
     db,
-    ...on(client),
-    transaction: (body) => client.begin((tx) => body(on(tx))) as never,
+    ...on(hot),
+    transaction: (body) => hot.begin((tx) => body(on(tx))) as never,
     kind: "postgres",
     location: safeLocation(url),
     async listen(channel, onNotify) {
@@ -126,7 +140,9 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       >`select pg_try_advisory_xact_lock(${RUN_LOCK_SPACE}, hashtext(${runId})) as got`;
       return !row?.got;
     },
-    close: () => client.end({ timeout: 5 }),
+    close: async () => {
+      await Promise.all([client.end({ timeout: 5 }), hot.end({ timeout: 5 })]);
+    },
   };
 }
 

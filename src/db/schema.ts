@@ -8,6 +8,7 @@ import {
   date,
   index,
   integer,
+  json,
   jsonb,
   numeric,
   pgTable,
@@ -99,7 +100,8 @@ export const purchaseEvents = pgTable(
     from_state: text("from_state"),
     to_state: text("to_state").notNull(),
     reason: text("reason"),
-    response: jsonb("response"),
+    // json, not jsonb: the provider's answer as it came (key order and all), and no conversion on the hot path.
+    response: json("response"),
   },
   (t) => [index("purchase_events_purchase").on(t.purchase_id, t.id)],
 );

@@ -69,8 +69,8 @@ const COMMITTED_ARRAY = `{${COMMITTED_STATES.join(",")}}`;
  */
 function transitionStatement(payload: string, ids: string): SQL {
   return sql`with v as (
-      select * from jsonb_to_recordset(${payload}::jsonb) as v(id bigint, from_states text[], to_state text,
-        actor text, event_reason text, event_response jsonb, set_columns text[], ${COLUMN_SHAPE})
+      select * from json_to_recordset(${payload}::json) as v(id bigint, from_states text[], to_state text,
+        actor text, event_reason text, event_response json, set_columns text[], ${COLUMN_SHAPE})
     ), old as (
       select p.id, p.state from purchases p where p.id = any(${ids}::bigint[]) order by p.id for update of p
     ), moved as (

@@ -186,7 +186,7 @@ async function decideAndWrite(
   const ids = idArray(candidates.map((c) => c.row.id));
   const moved = await db.all<{ id: string | number; action: string; reason: string | null }>(
     sql`with recursive v as (
-          select * from jsonb_to_recordset(${JSON.stringify(payload)}::jsonb) as v(
+          select * from json_to_recordset(${JSON.stringify(payload)}::json) as v(
             id bigint, version text, ord integer, action text, attempt integer, reason text, network_id text,
             plan_id text, plan_name text, phone text, amount numeric(14,2))
         ), locked as materialized (

@@ -10,7 +10,7 @@ import type { Logger } from "../log/logger.js";
 
 const FIRST_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30_000;
-/** Connections in this replica's pool: claims and transitions, plus one per run liveness lock. */
+/** Connections in each of this replica's two pools (ledger hot path; everything else); run liveness locks have their own. */
 const POOL_SIZE = 12;
 
 export interface ConnectOptions {

@@ -91,7 +91,7 @@ describe("money", () => {
 
   it("checks a job's max_price the same way", () => {
     expect(issues(job("    max_price: 305.005"))).toEqual([
-      'config.yaml:11:16: purchases[0].max_price: expected a decimal amount like "350.00", got "305.005"',
+      'config.yaml:11:16: purchases[0].max_price (job "a"): expected a decimal amount like "350.00", got "305.005"',
     ]);
   });
 });
@@ -99,13 +99,13 @@ describe("money", () => {
 describe("schedules and time zones", () => {
   it("refuses a job with both schedule and at", () => {
     expect(issues(job('    schedule: "0 8 1 * *"', "    at: 2026-12-01T08:00:00+01:00"))).toEqual([
-      "config.yaml:12:9: purchases[0].at: give either schedule or at, not both",
+      'config.yaml:12:9: purchases[0].at (job "a"): give either schedule or at, not both',
     ]);
   });
 
   it("refuses a cron expression node-cron does not accept", () => {
     expect(issues(job('    schedule: "61 8 1 * *"'))).toEqual([
-      'config.yaml:11:15: purchases[0].schedule: "61 8 1 * *" is not a valid cron expression (61 is a invalid expression for minute); use five fields: minute hour day-of-month month day-of-week, e.g. "0 8 1 * *"',
+      'config.yaml:11:15: purchases[0].schedule (job "a"): "61 8 1 * *" is not a valid cron expression (61 is a invalid expression for minute); use five fields: minute hour day-of-month month day-of-week, e.g. "0 8 1 * *"',
     ]);
     expect(issues(yaml("websites:", "  schedule: every day"))).toEqual([
       'config.yaml:8:13: websites.schedule: "every day" is not a valid cron expression (expected 5 or 6 fields but got 2); use five fields: minute hour day-of-month month day-of-week, e.g. "0 8 1 * *"',
@@ -114,16 +114,16 @@ describe("schedules and time zones", () => {
 
   it("refuses an `at` without an offset, or not a real date", () => {
     expect(issues(job("    at: 2026-12-01T08:00:00"))).toEqual([
-      'config.yaml:11:9: purchases[0].at: expected an ISO time with an offset, like "2026-12-01T08:00:00+01:00", got "2026-12-01T08:00:00"',
+      'config.yaml:11:9: purchases[0].at (job "a"): expected an ISO time with an offset, like "2026-12-01T08:00:00+01:00", got "2026-12-01T08:00:00"',
     ]);
     expect(issues(job("    at: 2026-02-30T08:00:00Z"))).toEqual([
-      'config.yaml:11:9: purchases[0].at: "2026-02-30T08:00:00Z" is not a real date and time',
+      'config.yaml:11:9: purchases[0].at (job "a"): "2026-02-30T08:00:00Z" is not a real date and time',
     ]);
   });
 
   it("refuses an unknown time zone, globally and per job", () => {
     expect(issues(job("    timezone: Lagos"))).toEqual([
-      'config.yaml:11:15: purchases[0].timezone: unknown time zone "Lagos" (use an IANA name like "Africa/Lagos" or "UTC")',
+      'config.yaml:11:15: purchases[0].timezone (job "a"): unknown time zone "Lagos" (use an IANA name like "Africa/Lagos" or "UTC")',
     ]);
     expect(issues(yaml("timezone: WAT/Lagos"))).toEqual([
       'config.yaml:7:11: timezone: unknown time zone "WAT/Lagos" (use an IANA name like "Africa/Lagos" or "UTC")',
@@ -170,8 +170,8 @@ describe("purchase jobs", () => {
         ),
       ),
     ).toEqual([
-      "config.yaml:9:47: purchases[0].plan.size: give either plan_id or a selector (size, type, name_contains), not both",
-      "config.yaml:12:11: purchases[1].plan: needs plan_id, or a selector with size (and optionally type and name_contains)",
+      'config.yaml:9:47: purchases[0].plan.size (job "a"): give either plan_id or a selector (size, type, name_contains), not both',
+      'config.yaml:12:11: purchases[1].plan (job "b"): needs plan_id, or a selector with size (and optionally type and name_contains)',
     ]);
   });
 
@@ -181,15 +181,15 @@ describe("purchase jobs", () => {
         yaml("purchases:", "  - name: a", "    plan: 12", "    recipients: 08031234567", "  - just-a-name"),
       ),
     ).toEqual([
-      'config.yaml:9:11: purchases[0].plan: expected a mapping, got "12"',
-      'config.yaml:10:17: purchases[0].recipients: expected a list, got "08031234567"',
+      'config.yaml:9:11: purchases[0].plan (job "a"): expected a mapping, got "12"',
+      'config.yaml:10:17: purchases[0].recipients (job "a"): expected a list, got "08031234567"',
       'config.yaml:11:5: purchases[1]: expected a mapping, got "just-a-name"',
     ]);
   });
 
   it("requires a network in both plan forms", () => {
     expect(issues(job().replace("network: MTN, ", ""))).toEqual([
-      "config.yaml:9:5: purchases[0].plan.network: is required",
+      'config.yaml:9:5: purchases[0].plan.network (job "a"): is required',
     ]);
   });
 
@@ -197,9 +197,9 @@ describe("purchase jobs", () => {
     expect(
       issues(job("    recipients_file: ''").replace("'08031234567'", "'call me', {phone: '0803'}")),
     ).toEqual([
-      'config.yaml:10:18: purchases[0].recipients[0]: expected a phone number like "08031234567" or "+2348031234567"',
-      'config.yaml:10:37: purchases[0].recipients[1].phone: expected a phone number like "08031234567" or "+2348031234567"',
-      "config.yaml:11:22: purchases[0].recipients_file: must not be empty",
+      'config.yaml:10:18: purchases[0].recipients[0] (job "a"): expected a phone number like "08031234567" or "+2348031234567"',
+      'config.yaml:10:37: purchases[0].recipients[1].phone (job "a"): expected a phone number like "08031234567" or "+2348031234567"',
+      'config.yaml:11:22: purchases[0].recipients_file (job "a"): must not be empty',
     ]);
   });
 });

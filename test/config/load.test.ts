@@ -202,9 +202,9 @@ describe("unknown keys", () => {
         ),
       ),
     ).toEqual([
-      'config.yaml:9:41: purchases[0].plan.sise: unknown key (did you mean "size"?)',
-      'config.yaml:10:42: purchases[0].recipients[0].portd: unknown key (did you mean "ported"?)',
-      'config.yaml:11:5: purchases[0].schedul: unknown key (did you mean "schedule"?)',
+      'config.yaml:9:41: purchases[0].plan.sise (job "a"): unknown key (did you mean "size"?)',
+      'config.yaml:10:42: purchases[0].recipients[0].portd (job "a"): unknown key (did you mean "ported"?)',
+      'config.yaml:11:5: purchases[0].schedul (job "a"): unknown key (did you mean "schedule"?)',
     ]);
   });
 
@@ -323,9 +323,9 @@ describe("collecting issues", () => {
       "config.yaml:8:16: analytics.concurrency: expected a whole number from 1 to 256, got 0",
       'config.yaml:9:11: timezone: unknown time zone "Mars/Olympus" (use an IANA name like "Africa/Lagos" or "UTC")',
       'config.yaml:11:16: budget.daily_limit: expected a decimal amount like "350.00", got "-5" (amounts cannot be negative)',
-      "config.yaml:13:5: purchases[0]: a job needs recipients, a recipients_file, or both",
+      'config.yaml:13:5: purchases[0] (job "Staff Monthly"): a job needs recipients, a recipients_file, or both',
       'config.yaml:13:11: purchases[0].name: job name "Staff Monthly" must be lower case letters, digits, "-", "_" or ".", starting with a letter or digit',
-      'config.yaml:14:33: purchases[0].plan.size: expected a data size like "500MB", "1GB" or "1.5GB", got "lots"',
+      'config.yaml:14:33: purchases[0].plan.size (job "Staff Monthly"): expected a data size like "500MB", "1GB" or "1.5GB", got "lots"',
       'config.yaml:16:15: log.level: expected one of "trace", "debug", "info", "warn", "error", "fatal", got "verbose"',
       "config.yaml:17:17: server.port: expected a whole number from 1 to 65535, got 70000",
     ]);

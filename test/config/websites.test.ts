@@ -65,7 +65,7 @@ describe("declared websites", () => {
 
   it("refuses an unknown privacy name", () => {
     expect(issues(websites("  items:", "    - domain: a.example.com", "      privacy: secret"))).toEqual([
-      'config.yaml:10:16: websites.items[0].privacy: unknown privacy "secret" (use public, private or password, or 0, 1, 2)',
+      'config.yaml:10:16: websites.items[0].privacy (website "a.example.com"): unknown privacy "secret" (use public, private or password, or 0, 1, 2)',
     ]);
     expect(issues(websites("  defaults: { privacy: 3 }"))).toEqual([
       'config.yaml:8:24: websites.defaults.privacy: unknown privacy "3" (use public, private or password, or 0, 1, 2)',
@@ -83,7 +83,7 @@ describe("declared websites", () => {
         ),
       ),
     ).toEqual([
-      "config.yaml:11:17: websites.items[0].password: a password applies only when privacy is password (2)",
+      'config.yaml:11:17: websites.items[0].password (website "a.example.com"): a password applies only when privacy is password (2)',
     ]);
     expect(issues(websites("  defaults: { privacy: private, password: hunter22 }"))).toEqual([
       "config.yaml:8:43: websites.defaults.password: a password applies only when privacy is password (2)",
@@ -92,12 +92,12 @@ describe("declared websites", () => {
 
   it("requires a password when the effective privacy is password", () => {
     expect(issues(websites("  items:", "    - domain: a.example.com", "      privacy: password"))).toEqual([
-      "config.yaml:9:7: websites.items[0].password: is required when privacy is password (2); set it here or under websites.defaults",
+      'config.yaml:9:7: websites.items[0].password (website "a.example.com"): is required when privacy is password (2); set it here or under websites.defaults',
     ]);
     expect(
       issues(websites("  defaults: { privacy: password }", "  items:", "    - domain: a.example.com")),
     ).toEqual([
-      "config.yaml:10:7: websites.items[0].password: is required when privacy is password (2); set it here or under websites.defaults",
+      'config.yaml:10:7: websites.items[0].password (website "a.example.com"): is required when privacy is password (2); set it here or under websites.defaults',
     ]);
   });
 
@@ -124,7 +124,9 @@ describe("declared websites", () => {
           `      password: ${"x".repeat(129)}`,
         ),
       ),
-    ).toEqual(["config.yaml:11:17: websites.items[0].password: must be at most 128 characters"]);
+    ).toEqual([
+      'config.yaml:11:17: websites.items[0].password (website "a.example.com"): must be at most 128 characters',
+    ]);
   });
 });
 

@@ -29,7 +29,7 @@ describe("topsync run with bad input", () => {
     const daemon = spawnDaemon(file, 0);
     expect(await daemon.exited).toBe(78);
     expect(daemon.stderr()).toContain(
-      'purchases[1].schedule: "61 8 * * *" is not a valid cron expression (61 is a invalid expression for minute)',
+      'purchases[1].schedule (job "nightly"): "61 8 * * *" is not a valid cron expression (61 is a invalid expression for minute)',
     );
   });
 
@@ -39,7 +39,9 @@ describe("topsync run with bad input", () => {
     });
     const daemon = spawnDaemon(file, 0);
     expect(await daemon.exited).toBe(78);
-    expect(daemon.stderr()).toContain('purchases[0].timezone: unknown time zone "Lagos/Nowhere"');
+    expect(daemon.stderr()).toContain(
+      'purchases[0].timezone (job "nightly"): unknown time zone "Lagos/Nowhere"',
+    );
   });
 
   it("exits 1 naming the port when server.port is already in use", async () => {

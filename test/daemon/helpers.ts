@@ -16,6 +16,12 @@ import { createPostgresDatabase, SERVER_URL } from "../helpers/db.js";
 /** The compiled CLI; TOPSYNC_CLI points the tests at another build of it. */
 export const DAEMON_CLI = process.env.TOPSYNC_CLI ?? CLI;
 
+/** Daemons this test file started and that have not exited: a failed test must not leave one running. */
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of running) child.kill("SIGKILL");
+});
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -69,8 +75,12 @@ export function spawnDaemon(
   child.stderr?.on("data", (chunk: Buffer) => {
     stderr += chunk.toString();
   });
+  running.add(child);
   const exited = new Promise<number>((resolve) => {
-    child.once("exit", (code, signal) => resolve(code ?? 128 + (signal === "SIGKILL" ? 9 : 15)));
+    child.once("exit", (code, signal) => {
+      running.delete(child);
+      resolve(code ?? 128 + (signal === "SIGKILL" ? 9 : 15));
+    });
   });
   return {
     child,
