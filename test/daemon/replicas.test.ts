@@ -65,18 +65,19 @@ describe("three replicas on one PostgreSQL database", () => {
     for (const r of replicas) await waitReady(r);
     const phones = await insertIntake(fixture.database, INTAKE);
 
-    // kill replica 0 while it has purchases in submitting (their calls are in flight at the sandbox)
+    // kill replica 0 while it has purchases in submitting (their calls are in flight at the sandbox): claimed
+    // less than 100 ms ago, so their 250 ms calls cannot have been answered by the time the signal lands
     const [victim, ...survivors] = replicas as [DaemonProcess, ...DaemonProcess[]];
-    const claimedBy = (prefix: string) =>
+    const claimedBy = (prefix: string, within = "1 year") =>
       count(
         fixture.database,
         sql`select count(*) as n from purchases p where p.state = 'submitting' and exists (
               select 1 from purchase_events e where e.purchase_id = p.id and e.to_state = 'submitting'
-              and e.actor like ${`${prefix}%`})`,
+              and e.actor like ${`${prefix}%`} and e.at > now() - ${within}::interval)`,
       );
     await waitFor(
       "the victim to have purchases in flight",
-      async () => (await claimedBy(victim.actorPrefix)) > 0,
+      async () => (await claimedBy(victim.actorPrefix, "100 milliseconds")) > 0,
       {
         daemons: replicas,
       },
