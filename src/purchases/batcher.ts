@@ -1,7 +1,7 @@
 // Writes the ledger's hot transitions (submitted, succeeded, failed, in doubt, retry) in batches, the way a
 // database groups commits: while one write is in flight, the transitions asked for meanwhile wait and go
-// together in the next statement, whatever their kinds. Idle, a transition is written at once (after the
-// current tick); busy, batches grow with the load instead of the number of statements. Each caller still
+// together in the next statement, whatever their kinds. Idle, the first transition waits a few milliseconds
+// for company; busy, batches grow with the load instead of the number of statements. Each caller still
 // learns whether its own row moved.
 import type { Executor } from "../db/client.js";
 import { type Moved, type Transition, type TransitionSink, transitionMany } from "./ledger.js";
@@ -20,6 +20,7 @@ export class TransitionBatcher implements TransitionSink {
   constructor(
     private readonly db: Executor,
     private readonly maxBatch = 500,
+    private readonly gatherMs = 5,
   ) {}
 
   move(transition: Transition): Promise<Moved | undefined> {
@@ -28,10 +29,10 @@ export class TransitionBatcher implements TransitionSink {
     );
     if (!this.scheduled && !this.writing) {
       this.scheduled = true;
-      setImmediate(() => {
+      setTimeout(() => {
         this.scheduled = false;
         if (!this.writing) this.write();
-      });
+      }, this.gatherMs);
     }
     return result;
   }

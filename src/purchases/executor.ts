@@ -112,7 +112,7 @@ class PurchaseRun {
     this.actor = deps.actor ?? `run:${process.pid}`;
     this.concurrency = options.concurrency ?? deps.config.reseller.concurrency;
     this.slots = new Semaphore(this.concurrency);
-    this.claimBatch = Math.max(1, Math.floor(this.concurrency / 2));
+    this.claimBatch = Math.max(1, Math.floor((this.concurrency * 3) / 4));
     this.batcher = new TransitionBatcher(deps.database);
     this.verifier = new Verifier({
       db: deps.database,
@@ -155,8 +155,8 @@ class PurchaseRun {
         requestKey: this.options.requestKey,
       }),
     );
-    // Claims run beside the sends (at most two at once): a claim is one statement whatever its size, so a
-    // new one starts when half the slots are free, and the slots it will fill are reserved meanwhile.
+    // A claim is one statement whatever its size, so a new one starts when three quarters of the send slots are
+    // free (one slow call does not hold the others back), and the slots it will fill are reserved meanwhile.
     let claiming = 0;
     const claims = new Set<Promise<void>>();
     try {
