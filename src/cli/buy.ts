@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { purchases } from "../db/schema.js";
 import { DataError, ExitCode, TopsyncError, UsageError } from "../errors.js";
-import { maskPhone } from "../log/mask.js";
+import { maskPhone, maskPhonesDeep } from "../log/mask.js";
 import { formatMoney, parseMoney } from "../money.js";
 import { loadCatalogue } from "../purchases/catalogue-cache.js";
 import { executePurchases } from "../purchases/executor.js";
@@ -93,10 +93,12 @@ export async function buyCommand(ctx: CommandContext, flags: BuyFlags): Promise<
     .select()
     .from(purchases)
     .where(eq(purchases.request_key, purchase.request_key));
-  if (ctx.globals.json) write(renderJson({ ...row, phone: maskPhone(row?.phone ?? "") }));
+  // The provider's message and the request key name the number too.
+  const shown = maskPhonesDeep({ ...row, phone: maskPhone(row?.phone ?? "") }) as typeof row;
+  if (ctx.globals.json) write(renderJson(shown));
   else {
     write(
-      `purchase ${row?.id}: ${row?.state}${row?.reference ? `, reference ${row.reference}` : ""}${row?.provider_message ? ` — ${row.provider_message}` : ""}${row?.reason ? ` — ${row.reason}` : ""}\n`,
+      `purchase ${shown?.id}: ${shown?.state}${shown?.reference ? `, reference ${shown.reference}` : ""}${shown?.provider_message ? ` — ${shown.provider_message}` : ""}${shown?.reason ? ` — ${shown.reason}` : ""}\n`,
     );
   }
   if (summary.stoppedBy) throw new TopsyncError("RUN_STOPPED", summary.stoppedBy, ExitCode.failure);

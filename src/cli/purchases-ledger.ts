@@ -4,7 +4,7 @@ import { and, desc, eq, gte, type SQL } from "drizzle-orm";
 import { PURCHASE_STATES, type PurchaseState, purchaseEvents, purchases } from "../db/schema.js";
 import { parseDuration } from "../duration.js";
 import { DataError, UsageError } from "../errors.js";
-import { maskPhone } from "../log/mask.js";
+import { maskPhone, maskPhonesDeep, maskPhonesIn } from "../log/mask.js";
 import { cancelByPerson, type PurchaseRow, requeueByPerson, resolveByPerson } from "../purchases/ledger.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
@@ -66,16 +66,20 @@ export async function purchasesShowCommand(
     .from(purchaseEvents)
     .where(eq(purchaseEvents.purchase_id, row.id))
     .orderBy(purchaseEvents.id);
+  // The provider's messages and raw answers name the number too, in any of its forms.
+  const hide = <T>(value: T): T => (showPhone ? value : (maskPhonesDeep(value) as T));
   const shownEvents = events.map((e) => ({
     at: e.at.toISOString(),
     actor: e.actor,
     from: e.from_state,
     to: e.to_state,
-    reason: e.reason,
-    response: e.response,
+    reason: e.reason === null ? null : hide(maskAll(e.reason, row.phone, showPhone)),
+    response: hide(e.response),
   }));
-  if (ctx.globals.json) return write(renderJson({ ...view(row, showPhone), events: shownEvents }));
+  const provider = [row.provider_status, row.provider_message].filter(Boolean).join(": ");
   const v = view(row, showPhone);
+  if (ctx.globals.json)
+    return write(renderJson({ ...v, provider_message: hide(row.provider_message), events: shownEvents }));
   const lines: Array<[string, string | null | undefined]> = [
     ["id", String(v.id)],
     ["state", v.state],
@@ -86,9 +90,9 @@ export async function purchasesShowCommand(
     ["plan", v.plan],
     ["amount", v.amount],
     ["reference", v.reference],
-    ["provider", [row.provider_status, row.provider_message].filter(Boolean).join(": ")],
+    ["provider", hide(provider)],
     ["refund", row.refund_amount],
-    ["reason", row.reason],
+    ["reason", v.reason],
     ["attempts", `${row.attempts} of ${row.max_attempts}`],
     ["created", v.created_at],
     ["updated", v.updated_at],
@@ -105,7 +109,7 @@ export async function purchasesShowCommand(
       { header: "ACTOR", value: (e) => e.actor },
       { header: "FROM", value: (e) => e.from ?? "-" },
       { header: "TO", value: (e) => e.to },
-      { header: "WHY", value: (e) => (showPhone ? (e.reason ?? "") : maskAll(e.reason ?? "", row.phone)) },
+      { header: "WHY", value: (e) => e.reason ?? "" },
     ]),
   );
 }
@@ -197,8 +201,9 @@ export function parseSince(text: string): Date {
   }
 }
 
-function maskAll(text: string, phone: string): string {
-  return text.split(phone).join(maskPhone(phone));
+/** The row's own phone masked wherever it appears as written (it may not look like a phone at all). */
+function maskAll(text: string, phone: string, showPhone = false): string {
+  return showPhone ? text : text.split(phone).join(maskPhone(phone));
 }
 
 function view(row: PurchaseRow, showPhone: boolean) {
@@ -213,7 +218,7 @@ function view(row: PurchaseRow, showPhone: boolean) {
     plan: row.plan_id ? `${row.plan_id}${row.plan_name ? ` ${row.plan_name}` : ""}` : null,
     amount: row.amount,
     reference: row.reference,
-    reason: row.reason,
+    reason: row.reason === null || showPhone ? row.reason : maskPhonesIn(maskAll(row.reason, row.phone)),
     provider_status: row.provider_status,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

@@ -22,7 +22,7 @@ export function maskPhonesDeep(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return maskPhonesIn(value);
   if (depth > 8 || typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) return value.map((item) => maskPhonesDeep(item, depth + 1));
-  if (value instanceof Error) return value;
+  if (value instanceof Error || value instanceof Date) return value;
   const copy: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) copy[key] = maskPhonesDeep(item, depth + 1);
   return copy;

@@ -279,6 +279,39 @@ describe("settling the ledger by hand", () => {
     expect(shown.events.at(-1).reason).toContain("the provider's dashboard shows it delivered");
   });
 
+  it("shows a purchase without its phone number, even where the provider's answers repeat it", async () => {
+    sandbox.setFaults({ endpoints: {} });
+    sandbox.setOptions({ failRate: 1 });
+    try {
+      const bought = await runCli([
+        "-c",
+        file,
+        "buy",
+        "--network",
+        "MTN",
+        "--plan",
+        "101",
+        "--phone",
+        "08031110032",
+        "--yes",
+      ]);
+      const id = /purchase (\d+)/.exec(bought.stdout)![1]!;
+      expect(bought.stdout).toContain("failed");
+      expect(bought.stdout).not.toMatch(/(?:234|0)8031110032/);
+      const text = await runCli(["-c", file, "purchases", "show", id]);
+      const json = await runCli(["-c", file, "--json", "purchases", "show", id]);
+      // the provider's failure message and raw answers name the number in its international form
+      const revealed = await runCli(["-c", file, "--json", "purchases", "show", id, "--show-phone"]);
+      expect(revealed.stdout).toContain("2348031110032");
+      for (const out of [text.stdout, json.stdout]) {
+        expect(out).toContain("0803****032");
+        expect(out).not.toMatch(/(?:234|0)8031110032/);
+      }
+    } finally {
+      sandbox.setOptions({ failRate: 0 });
+    }
+  });
+
   it("lists with filters, masked phones, and CSV", async () => {
     await runCli(["-c", file, "buy", "--network", "MTN", "--plan", "101", "--phone", "08031110040", "--yes"]);
     const list = await runCli(["-c", file, "purchases", "list", "--state", "succeeded", "--since", "1h"]);

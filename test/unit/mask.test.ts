@@ -1,9 +1,16 @@
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log/logger.js";
-import { maskPhone, maskPhonesIn } from "../../src/log/mask.js";
+import { maskPhone, maskPhonesDeep, maskPhonesIn } from "../../src/log/mask.js";
 
 describe("phone masking", () => {
+  it("masks numbers deep in a record and leaves its dates and other values as they are", () => {
+    const at = new Date("2026-11-22T10:00:00Z");
+    expect(
+      maskPhonesDeep({ id: 7, at, key: "buy:08031234567", answer: { msg: ["to 2348031234567"], ok: true } }),
+    ).toEqual({ id: 7, at, key: "buy:0803****567", answer: { msg: ["to 0803****567"], ok: true } });
+  });
+
   it("masks the national form as the reseller does", () => {
     expect(maskPhone("08031234567")).toBe("0803****567");
   });
