@@ -46,7 +46,9 @@ export interface Database extends Queryable {
  * (4, for spinning disks) makes a sequential scan of a young ledger look cheaper than a handful of primary-key
  * probes; and a bitmap scan never marks the dead index entries it passes, so the in-flight sum of the wallet guard
  * would read every `submitting` entry left since the last vacuum, while a plain index scan marks them once and
- * skips them after. Reports and commands (`db`) keep the server's settings.
+ * skips them after. The statements are written to need no plan of their own per set of values (ids travel as
+ * arrays, ranges are bounded), so each is planned once when first prepared. Reports and commands (`db`) keep
+ * the server's settings.
  */
 const HOT_PATH_SETTINGS = {
   random_page_cost: "1.1",
