@@ -142,6 +142,7 @@ Every contender does exactly this work per purchase through the same HTTP client
   4 × concurrency and \`completeJobBatchDelay: 0\` (batched completions, as its performance docs advise);
 - **no database**: a loop of the same HTTP calls — the ceiling of this machine.
 
+Purchases per run: ${GRID.map((c) => `${c.count.toLocaleString("en")} at ${c.latency} ms and concurrency ${c.concurrency}`).join(", ")}.
 Each figure is the median of ${ROUNDS} rounds; a round runs every contender once, one after the other, and the ratios
 are medians of each round's own ratios (this machine's speed drifts by a third from one minute to the next, and a
 round compares runs that saw the same machine).
