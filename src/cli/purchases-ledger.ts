@@ -66,31 +66,36 @@ export async function purchasesShowCommand(
     .from(purchaseEvents)
     .where(eq(purchaseEvents.purchase_id, row.id))
     .orderBy(purchaseEvents.id);
-  // The provider's messages and raw answers name the number too, in any of its forms.
-  const hide = <T>(value: T): T => (showPhone ? value : (maskPhonesDeep(value) as T));
+  const text = (value: string) => shownText(value, row.phone, showPhone);
   const shownEvents = events.map((e) => ({
     at: e.at.toISOString(),
     actor: e.actor,
     from: e.from_state,
     to: e.to_state,
-    reason: e.reason === null ? null : hide(maskAll(e.reason, row.phone, showPhone)),
-    response: hide(e.response),
+    reason: e.reason === null ? null : text(e.reason),
+    response: showPhone ? e.response : maskPhonesDeep(e.response),
   }));
   const provider = [row.provider_status, row.provider_message].filter(Boolean).join(": ");
   const v = view(row, showPhone);
   if (ctx.globals.json)
-    return write(renderJson({ ...v, provider_message: hide(row.provider_message), events: shownEvents }));
+    return write(
+      renderJson({
+        ...v,
+        provider_message: row.provider_message === null ? null : text(row.provider_message),
+        events: shownEvents,
+      }),
+    );
   const lines: Array<[string, string | null | undefined]> = [
     ["id", String(v.id)],
     ["state", v.state],
-    ["request key", showPhone ? row.request_key : row.request_key.replace(row.phone, maskPhone(row.phone))],
+    ["request key", text(row.request_key)],
     ["source", v.job ? `job ${v.job} (fire ${v.fire_time})` : v.source],
     ["phone", `${v.phone}${row.ported ? " (ported)" : ""}`],
     ["network", row.network_id ? `${row.network} (${row.network_id})` : row.network],
     ["plan", v.plan],
     ["amount", v.amount],
     ["reference", v.reference],
-    ["provider", hide(provider)],
+    ["provider", text(provider)],
     ["refund", row.refund_amount],
     ["reason", v.reason],
     ["attempts", `${row.attempts} of ${row.max_attempts}`],
@@ -201,9 +206,13 @@ export function parseSince(text: string): Date {
   }
 }
 
-/** The row's own phone masked wherever it appears as written (it may not look like a phone at all). */
-function maskAll(text: string, phone: string, showPhone = false): string {
-  return showPhone ? text : text.split(phone).join(maskPhone(phone));
+/**
+ * Text about a purchase as shown: unless asked for phones, its own phone masked wherever it appears as written
+ * (it may not look like a phone at all), and every number in any phone form too — the provider's messages
+ * repeat the number in the international form.
+ */
+function shownText(text: string, phone: string, showPhone: boolean): string {
+  return showPhone ? text : maskPhonesIn(text.split(phone).join(maskPhone(phone)));
 }
 
 function view(row: PurchaseRow, showPhone: boolean) {
@@ -218,7 +227,7 @@ function view(row: PurchaseRow, showPhone: boolean) {
     plan: row.plan_id ? `${row.plan_id}${row.plan_name ? ` ${row.plan_name}` : ""}` : null,
     amount: row.amount,
     reference: row.reference,
-    reason: row.reason === null || showPhone ? row.reason : maskPhonesIn(maskAll(row.reason, row.phone)),
+    reason: row.reason === null ? null : shownText(row.reason, row.phone, showPhone),
     provider_status: row.provider_status,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),

@@ -51,6 +51,9 @@ async function query<T>(text: ReturnType<typeof sql>): Promise<T[]> {
 
 const count = async () => (await query<{ n: number }>(sql`select count(*)::int as n from purchases`))[0]!.n;
 const posts = () => sandbox.requests().filter((r) => r.method !== "GET").length;
+/** `topsync buy` of MTN plan 101 for `phone`, confirmed. */
+const buy101 = (phone: string) =>
+  runCli(["-c", file, "buy", "--network", "MTN", "--plan", "101", "--phone", phone, "--yes"]);
 
 describe("dry runs change nothing anywhere", () => {
   it("purchases run --dry-run reports the plan with zero mutating calls and zero ledger writes", async () => {
@@ -106,18 +109,7 @@ describe("buy", () => {
     ]);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^purchase \d+: succeeded, reference \w+/);
-    const again = await runCli([
-      "-c",
-      file,
-      "buy",
-      "--network",
-      "MTN",
-      "--plan",
-      "101",
-      "--phone",
-      "08031110010",
-      "--yes",
-    ]);
+    const again = await buy101("08031110010");
     expect(again.stdout).toMatch(/already requested as purchase \d+ \(succeeded\); nothing bought again/);
     expect(sandbox.debits()).toHaveLength(1);
   });
@@ -200,18 +192,7 @@ describe("a recipients file with bad rows", () => {
 
 describe("settling the ledger by hand", () => {
   it("resolve, requeue and cancel only from the states that allow them", async () => {
-    const bought = await runCli([
-      "-c",
-      file,
-      "buy",
-      "--network",
-      "MTN",
-      "--plan",
-      "101",
-      "--phone",
-      "08031110030",
-      "--yes",
-    ]);
+    const bought = await buy101("08031110030");
     const id = /purchase (\d+)/.exec(bought.stdout)![1]!;
     const resolve = await runCli([
       "-c",
@@ -244,18 +225,7 @@ describe("settling the ledger by hand", () => {
 
   it("an in_doubt purchase is resolved with a note that goes into its history", async () => {
     sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    const bought = await runCli([
-      "-c",
-      file,
-      "buy",
-      "--network",
-      "MTN",
-      "--plan",
-      "101",
-      "--phone",
-      "08031110031",
-      "--yes",
-    ]);
+    const bought = await buy101("08031110031");
     expect(bought.stdout).toMatch(/purchase (\d+): in_doubt/);
     const id = /purchase (\d+)/.exec(bought.stdout)![1]!;
     const resolve = await runCli([
@@ -283,18 +253,7 @@ describe("settling the ledger by hand", () => {
     sandbox.setFaults({ endpoints: {} });
     sandbox.setOptions({ failRate: 1 });
     try {
-      const bought = await runCli([
-        "-c",
-        file,
-        "buy",
-        "--network",
-        "MTN",
-        "--plan",
-        "101",
-        "--phone",
-        "08031110032",
-        "--yes",
-      ]);
+      const bought = await buy101("08031110032");
       const id = /purchase (\d+)/.exec(bought.stdout)![1]!;
       expect(bought.stdout).toContain("failed");
       expect(bought.stdout).not.toMatch(/(?:234|0)8031110032/);
@@ -313,7 +272,7 @@ describe("settling the ledger by hand", () => {
   });
 
   it("lists with filters, masked phones, and CSV", async () => {
-    await runCli(["-c", file, "buy", "--network", "MTN", "--plan", "101", "--phone", "08031110040", "--yes"]);
+    await buy101("08031110040");
     const list = await runCli(["-c", file, "purchases", "list", "--state", "succeeded", "--since", "1h"]);
     expect(list.code).toBe(0);
     expect(list.stdout).toContain("0803****040");
