@@ -26,22 +26,10 @@ export interface TransitionEvent {
 export interface Moved {
   id: number;
   from_state: PurchaseState;
-  amount: string | null;
 }
 
-/** One purchase to move: the states it may be in, where it goes, the columns to set, and its event. */
-export interface Transition {
-  id: number;
-  from: readonly PurchaseState[];
-  to: PurchaseState;
-  set: Record<string, unknown>;
-  actor: string;
-  reason?: string | null;
-  response?: unknown;
-}
-
-/** SQL types of the columns a transition may set (values travel as one JSON document). */
-const COLUMN_TYPES: Record<string, string> = {
+/** The columns a transition may set, with the SQL type each travels as in the statement's JSON document. */
+const COLUMN_TYPES = {
   reference: "text",
   submitted_at: "timestamptz",
   next_verify_at: "timestamptz",
@@ -54,8 +42,23 @@ const COLUMN_TYPES: Record<string, string> = {
   reason: "text",
   amount: "numeric",
   budget_day: "date",
-};
-const COLUMNS = Object.keys(COLUMN_TYPES);
+} as const;
+type Column = keyof typeof COLUMN_TYPES;
+const COLUMNS = Object.keys(COLUMN_TYPES) as Column[];
+
+/** Values for the columns a transition sets; the ones it leaves out keep their value. */
+export type TransitionSet = Partial<Record<Column, string | number | Date | null>>;
+
+/** One purchase to move: the states it may be in, where it goes, the columns to set, and its event. */
+export interface Transition {
+  id: number;
+  from: readonly PurchaseState[];
+  to: PurchaseState;
+  set: TransitionSet;
+  actor: string;
+  reason?: string | null;
+  response?: unknown;
+}
 
 const COLUMN_SHAPE = sql.raw(COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}`).join(", "));
 const COLUMN_ASSIGNMENTS = sql.raw(
@@ -89,7 +92,36 @@ function transitionStatement(payload: string, ids: string): SQL {
             group by budget_day) r
       where b.day = r.budget_day
     )
-    select id, from_state, amount::text as amount from moved`;
+    select id, from_state from moved`;
+}
+
+/**
+ * One item of the statement's JSON document. Every item has every key, in one order (absent columns as null,
+ * `set_columns` saying which ones count): objects of one shape are cheap to build and to serialise in bulk.
+ */
+function payloadItem(item: Transition) {
+  const set = item.set;
+  return {
+    id: item.id,
+    from_states: item.from,
+    to_state: item.to,
+    actor: item.actor,
+    event_reason: item.reason ?? null,
+    event_response: item.response ?? null,
+    set_columns: Object.keys(set),
+    reference: param(set.reference),
+    submitted_at: param(set.submitted_at),
+    next_verify_at: param(set.next_verify_at),
+    provider_status: param(set.provider_status),
+    provider_message: param(set.provider_message),
+    refund_amount: param(set.refund_amount),
+    settled_at: param(set.settled_at),
+    not_before: param(set.not_before),
+    attempts: param(set.attempts),
+    reason: param(set.reason),
+    amount: param(set.amount),
+    budget_day: param(set.budget_day),
+  } satisfies Record<Column, unknown> & Record<string, unknown>;
 }
 
 /**
@@ -99,26 +131,13 @@ function transitionStatement(payload: string, ids: string): SQL {
  */
 export async function transitionMany(db: Executor, items: readonly Transition[]): Promise<Moved[]> {
   if (items.length === 0) return [];
-  const payload = items.map((item) => {
-    const columns = Object.keys(item.set);
-    for (const column of columns)
-      if (!COLUMN_TYPES[column]) throw new Error(`transition cannot set column ${column}`);
-    const values: Record<string, unknown> = {};
-    for (const column of columns) values[column] = param(item.set[column]);
-    return {
-      ...values,
-      id: item.id,
-      from_states: item.from,
-      to_state: item.to,
-      actor: item.actor,
-      event_reason: item.reason ?? null,
-      event_response: item.response ?? null,
-      set_columns: columns,
-    };
-  });
+  const payload = JSON.stringify(items.map(payloadItem));
   const ids = idArray(items.map((item) => item.id));
-  const result = await rows<Moved>(db, transitionStatement(JSON.stringify(payload), ids));
-  return result.map((row) => ({ ...row, id: Number(row.id) }));
+  const result = await rows<{ id: number | string; from_state: PurchaseState }>(
+    db,
+    transitionStatement(payload, ids),
+  );
+  return result.map((row) => ({ id: Number(row.id), from_state: row.from_state }));
 }
 
 /** Something that moves purchases in batches (batcher.ts): hot paths send their transitions through it. */
@@ -135,7 +154,7 @@ async function transition(
   id: number,
   from: readonly PurchaseState[],
   to: PurchaseState,
-  set: Record<string, unknown>,
+  set: TransitionSet,
   event: TransitionEvent,
 ): Promise<Moved | undefined> {
   const item: Transition = {
