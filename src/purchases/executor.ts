@@ -2,10 +2,11 @@
 // (outcome.ts), and verify what was bought (verifier.ts). Bounded by the reseller's concurrency and
 // rate limit. A 401/403 stops the run from sending more.
 import { randomUUID } from "node:crypto";
+import { sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
 import type { Config } from "../config/index.js";
-import type { Database, Executor } from "../db/client.js";
+import { type Database, type Executor, rows } from "../db/client.js";
 import { backoffDelay } from "../http/backoff.js";
 import type { Logger } from "../log/logger.js";
 import { type Money, parseMoney, ZERO } from "../money.js";
@@ -133,16 +134,21 @@ class PurchaseRun {
   }
 
   async execute(): Promise<RunSummary> {
-    const release = await this.deps.database.holdRunLock(this.runId);
+    // The liveness lock (a session of its own) and the catalogue (reseller calls) do not wait for each other.
+    const [lock, catalogue] = await Promise.allSettled([
+      this.deps.database.holdRunLock(this.runId),
+      this.options.catalogue ?? loadCatalogue(this.deps.reseller, this.deps.logger),
+    ]);
+    if (lock.status === "rejected") throw lock.reason;
     try {
-      return await this.executeHoldingLock();
+      if (catalogue.status === "rejected") throw catalogue.reason;
+      return await this.executeHoldingLock(catalogue.value);
     } finally {
-      await release();
+      await lock.value();
     }
   }
 
-  private async executeHoldingLock(): Promise<RunSummary> {
-    const catalogue = this.options.catalogue ?? (await loadCatalogue(this.deps.reseller, this.deps.logger));
+  private async executeHoldingLock(catalogue: Catalogue): Promise<RunSummary> {
     if (this.options.resumeVerification !== false) await this.verifier.resumeDue();
     const window = new DueWindow(
       this.deps.database,
@@ -256,7 +262,6 @@ class PurchaseRun {
     });
   }
 
-  /** Sends one purchase exactly once and records what its outcome means. */
   /** Sends one purchase exactly once; its send slot frees as soon as the answer is in, and recording follows. */
   private async send({ row, resolved }: Claimed): Promise<void> {
     const { reseller } = this.deps;
@@ -404,8 +409,6 @@ class PurchaseRun {
 }
 
 async function nextDueRetry(db: Executor, runId: string, jobName?: string): Promise<Date | undefined> {
-  const { sql } = await import("drizzle-orm");
-  const { rows } = await import("../db/client.js");
   const found = await rows<{ next: Date | string | null }>(
     db,
     sql`select min(not_before) as next from purchases where state = 'queued' and run_id = ${runId}
