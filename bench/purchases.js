@@ -30,8 +30,11 @@ async function measure(sandbox, kind, cell) {
   }
 }
 
-/** Rounds per cell: this machine's speed drifts from minute to minute, so each figure is a median of rounds. */
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/**
+ * Rounds per cell: this machine's speed drifts from minute to minute, so each figure is a median of rounds. The
+ * 0 ms cells (CPU-bound, the noisiest) get more.
+ */
+const ROUNDS = { 0: Number(process.env.BENCH_ROUNDS ?? 5), 20: Number(process.env.BENCH_ROUNDS ?? 3) };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const rows = [];
@@ -43,9 +46,10 @@ for (const latency of [0, 20]) {
       // Every round runs each contender once, one after the other, so a round's ratios compare runs that
       // saw the same machine.
       const rounds = [];
-      for (let round = 0; round < ROUNDS; round++) {
+      for (let round = 0; round < ROUNDS[latency]; round++) {
         const results = {};
-        for (const kind of KINDS) {
+        // Every other round runs the contenders in reverse order, so none always runs first or last.
+        for (const kind of round % 2 === 0 ? KINDS : [...KINDS].reverse()) {
           results[kind] = await measure(sandbox, kind, cell);
           console.error(
             `${latency} ms c${cell.concurrency} round ${round + 1} ${kind}: ${results[kind].rate.toFixed(0)}/s`,
@@ -143,8 +147,8 @@ Every contender does exactly this work per purchase through the same HTTP client
 - **no database**: a loop of the same HTTP calls — the ceiling of this machine.
 
 Purchases per run: ${GRID.map((c) => `${c.count.toLocaleString("en")} at ${c.latency} ms and concurrency ${c.concurrency}`).join(", ")}.
-Each figure is the median of ${ROUNDS} rounds; a round runs every contender once, one after the other, and the ratios
-are medians of each round's own ratios (this machine's speed drifts by a third from one minute to the next, and a
+Each figure is the median of ${ROUNDS[0]} rounds at 0 ms and ${ROUNDS[20]} at 20 ms; a round runs every contender once, one after the
+other (every other round in reverse order), and the ratios are medians of each round's own ratios (this machine's speed drifts by a third from one minute to the next, and a
 round compares runs that saw the same machine).
 
 | sandbox latency | concurrency | topsync PostgreSQL | topsync PGlite | graphile-worker | no database | topsync ÷ graphile | topsync ÷ ceiling |

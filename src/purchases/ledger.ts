@@ -96,8 +96,9 @@ function transitionStatement(payload: string, ids: string): SQL {
 }
 
 /**
- * One item of the statement's JSON document. Every item has every key, in one order (absent columns as null,
- * `set_columns` saying which ones count): objects of one shape are cheap to build and to serialise in bulk.
+ * One item of the statement's JSON document. Every item is built with every key in one order (columns it does
+ * not set are undefined, so the JSON leaves them out, and `set_columns` says which ones count): objects of one
+ * shape are cheap to build and to serialise in bulk.
  */
 function payloadItem(item: Transition) {
   const set = item.set;
