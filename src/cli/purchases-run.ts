@@ -113,7 +113,7 @@ function printSummary(ctx: CommandContext, s: RunSummary, intake: number): void 
   }
   write(
     `purchases run ${s.runId}: ${s.claimed} claimed, ${s.succeeded} succeeded, ${s.failed} failed, ${s.rejected} rejected, ` +
-      `${s.inDoubt} in_doubt, ${s.unverified} unverified; committed ${formatMoney(s.committed)}` +
+      `${s.inDoubt} in_doubt, ${s.unverified} unverified${s.unsent ? `, ${s.unsent} given back unsent` : ""}; committed ${formatMoney(s.committed)}` +
       `${intake ? `; ${intake} intake requests queued` : ""}\n`,
   );
   if (s.inDoubt > 0) {

@@ -15,7 +15,7 @@ import { Semaphore } from "../semaphore.js";
 import { TransitionBatcher } from "./batcher.js";
 import { loadCatalogue } from "./catalogue-cache.js";
 import { DueWindow } from "./due-window.js";
-import { markFailed, markInDoubt, markSubmitted, requeueForRetry } from "./ledger.js";
+import { markFailed, markInDoubt, markSubmitted, requeueForRetry, returnUnsent } from "./ledger.js";
 import { classifyPurchase, type PurchaseOutcome } from "./outcome.js";
 import type { Catalogue } from "./resolve.js";
 import { type Claimed, type ClaimedRow, claim, recordWalletBalance } from "./submit.js";
@@ -24,6 +24,12 @@ import { Verifier } from "./verifier.js";
 const WALLET_FLUSH_MS = 50;
 /** The window on the queue holds this many claims' worth of due purchases at full concurrency. */
 const WINDOW_BATCHES = 4;
+/**
+ * Below this concurrency a run may claim up to twice its concurrency ahead of its sends (never more than this
+ * many): a claim statement costs about a millisecond whatever its size, and claims of a handful of rows would
+ * cost more than the purchases they start.
+ */
+const SMALL_RUN_CLAIMS = 16;
 
 export interface PurchaseDeps {
   database: Database;
@@ -57,6 +63,8 @@ export interface RunProgress {
   failed: number;
   inDoubt: number;
   retried: number;
+  /** Claimed, then given back to the queue unsent because the run stopped first. */
+  unsent: number;
   succeeded: number;
   unverified: number;
   committed: Money;
@@ -80,6 +88,8 @@ class PurchaseRun {
   private readonly actor: string;
   private readonly slots: Semaphore;
   private readonly concurrency: number;
+  /** Most purchases claimed and not yet answered at once: what a crash could leave `in_doubt`. */
+  private readonly claimedCap: number;
   private readonly claimBatch: number;
   private readonly verifier: Verifier;
   private readonly batcher: TransitionBatcher;
@@ -90,6 +100,7 @@ class PurchaseRun {
     failed: 0,
     inDoubt: 0,
     retried: 0,
+    unsent: 0,
     succeeded: 0,
     unverified: 0,
     committed: ZERO,
@@ -113,7 +124,8 @@ class PurchaseRun {
     this.actor = deps.actor ?? `run:${process.pid}`;
     this.concurrency = options.concurrency ?? deps.config.reseller.concurrency;
     this.slots = new Semaphore(this.concurrency);
-    this.claimBatch = Math.max(1, Math.floor((this.concurrency * 3) / 4));
+    this.claimedCap = Math.max(this.concurrency, Math.min(2 * this.concurrency, SMALL_RUN_CLAIMS));
+    this.claimBatch = Math.max(1, Math.floor((this.claimedCap * 3) / 4));
     this.batcher = new TransitionBatcher(deps.database);
     this.verifier = new Verifier({
       db: deps.database,
@@ -153,7 +165,7 @@ class PurchaseRun {
     const window = new DueWindow(
       this.deps.database,
       catalogue,
-      WINDOW_BATCHES * this.concurrency,
+      WINDOW_BATCHES * this.claimedCap,
       () => this.clock.now(),
       () => ({
         now: new Date(this.clock.now()),
@@ -161,13 +173,13 @@ class PurchaseRun {
         requestKey: this.options.requestKey,
       }),
     );
-    // A claim is one statement whatever its size, so a new one starts when three quarters of the send slots are
-    // free (one slow call does not hold the others back), and the slots it will fill are reserved meanwhile.
+    // A claim is one statement whatever its size, so a new one starts when three quarters of the claimed cap is
+    // free (one slow call does not hold the others back), and the places it will fill are reserved meanwhile.
     let claiming = 0;
     const claims = new Set<Promise<void>>();
     try {
       while (!this.stopped()) {
-        const free = this.concurrency - this.inFlight.size - claiming;
+        const free = this.claimedCap - this.inFlight.size - claiming;
         const idle = this.inFlight.size === 0 && claims.size === 0;
         if (!window.exhausted && claims.size < 2 && free > 0 && (free >= this.claimBatch || idle)) {
           claiming += free;
@@ -265,29 +277,45 @@ class PurchaseRun {
   /** Sends one purchase exactly once; its send slot frees as soon as the answer is in, and recording follows. */
   private async send({ row, resolved }: Claimed): Promise<void> {
     const { reseller } = this.deps;
-    const sentAt = new Date(this.clock.now());
-    const outcome = classifyPurchase(
-      await this.slots.run(async () => {
-        try {
-          return {
-            answer: await reseller.buyData({
-              network_id: resolved.network.id,
-              plan_id: resolved.plan.id,
-              phone_number: resolved.phone,
-              ported_number: row.ported || undefined,
-            }),
-          };
-        } catch (error) {
-          return { error };
-        }
-      }),
-    );
-    if (outcome.kind === "failed" && outcome.stopRun) this.stoppedBy ??= outcome.message;
-    const recording = this.record(row, outcome, sentAt).catch((error: unknown) => {
+    let sentAt = new Date(0);
+    const outcome = await this.slots.run(async () => {
+      // A run stopped (401/403, or a signal) while this purchase waited for its place: it was never sent.
+      if (this.stoppedBy !== undefined || this.options.signal?.aborted) return undefined;
+      sentAt = new Date(this.clock.now());
+      let answered: Parameters<typeof classifyPurchase>[0];
+      try {
+        answered = {
+          answer: await reseller.buyData({
+            network_id: resolved.network.id,
+            plan_id: resolved.plan.id,
+            phone_number: resolved.phone,
+            ported_number: row.ported || undefined,
+          }),
+        };
+      } catch (error) {
+        answered = { error };
+      }
+      const classified = classifyPurchase(answered);
+      // Set before the place is handed on, so the purchase waiting for it sees the stop.
+      if (classified.kind === "failed" && classified.stopRun) this.stoppedBy ??= classified.message;
+      return classified;
+    });
+    const recording = (
+      outcome ? this.record(row, outcome, sentAt) : this.giveBack(row, resolved.amount)
+    ).catch((error: unknown) => {
       this.failure ??= error;
     });
     this.recordings.add(recording);
     void recording.finally(() => this.recordings.delete(recording));
+  }
+
+  /** A claimed purchase the run stopped before sending goes back to the queue as it was. */
+  private async giveBack(row: ClaimedRow, amount: Money): Promise<void> {
+    const why = this.stoppedBy ?? "the run was stopped";
+    await returnUnsent(this.batcher, row.id, row.attempts, { actor: this.actor, reason: `not sent: ${why}` });
+    this.progress.committed = this.progress.committed.minus(amount);
+    this.progress.unsent++;
+    this.report();
   }
 
   /** Records what a purchase's outcome means for the ledger (DESIGN §4). */

@@ -238,6 +238,16 @@ export function requeueForRetry(
   return transition(db, id, ["submitting"], "queued", { not_before: notBefore }, event);
 }
 
+/** Claimed but never sent (the run stopped first): back to the queue, this attempt not counted. */
+export function returnUnsent(
+  db: LedgerTarget,
+  id: number,
+  attempts: number,
+  event: TransitionEvent,
+): Promise<Moved | undefined> {
+  return transition(db, id, ["submitting"], "queued", { not_before: new Date(), attempts }, event);
+}
+
 /** The outcome of the POST is unknown: money may have moved. Never retried by itself. */
 export function markInDoubt(
   db: LedgerTarget,

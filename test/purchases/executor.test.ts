@@ -13,6 +13,12 @@ import { DB_KINDS, openTestDatabase, type TestDatabase } from "../helpers/db.js"
 const MTN_NUMBERS = (n: number, start = 0) =>
   Array.from({ length: n }, (_, i) => `0803${String(1_000_000 + start + i).padStart(7, "0")}`);
 
+/** Resolves once the sandbox has received a request on `path`. */
+async function waitForRequest(sandbox: Sandbox, path: string): Promise<void> {
+  while (!sandbox.requests().some((r) => r.path === path))
+    await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
 function purchase(phone: string, extra: Partial<NewPurchase> = {}): NewPurchase {
   return {
     request_key: `t:${phone}`,
@@ -198,6 +204,35 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
     expect(sandbox.debits()).toHaveLength(final.succeeded ?? 0);
   });
 
+  it("stopped by its signal, a run gives back what it claimed but had not sent", async () => {
+    await insertPurchases(
+      test.database.db,
+      MTN_NUMBERS(10).map((p) => purchase(p)),
+      "test",
+    );
+    sandbox.setOptions({ latencyMs: 300 });
+    const stop = new AbortController();
+    const sent = waitForRequest(sandbox, "/public/api/data");
+    const running = executePurchases(
+      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
+      { concurrency: 1, signal: stop.signal },
+    );
+    await sent; // the first purchase is on the wire; the second one claimed with it waits for the only place
+    stop.abort();
+    const summary = await running;
+    expect(summary.unsent).toBe(1);
+    expect(sandbox.requests().filter((r) => r.path === "/public/api/data")).toHaveLength(1);
+    const final = await states();
+    expect(final.submitting).toBeUndefined();
+    expect(final.queued).toBe(9);
+    const [back] = await rows<{ attempts: number; reason: string }>(
+      test.database.db,
+      sql`select p.attempts, e.reason from purchases p join purchase_events e on e.purchase_id = p.id
+          where e.from_state = 'submitting' and e.to_state = 'queued'`,
+    );
+    expect(back).toEqual({ attempts: 0, reason: "not sent: the run was stopped" });
+  });
+
   it("fails on 401 and stops sending", async () => {
     await insertPurchases(
       test.database.db,
@@ -323,6 +358,24 @@ describe.each(DB_KINDS)("the rest of the classification table on %s", (kind) => 
     expect(byState.failed).toBeLessThanOrEqual(2); // only the calls already in flight
     expect(byState.queued).toBeGreaterThanOrEqual(38);
     expect(sandbox.requests().filter((r) => r.path === "/public/api/data").length).toBeLessThanOrEqual(2);
+    // Purchases claimed ahead of the sends and not yet sent when the 401 came back go back to the queue as they
+    // were: no attempt counted, their budget given back, the reason on record.
+    const givenBack = await rows<{ attempts: number; reason: string }>(
+      test.database.db,
+      sql`select p.attempts, e.reason from purchases p join purchase_events e on e.purchase_id = p.id
+          where e.from_state = 'submitting' and e.to_state = 'queued'`,
+    );
+    expect(summary.unsent).toBe(2); // concurrency 2 claims up to 4 ahead
+    expect(givenBack.length).toBe(summary.unsent);
+    for (const back of givenBack) {
+      expect(back.attempts).toBe(0);
+      expect(back.reason).toMatch(/^not sent: .*check reseller.api_key/);
+    }
+    const [budget] = await rows<{ committed: string }>(
+      test.database.db,
+      sql`select coalesce(sum(committed), 0)::text as committed from budget_days`,
+    );
+    expect(Number(budget?.committed)).toBe(0);
   });
 
   it("another 4xx (402 insufficient balance): failed with the provider's message", async () => {
