@@ -1,0 +1,114 @@
+// The transition batcher: transitions go together in few statements, each caller learns whether its own row
+// moved, and two transitions of one purchase never share a statement.
+import { type SQL, sql } from "drizzle-orm";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Queryable, rows } from "../../src/db/client.js";
+import { TransitionBatcher } from "../../src/purchases/batcher.js";
+import { insertPurchases, type Transition } from "../../src/purchases/ledger.js";
+import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+
+describe("transition batcher", () => {
+  let test: TestDatabase;
+  let statements: number;
+  let counting: Queryable;
+  let ids: number[];
+
+  beforeEach(async () => {
+    test = await openTestDatabase("pglite");
+    statements = 0;
+    counting = {
+      all: <T>(statement: SQL) => {
+        statements++;
+        return test.database.all<T>(statement);
+      },
+    };
+    await insertPurchases(
+      test.database.db,
+      Array.from({ length: 120 }, (_, i) => ({
+        request_key: `b:${i}`,
+        source: "buy",
+        network: "MTN",
+        plan_id: "102",
+        phone: `0803${String(1_000_000 + i)}`,
+        ported: false,
+      })),
+      "test",
+    );
+    const found = await rows<{ id: number | string }>(
+      test.database.db,
+      sql`select id from purchases order by id`,
+    );
+    ids = found.map((row) => Number(row.id));
+  });
+  afterEach(() => test.drop());
+
+  const cancel = (id: number, from: Transition["from"] = ["queued"]): Transition => ({
+    id,
+    from,
+    to: "cancelled",
+    set: { settled_at: new Date() },
+    actor: "test",
+    reason: "batch",
+  });
+
+  async function stateCounts() {
+    const found = await rows<{ state: string; n: number }>(
+      test.database.db,
+      sql`select state, count(*)::int as n from purchases group by state`,
+    );
+    return Object.fromEntries(found.map((row) => [row.state, row.n]));
+  }
+
+  it("gathers a trickle into a few statements instead of one per transition", async () => {
+    const batcher = new TransitionBatcher(counting, { gatherMs: 20 });
+    const moves: Promise<unknown>[] = [];
+    for (const id of ids.slice(0, 30)) {
+      moves.push(batcher.move(cancel(id)));
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    const moved = await Promise.all(moves);
+    expect(moved.every((m) => m !== undefined)).toBe(true);
+    // 30 transitions over ~30-60 ms with a 20 ms gather: a handful of statements, far fewer than 30
+    expect(statements).toBeLessThanOrEqual(6);
+    expect((await stateCounts()).cancelled).toBe(30);
+  });
+
+  it("writes a full batch at once and tells each caller whether its row moved", async () => {
+    const batcher = new TransitionBatcher(counting, { fullBatch: 50, gatherMs: 60_000 });
+    const started = performance.now();
+    const wrongState = batcher.move(cancel(ids[0] as number, ["submitting"]));
+    const rest = ids.slice(1, 50).map((id) => batcher.move(cancel(id)));
+    expect(await wrongState).toBeUndefined();
+    const moved = await Promise.all(rest);
+    expect(moved.map((m) => m?.from_state)).toEqual(Array(49).fill("queued"));
+    expect(performance.now() - started).toBeLessThan(30_000); // did not wait for the gather
+    expect(statements).toBe(1);
+    expect(await stateCounts()).toEqual({ queued: 71, cancelled: 49 });
+  });
+
+  it("never puts two transitions of one purchase in one statement, and keeps their order", async () => {
+    const batcher = new TransitionBatcher(counting, { gatherMs: 1 });
+    const id = ids[0] as number;
+    const first = batcher.move(cancel(id));
+    const second = batcher.move({ ...cancel(id, ["cancelled"]), to: "queued", set: { settled_at: null } });
+    expect((await first)?.from_state).toBe("queued");
+    expect((await second)?.from_state).toBe("cancelled");
+    expect(statements).toBe(2);
+    const events = await rows<{ from_state: string; to_state: string }>(
+      test.database.db,
+      sql`select from_state, to_state from purchase_events where purchase_id = ${id} order by id`,
+    );
+    expect(events.slice(1)).toEqual([
+      { from_state: "queued", to_state: "cancelled" },
+      { from_state: "cancelled", to_state: "queued" },
+    ]);
+  });
+
+  it("drain writes what waits without waiting for company", async () => {
+    const batcher = new TransitionBatcher(counting, { gatherMs: 60_000 });
+    const moving = batcher.move(cancel(ids[0] as number));
+    await batcher.drain();
+    expect(await moving).toBeDefined();
+    expect(statements).toBe(1);
+  });
+});
