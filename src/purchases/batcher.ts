@@ -1,9 +1,9 @@
 // Writes the ledger's hot transitions (submitted, succeeded, failed, in doubt, retry) in batches, the way a
 // database groups commits: one write at a time, and a batch goes when it is full or when its oldest transition
-// has waited `gatherMs`, whichever comes first. Without the wait a steady trickle would go as a stream of
-// two-row statements, each paying a statement's fixed cost (a round trip, a commit); with it, batches grow with
-// the load and the number of statements stays near 1000 / gatherMs per second. Each caller still learns whether
-// its own row moved.
+// has waited `gatherMs`, whichever comes first. A light, steady trickle thus goes in batches of what arrives in
+// `gatherMs` rather than as a stream of two-row statements each paying a round trip and a commit; under heavy
+// load a batch is whatever arrived while the previous write was in flight. Each caller still learns whether its
+// own row moved.
 import type { Executor } from "../db/client.js";
 import { type Moved, type Transition, type TransitionSink, transitionMany } from "./ledger.js";
 

@@ -277,11 +277,10 @@ class PurchaseRun {
   /** Sends one purchase exactly once; its send slot frees as soon as the answer is in, and recording follows. */
   private async send({ row, resolved }: Claimed): Promise<void> {
     const { reseller } = this.deps;
-    let sentAt = new Date(0);
-    const outcome = await this.slots.run(async () => {
+    const sent = await this.slots.run(async () => {
       // A run stopped (401/403, or a signal) while this purchase waited for its place: it was never sent.
       if (this.stoppedBy !== undefined || this.options.signal?.aborted) return undefined;
-      sentAt = new Date(this.clock.now());
+      const sentAt = new Date(this.clock.now());
       let answered: Parameters<typeof classifyPurchase>[0];
       try {
         answered = {
@@ -298,10 +297,10 @@ class PurchaseRun {
       const classified = classifyPurchase(answered);
       // Set before the place is handed on, so the purchase waiting for it sees the stop.
       if (classified.kind === "failed" && classified.stopRun) this.stoppedBy ??= classified.message;
-      return classified;
+      return { outcome: classified, sentAt };
     });
     const recording = (
-      outcome ? this.record(row, outcome, sentAt) : this.giveBack(row, resolved.amount)
+      sent ? this.record(row, sent.outcome, sent.sentAt) : this.giveBack(row, resolved.amount)
     ).catch((error: unknown) => {
       this.failure ??= error;
     });
