@@ -147,9 +147,9 @@ Every contender does exactly this work per purchase through the same HTTP client
 - **no database**: a loop of the same HTTP calls — the ceiling of this machine.
 
 Purchases per run: ${GRID.map((c) => `${c.count.toLocaleString("en")} at ${c.latency} ms and concurrency ${c.concurrency}`).join(", ")}.
-Each figure is the median of ${ROUNDS[0]} rounds at 0 ms and ${ROUNDS[20]} at 20 ms; a round runs every contender once, one after the
-other (every other round in reverse order), and the ratios are medians of each round's own ratios (this machine's speed drifts by a third from one minute to the next, and a
-round compares runs that saw the same machine).
+Each figure is the median of ${ROUNDS[0]} rounds at 0 ms and ${ROUNDS[20]} at 20 ms; a round runs every contender once, one
+after the other (every other round in reverse order), and the ratios are medians of each round's own ratios (this
+machine's speed drifts by a third from one minute to the next, and a round compares runs that saw the same machine).
 
 | sandbox latency | concurrency | topsync PostgreSQL | topsync PGlite | graphile-worker | no database | topsync ÷ graphile | topsync ÷ ceiling |
 |---:|---:|---:|---:|---:|---:|---:|---:|
