@@ -281,20 +281,19 @@ class PurchaseRun {
       // A run stopped (401/403, or a signal) while this purchase waited for its place: it was never sent.
       if (this.stoppedBy !== undefined || this.options.signal?.aborted) return undefined;
       const sentAt = new Date(this.clock.now());
-      let answered: Parameters<typeof classifyPurchase>[0];
-      try {
-        answered = {
-          answer: await reseller.buyData({
+      const classified = classifyPurchase(
+        await reseller
+          .buyData({
             network_id: resolved.network.id,
             plan_id: resolved.plan.id,
             phone_number: resolved.phone,
             ported_number: row.ported || undefined,
-          }),
-        };
-      } catch (error) {
-        answered = { error };
-      }
-      const classified = classifyPurchase(answered);
+          })
+          .then(
+            (answer) => ({ answer }),
+            (error: unknown) => ({ error }),
+          ),
+      );
       // Set before the place is handed on, so the purchase waiting for it sees the stop.
       if (classified.kind === "failed" && classified.stopRun) this.stoppedBy ??= classified.message;
       return { outcome: classified, sentAt };

@@ -12,6 +12,7 @@ import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandb
 import { CLI, ROOT } from "../helpers/cli.js";
 import { writeConfigFile } from "../helpers/config.js";
 import { createPostgresDatabase, SERVER_URL } from "../helpers/db.js";
+import { waitFor as waitUntil } from "../helpers/wait.js";
 
 /** The compiled CLI; TOPSYNC_CLI points the tests at another build of it. */
 export const DAEMON_CLI = process.env.TOPSYNC_CLI ?? CLI;
@@ -96,31 +97,17 @@ export function spawnDaemon(
   };
 }
 
-/** Polls until `check` gives a truthy value; fails with `what` (and the daemon's logs) otherwise. */
-export async function waitFor<T>(
+/** Polls until `check` gives a truthy value; fails with `what` (and the daemons' logs) otherwise. */
+export function waitFor<T>(
   what: string,
   check: () => Promise<T | undefined | false> | T | undefined | false,
   options: { timeoutMs?: number; daemons?: DaemonProcess[] } = {},
 ): Promise<T> {
-  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) {
-      const logs = (options.daemons ?? [])
-        .map((d) => `--- pid ${d.pid}\n${d.stderr().slice(-4000)}`)
-        .join("\n");
-      throw new Error(
-        `timed out waiting for ${what}${last ? ` (last error: ${String(last)})` : ""}\n${logs}`,
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return waitUntil(what, check, {
+    timeoutMs: options.timeoutMs,
+    context: () =>
+      (options.daemons ?? []).map((d) => `--- pid ${d.pid}\n${d.stderr().slice(-4000)}`).join("\n"),
+  });
 }
 
 /** Waits until /readyz answers 200. */

@@ -9,15 +9,10 @@ import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig } from "../helpers/config.js";
 import { DB_KINDS, openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import { waitFor } from "../helpers/wait.js";
 
 const MTN_NUMBERS = (n: number, start = 0) =>
   Array.from({ length: n }, (_, i) => `0803${String(1_000_000 + start + i).padStart(7, "0")}`);
-
-/** Resolves once the sandbox has received a request on `path`. */
-async function waitForRequest(sandbox: Sandbox, path: string): Promise<void> {
-  while (!sandbox.requests().some((r) => r.path === path))
-    await new Promise((resolve) => setTimeout(resolve, 5));
-}
 
 function purchase(phone: string, extra: Partial<NewPurchase> = {}): NewPurchase {
   return {
@@ -212,7 +207,9 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
     );
     sandbox.setOptions({ latencyMs: 300 });
     const stop = new AbortController();
-    const sent = waitForRequest(sandbox, "/public/api/data");
+    const sent = waitFor("the first purchase POST", () =>
+      sandbox.requests().some((r) => r.path === "/public/api/data"),
+    );
     const running = executePurchases(
       { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
       { concurrency: 1, signal: stop.signal },
