@@ -176,11 +176,13 @@ function machineBusy() {
 function startPhase() {
   phase.cpu = process.cpuUsage();
   phase.busy = machineBusy();
+  phase.elu = performance.eventLoopUtilization();
 }
 function endPhase() {
   const cpu = process.cpuUsage(phase.cpu);
   phase.workerCpuSeconds = (cpu.user + cpu.system) / 1e6;
   phase.machineCpuSeconds = machineBusy() - phase.busy;
+  phase.eventLoopUtilization = performance.eventLoopUtilization(phase.elu).utilization;
 }
 
 const runs = {
@@ -205,6 +207,7 @@ console.log(
     rate: result.done / result.seconds,
     workerCpuSeconds: phase.workerCpuSeconds,
     machineCpuSeconds: phase.machineCpuSeconds,
+    eventLoopUtilization: phase.eventLoopUtilization,
     peakRssMb: maxRSS / 1024,
   }),
 );

@@ -105,9 +105,15 @@ export class Verifier {
     }
   }
 
+  /**
+   * One verification read. It waits for its slot ahead of purchases not yet sent: finishing what was bought
+   * comes before buying more, so a purchase spends less time between its POST and its final state.
+   */
   private async look(reference: string): Promise<Verification | undefined> {
     try {
-      return await this.deps.slots.run(() => this.deps.reseller.verifyTransaction(reference));
+      return await this.deps.slots.run(() => this.deps.reseller.verifyTransaction(reference), {
+        ahead: true,
+      });
     } catch (error) {
       this.deps.logger.warn(
         { reference, err: error },

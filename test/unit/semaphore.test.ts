@@ -66,4 +66,26 @@ describe("Semaphore", () => {
     await Promise.all([b, c]);
     expect(order).toEqual(["a", "b", "c"]);
   });
+
+  it("lets tasks run ahead go before the ordinary waiters, in their own arrival order", async () => {
+    const slots = new Semaphore(1);
+    const holder = deferred();
+    const order: string[] = [];
+    const task = (name: string) => async () => {
+      order.push(name);
+    };
+    const held = slots.run(() => holder.promise);
+    const waiting = [
+      slots.run(task("buy 1")),
+      slots.run(task("verify 1"), { ahead: true }),
+      slots.run(task("buy 2")),
+      slots.run(task("verify 2"), { ahead: true }),
+    ];
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    holder.resolve();
+    await Promise.all([held, ...waiting]);
+    expect(order).toEqual(["verify 1", "verify 2", "buy 1", "buy 2"]);
+    expect(slots.free).toBe(1);
+  });
 });
