@@ -18,7 +18,7 @@ FROM node:26-trixie-slim AS runtime
 ENV NODE_ENV=production
 # The heap limit the `topsync` command sets on its first line (dist/cli.js): under a 2 GB limit V8 collects
 # at under twice the live heap (near 25 MB whatever the queue length) instead of four times, so a long-lived
-# daemon stays near 140 MB resident; bench/RESULTS.md has the figures with and without.
+# daemon stays under 150 MB resident; bench/RESULTS.md has the figures with and without.
 ENV NODE_OPTIONS=--max-old-space-size=1024
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -1,7 +1,7 @@
 // A counting semaphore: at most `size` holders at once; the rest wait in arrival order, except that a task
 // run `ahead` waits in front of every task that was not.
 
-export interface RunOptions {
+export interface WaitOptions {
   /** Wait in front of the ordinary waiters (behind earlier tasks run ahead). */
   ahead?: boolean;
 }
@@ -18,7 +18,7 @@ export class Semaphore {
   }
 
   /** Runs `task` holding a place; a free place is taken at once, without a turn of the event loop. */
-  run<T>(task: () => Promise<T>, options: RunOptions = {}): Promise<T> {
+  run<T>(task: () => Promise<T>, options: WaitOptions = {}): Promise<T> {
     if (this.active < this.size) {
       this.active++;
       return this.holding(task);
