@@ -16,9 +16,9 @@ RUN npm run build
 # ---- runtime: production dependencies, compiled JS, migrations; no compilers, no dev tools
 FROM node:26-trixie-slim AS runtime
 ENV NODE_ENV=production
-# The heap limit the `topsync` command sets on its first line (dist/cli.js): under a 2 GB limit V8 collects
-# at under twice the live heap (near 25 MB whatever the queue length) instead of four times, so a long-lived
-# daemon stays under 150 MB resident; bench/RESULTS.md has the figures with and without.
+# Not for room (the live heap stays near 25 MB whatever the queue length) but for V8's heap growth: under a
+# 2 GB limit V8 collects at under twice the live heap instead of four times, so a long-lived daemon stays under
+# 150 MB resident. bench/purchases.js reads this line for its memory figure (bench/RESULTS.md).
 ENV NODE_OPTIONS=--max-old-space-size=1024
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -1,8 +1,6 @@
-#!/usr/bin/env -S node --max-old-space-size=1024
+#!/usr/bin/env node
 // The topsync command line: flag parsing only. Each command's module is loaded when it runs, so
-// `topsync --help` stays fast. The heap limit above is not for room (a run's live heap stays near 25 MB) but
-// for V8's heap growth: under a 2 GB limit V8 collects at under twice the live heap rather than four times,
-// which keeps a long run's resident size under 150 MB instead of past 200 MB (bench/RESULTS.md).
+// `topsync --help` stays fast.
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import type { CommandContext, GlobalOptions } from "./cli/context.js";

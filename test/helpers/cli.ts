@@ -12,18 +12,13 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCli(
-  args: string[],
-  env: Record<string, string> = {},
-  cwd = ROOT,
-  nodeFlags: string[] = [],
-): Promise<CliResult> {
+export function runCli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<CliResult> {
   if (!existsSync(CLI))
     throw new Error("dist/cli.js is missing: run `npm run build` (npm test does it first)");
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [...nodeFlags, CLI, ...args],
+      [CLI, ...args],
       { cwd, env: { PATH: process.env.PATH ?? "", ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
