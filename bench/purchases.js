@@ -15,6 +15,15 @@ const GRID = [
   { latency: 20, concurrency: 32, count: 2000 },
 ];
 const RSS_COUNT = Number(process.env.BENCH_RSS_COUNT ?? 100_000);
+/** The node flags the Docker image runs topsync with (its `ENV NODE_OPTIONS=` line), as README advises outside it. */
+function dockerFlags() {
+  const dockerfile = readFileSync(new URL("../Dockerfile", import.meta.url), "utf8");
+  const match = /^ENV NODE_OPTIONS=(.+)$/m.exec(dockerfile);
+  if (!match) throw new Error("the Dockerfile sets no NODE_OPTIONS");
+  return match[1].trim().split(/\s+/);
+}
+// Read first, so a Dockerfile without the flag stops the benchmark before its grid, not after it.
+const DOCKER_FLAGS = dockerFlags();
 
 async function measure(sandbox, kind, cell) {
   const database = await createDatabase();
@@ -60,15 +69,16 @@ for (const latency of [0, 20]) {
         rounds.push(results);
       }
       const rate = (kind) => median(rounds.map((r) => r[kind].rate));
-      const ratio = (kind) => median(rounds.map((r) => r["topsync-postgres"].rate / r[kind].rate));
+      const ratios = (kind) => rounds.map((r) => r["topsync-postgres"].rate / r[kind].rate);
+      const roundsVsGraphile = ratios("graphile-worker");
       const cpu = (kind) => median(rounds.map((r) => (r[kind].machineCpuSeconds / r[kind].done) * 1e6));
       rows.push({
         ...cell,
         rate: Object.fromEntries(KINDS.map((kind) => [kind, rate(kind)])),
         cpu: Object.fromEntries(KINDS.map((kind) => [kind, cpu(kind)])),
-        vsGraphile: ratio("graphile-worker"),
-        roundsVsGraphile: rounds.map((r) => r["topsync-postgres"].rate / r["graphile-worker"].rate),
-        vsCeiling: ratio("no-database"),
+        vsGraphile: median(roundsVsGraphile),
+        roundsVsGraphile,
+        vsCeiling: median(ratios("no-database")),
       });
     }
   } finally {
@@ -98,14 +108,6 @@ async function memoryRun(nodeFlags) {
     await sandbox.stop();
   }
 }
-/** The node flags the Docker image runs topsync with (its `ENV NODE_OPTIONS=` line), as README advises outside it. */
-function dockerFlags() {
-  const dockerfile = readFileSync(new URL("../Dockerfile", import.meta.url), "utf8");
-  const match = /^ENV NODE_OPTIONS=(.+)$/m.exec(dockerfile);
-  if (!match) throw new Error("the Dockerfile sets no NODE_OPTIONS");
-  return match[1].trim().split(/\s+/);
-}
-const DOCKER_FLAGS = dockerFlags();
 const rss = await memoryRun([]);
 console.error(
   `${RSS_COUNT} purchases, plain node: ${rss.rate.toFixed(0)}/s, peak RSS ${rss.peakRssMb.toFixed(0)} MB`,
