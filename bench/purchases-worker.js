@@ -1,6 +1,6 @@
 // One purchases benchmark run in its own process: topsync (PostgreSQL or PGlite), graphile-worker, or the
 // no-database ceiling — the same buy-and-verify HTTP work each time. Prints one JSON line.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { parseConfig } from "../dist/config/index.js";
 import { openDatabase } from "../dist/db/client.js";
 import { migrate } from "../dist/db/migrate.js";
@@ -162,7 +162,10 @@ async function graphileWorker() {
   return { seconds, done: count };
 }
 
-/** CPU of this process and of the whole machine while the purchases run (setup and queueing excluded). */
+/**
+ * CPU while the purchases run (setup and queueing excluded): of this process, of the sandbox, of every PostgreSQL
+ * process, and of the whole machine.
+ */
 const phase = {};
 function machineBusy() {
   const [user, nice, system, , , irq, softirq] = readFileSync("/proc/stat", "utf8")
@@ -173,16 +176,43 @@ function machineBusy() {
     .map(Number);
   return (user + nice + system + irq + softirq) / 100;
 }
+/** CPU seconds (user + system) a process has used, from /proc; 0 for one that has gone. */
+function processCpu(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+/** CPU of every PostgreSQL server process, per pid (backends come and go, so the phase compares pid by pid). */
+function postgresCpu() {
+  const byPid = new Map();
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") byPid.set(pid, processCpu(pid));
+    } catch {}
+  }
+  return byPid;
+}
 function startPhase() {
   phase.cpu = process.cpuUsage();
   phase.busy = machineBusy();
   phase.elu = performance.eventLoopUtilization();
+  phase.sandbox = args.sandboxPid ? processCpu(args.sandboxPid) : 0;
+  phase.postgres = postgresCpu();
 }
 function endPhase() {
   const cpu = process.cpuUsage(phase.cpu);
   phase.workerCpuSeconds = (cpu.user + cpu.system) / 1e6;
   phase.machineCpuSeconds = machineBusy() - phase.busy;
   phase.eventLoopUtilization = performance.eventLoopUtilization(phase.elu).utilization;
+  phase.sandboxCpuSeconds = args.sandboxPid ? processCpu(args.sandboxPid) - phase.sandbox : 0;
+  let postgres = 0;
+  for (const [pid, seconds] of postgresCpu()) postgres += seconds - (phase.postgres.get(pid) ?? 0);
+  phase.postgresCpuSeconds = postgres;
 }
 
 const runs = {
@@ -207,6 +237,8 @@ console.log(
     rate: result.done / result.seconds,
     workerCpuSeconds: phase.workerCpuSeconds,
     machineCpuSeconds: phase.machineCpuSeconds,
+    sandboxCpuSeconds: phase.sandboxCpuSeconds,
+    postgresCpuSeconds: phase.postgresCpuSeconds,
     eventLoopUtilization: phase.eventLoopUtilization,
     peakRssMb: maxRSS / 1024,
   }),

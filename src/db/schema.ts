@@ -12,6 +12,7 @@ import {
   jsonb,
   numeric,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -80,7 +81,9 @@ export const purchases = pgTable(
     // acceptance times once accepted.
     index("purchases_unsettled").on(t.state).where(sql`state in ('submitting', 'in_doubt', 'unverified')`),
     index("purchases_reference").on(t.reference).where(sql`reference is not null`),
-    index("purchases_created").on(t.created_at),
+    // Rows are appended in created_at order, so a block-range index finds a period for `purchases list --since`
+    // at a fraction of a B-tree's cost on every transition.
+    index("purchases_created").using("brin", t.created_at),
     index("purchases_submitted").on(t.submitted_at).where(sql`submitted_at is not null`),
   ],
 );
@@ -93,7 +96,7 @@ export const purchases = pgTable(
 export const purchaseEvents = pgTable(
   "purchase_events",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
+    id: bigserial("id", { mode: "number" }).notNull(),
     purchase_id: bigint("purchase_id", { mode: "number" }).notNull(),
     at: at("at").notNull().defaultNow(),
     actor: text("actor").notNull(),
@@ -103,7 +106,8 @@ export const purchaseEvents = pgTable(
     // json, not jsonb: the provider's answer as it came (key order and all), and no conversion on the hot path.
     response: json("response"),
   },
-  (t) => [index("purchase_events_purchase").on(t.purchase_id, t.id)],
+  // Keyed by purchase, then order: the one index a purchase's history is read by (`purchases show`).
+  (t) => [primaryKey({ name: "purchase_events_pkey", columns: [t.purchase_id, t.id] })],
 );
 
 /** The intake table other systems insert into (DESIGN §5); the worker moves each row into the ledger once. */
