@@ -46,8 +46,15 @@ async function measure(sandbox, kind, cell) {
  * Rounds per cell: this machine's speed drifts from minute to minute, so each figure is a median of rounds. The
  * 0 ms cells (CPU-bound, the noisiest) get more.
  */
-const ROUNDS = { 0: Number(process.env.BENCH_ROUNDS ?? 5), 20: Number(process.env.BENCH_ROUNDS ?? 3) };
+const ROUNDS = { 0: Number(process.env.BENCH_ROUNDS ?? 7), 20: Number(process.env.BENCH_ROUNDS ?? 3) };
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The geometric mean of ratios and twice its standard error (on the log scale, as a fraction either side). */
+function meanRatio(ratios) {
+  const logs = ratios.map(Math.log);
+  const mean = logs.reduce((a, b) => a + b, 0) / logs.length;
+  const variance = logs.reduce((a, b) => a + (b - mean) ** 2, 0) / Math.max(1, logs.length - 1);
+  return { mean: Math.exp(mean), twoSe: 2 * Math.sqrt(variance / logs.length) };
+}
 
 const rows = [];
 for (const latency of [0, 20]) {
@@ -86,6 +93,7 @@ for (const latency of [0, 20]) {
         cpu: Object.fromEntries(KINDS.map((kind) => [kind, cpu(kind)])),
         vsGraphile: median(roundsVsGraphile),
         roundsVsGraphile,
+        meanVsGraphile: meanRatio(roundsVsGraphile),
         vsCeiling: median(ratios("no-database")),
       });
     }
@@ -144,7 +152,7 @@ const micros = (x) => `${x.toFixed(0)} µs`;
 const table = rows
   .map(
     (row) =>
-      `| ${row.latency} ms | ${row.concurrency} | ${perSecond(row.rate["topsync-postgres"])} | ${perSecond(row.rate["topsync-pglite"])} | ${perSecond(row.rate["graphile-worker"])} | ${perSecond(row.rate["no-database"])} | ${(row.vsGraphile * 100).toFixed(0)}% | ${row.roundsVsGraphile.map((x) => (x * 100).toFixed(0)).join(" ")} | ${(row.vsCeiling * 100).toFixed(0)}% |`,
+      `| ${row.latency} ms | ${row.concurrency} | ${perSecond(row.rate["topsync-postgres"])} | ${perSecond(row.rate["topsync-pglite"])} | ${perSecond(row.rate["graphile-worker"])} | ${perSecond(row.rate["no-database"])} | ${(row.vsGraphile * 100).toFixed(0)}% | ${row.roundsVsGraphile.map((x) => (x * 100).toFixed(0)).join(" ")} | ${(row.meanVsGraphile.mean * 100).toFixed(0)}% ± ${(row.meanVsGraphile.twoSe * 100).toFixed(0)} | ${(row.vsCeiling * 100).toFixed(0)}% |`,
   )
   .join("\n");
 const CPU_KINDS = {
@@ -181,9 +189,11 @@ Purchases per run: ${GRID.map((c) => `${c.count.toLocaleString("en")} at ${c.lat
 Each figure is the median of ${ROUNDS[0]} rounds at 0 ms and ${ROUNDS[20]} at 20 ms; a round runs every contender once, one
 after the other (every other round in reverse order), and the ratios are medians of each round's own ratios (this
 machine's speed drifts by a third from one minute to the next, and a round compares runs that saw the same machine).
+Beside the median, the geometric mean of the rounds' ratios to graphile-worker with twice its standard error: the
+range the true ratio most likely lies in, given how much the rounds disagree.
 
-| sandbox latency | concurrency | topsync PostgreSQL | topsync PGlite | graphile-worker | no database | topsync ÷ graphile | each round (%) | topsync ÷ ceiling |
-|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+| sandbox latency | concurrency | topsync PostgreSQL | topsync PGlite | graphile-worker | no database | topsync ÷ graphile | each round (%) | geometric mean ± 2 SE | topsync ÷ ceiling |
+|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
 ${table}
 
 CPU per purchase while the purchases run, at 0 ms (medians of the rounds): of the worker process, of every PostgreSQL
