@@ -197,8 +197,9 @@ range the true ratio most likely lies in, given how much the rounds disagree.
 ${table}
 
 CPU per purchase while the purchases run, at 0 ms (medians of the rounds): of the worker process, of every PostgreSQL
-process, of the sandbox, and of the whole machine. The worker and PostgreSQL columns are what the queue costs; the
-sandbox's share is the same work for every contender.
+process, of the sandbox, and of the whole machine. The worker column includes the HTTP client every contender shares
+(the no-database row is that part alone); the rest of it, and the PostgreSQL column, are what the queue costs. The
+sandbox answers the same requests for every contender.
 
 | concurrency | contender | worker | PostgreSQL | sandbox | whole machine |
 |---|---|---:|---:|---:|---:|
