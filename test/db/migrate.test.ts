@@ -66,8 +66,8 @@ describe("migrations", () => {
       await database.db.execute(
         sql`insert into purchase_events (purchase_id, actor, from_state, to_state)
             select p.id, 'test', s.f, s.t from purchases p
-            cross join (values (null, 'queued'), ('queued', 'submitting'), ('submitting', 'submitted')) s(f, t)
-            order by p.id`,
+            cross join (values (1, null, 'queued'), (2, 'queued', 'submitting'), (3, 'submitting', 'submitted')) s(n, f, t)
+            order by p.id, s.n`,
       );
 
       expect(await migrate(database.db)).toEqual(tags.slice(-1));
