@@ -16,8 +16,8 @@ export function migrationTags(): string[] {
   return journal.entries.sort((a, b) => a.idx - b.idx).map((e) => e.tag);
 }
 
-/** Applies what is missing; returns the tags applied now. */
-export async function migrate(db: Db): Promise<string[]> {
+/** Applies what is missing of `tags` (every migration unless told), in order; returns the tags applied now. */
+export async function migrate(db: Db, tags: readonly string[] = migrationTags()): Promise<string[]> {
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY})`);
@@ -29,7 +29,7 @@ export async function migrate(db: Db): Promise<string[]> {
         (r) => r.tag,
       ),
     );
-    for (const tag of migrationTags()) {
+    for (const tag of tags) {
       if (done.has(tag)) continue;
       const text = readFileSync(new URL(`${tag}.sql`, MIGRATIONS), "utf8");
       for (const statement of text.split("--> statement-breakpoint")) {
