@@ -4,7 +4,7 @@
 export async function waitFor<T>(
   what: string,
   check: () => Promise<T | undefined | false> | T | undefined | false,
-  options: { timeoutMs?: number; intervalMs?: number; context?: () => string } = {},
+  options: { timeoutMs?: number; context?: () => string } = {},
 ): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   let last: unknown;
@@ -20,6 +20,6 @@ export async function waitFor<T>(
         `timed out waiting for ${what}${last ? ` (last error: ${String(last)})` : ""}\n${options.context?.() ?? ""}`,
       );
     }
-    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
