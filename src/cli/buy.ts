@@ -1,20 +1,15 @@
 // `topsync buy`: one purchase through the ledger, with the same guards, classification and verification
 // as a bulk run. Asks before buying on a terminal unless --yes.
-import { eq } from "drizzle-orm";
-import { purchases } from "../db/schema.js";
 import { DataError, ExitCode, TopsyncError, UsageError } from "../errors.js";
 import { maskPhone, maskPhonesDeep } from "../log/mask.js";
 import { formatMoney, parseMoney } from "../money.js";
-import { loadCatalogue } from "../purchases/catalogue-cache.js";
-import { executePurchases } from "../purchases/executor.js";
-import { applyGuards, budgetDay } from "../purchases/guards.js";
-import { insertPurchases, type NewPurchase } from "../purchases/ledger.js";
+import { buyOne } from "../purchases/buy.js";
+import type { NewPurchase } from "../purchases/ledger.js";
 import { normalisePhone } from "../purchases/phone.js";
-import { resolvePurchase } from "../purchases/resolve.js";
-import { readGuardState } from "../purchases/submit.js";
-import { resolveNetwork } from "../reseller/catalogue.js";
+import type { Outcome } from "../purchases/projection.js";
+import type { Resolved } from "../purchases/resolve.js";
 import { parseSizeMb } from "../reseller/size.js";
-import { onDemandFire } from "../schedule/fires.js";
+import { onDemandFire } from "../time/fires.js";
 import { confirm } from "./confirm.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
@@ -37,62 +32,27 @@ export async function buyCommand(ctx: CommandContext, flags: BuyFlags): Promise<
   const phone = normalisePhone(flags.phone);
   if (!phone.ok) throw new DataError(`--phone "${flags.phone}": ${phone.reason}`, "INVALID_PHONE");
   const purchase = requestFrom(flags, phone.phone);
-  const reseller = ctx.reseller();
-  const catalogue = await loadCatalogue(reseller, ctx.logger);
-  resolveNetwork(catalogue.networks, flags.network); // an unknown network is a usage error, before anything else
-  const resolution = resolvePurchase(
-    {
-      network: purchase.network,
-      plan_id: purchase.plan_id,
-      plan_selector: purchase.plan_selector as never,
-      phone: purchase.phone,
-      ported: purchase.ported ?? false,
-      max_price: purchase.max_price ? parseMoney(purchase.max_price) : null,
-    },
-    catalogue,
-  );
-  if (!resolution.ok) throw new DataError(`cannot buy: ${resolution.reason}`, resolution.code.toUpperCase());
-  const description = `${resolution.network.name} ${resolution.plan.name} (plan ${resolution.plan.id}) for ${formatMoney(resolution.amount)} to ${maskPhone(resolution.phone)}`;
   const database = await openLedger(ctx);
-
-  if (flags.dryRun) {
-    const state = await readGuardState(database.db, budgetDay(new Date(), ctx.config.timezone));
-    const [decision] = applyGuards(
-      [resolution.amount],
-      {
-        dailyLimit: ctx.config.budget.daily_limit,
-        perRunLimit: ctx.config.budget.per_run_limit,
-        minWalletBalance: ctx.config.budget.min_wallet_balance,
-      },
-      { ...state, runCommitted: parseMoney("0") },
-    );
-    write(
-      `dry run: would buy ${description}${decision?.ok ? "" : `, but it would be rejected: ${decision?.reason}`}\n`,
-    );
-    return;
+  const actor = `cli:${process.pid}`;
+  const deps = { database, reseller: ctx.reseller(), config: ctx.config, logger: ctx.logger, actor };
+  const result = await buyOne(deps, purchase, {
+    dryRun: flags.dryRun === true,
+    confirm: (resolved) =>
+      flags.yes ? Promise.resolve(true) : confirm(`Buy ${describe(resolved)}?`, "--yes"),
+  });
+  if (result.kind === "dry_run") {
+    const { item } = result;
+    if (ctx.globals.json) return write(renderJson({ ...item, phone: maskPhone(item.phone) }));
+    const refusal =
+      item.outcome === "buy" ? "" : `, but it would be ${outcomeWords(item.outcome)}: ${item.reason}`;
+    return write(`dry run: would buy ${describe(result.resolved)}${refusal}\n`);
   }
-
-  if (!flags.yes && !(await confirm(`Buy ${description}?`, "--yes"))) {
-    write("not bought\n");
-    return;
+  if (result.kind === "declined") return write("not bought\n");
+  if (result.kind === "exists") {
+    const { row } = result;
+    return write(`already requested as purchase ${row?.id} (${row?.state}); nothing bought again\n`);
   }
-  const inserted = await insertPurchases(database.db, [purchase], `cli:${process.pid}`);
-  if (inserted === 0) {
-    const [existing] = await database.db
-      .select()
-      .from(purchases)
-      .where(eq(purchases.request_key, purchase.request_key));
-    write(`already requested as purchase ${existing?.id} (${existing?.state}); nothing bought again\n`);
-    return;
-  }
-  const summary = await executePurchases(
-    { database, reseller, config: ctx.config, logger: ctx.logger, actor: `cli:${process.pid}` },
-    { requestKey: purchase.request_key, catalogue, concurrency: 1 },
-  );
-  const [row] = await database.db
-    .select()
-    .from(purchases)
-    .where(eq(purchases.request_key, purchase.request_key));
+  const { row, summary } = result;
   // The provider's message and the request key name the number too.
   const shown = maskPhonesDeep({ ...row, phone: maskPhone(row?.phone ?? "") }) as typeof row;
   if (ctx.globals.json) write(renderJson(shown));
@@ -104,6 +64,14 @@ export async function buyCommand(ctx: CommandContext, flags: BuyFlags): Promise<
   if (summary.stoppedBy) throw new TopsyncError("RUN_STOPPED", summary.stoppedBy, ExitCode.failure);
   if (row?.state === "failed" || row?.state === "rejected" || row?.state === "in_doubt")
     process.exitCode = ExitCode.failure;
+}
+
+function describe(r: Resolved): string {
+  return `${r.network.name} ${r.plan.name} (plan ${r.plan.id}) for ${formatMoney(r.amount)} to ${maskPhone(r.phone)}`;
+}
+
+function outcomeWords(outcome: Outcome): string {
+  return outcome === "reject" ? "rejected" : outcome === "exists" ? "not bought again" : outcome;
 }
 
 function requestFrom(flags: BuyFlags, phone: string): NewPurchase {

@@ -5,11 +5,9 @@ import { join } from "node:path";
 import type { Config, PurchaseJob } from "../config/index.js";
 import { formatMoney } from "../money.js";
 import { loadCatalogue } from "../purchases/catalogue-cache.js";
-import { executePurchases } from "../purchases/executor.js";
-import { prepareRun } from "../purchases/run-once.js";
-import { recordPlanPrices } from "../report/plan-prices.js";
+import { executeAndRecord, prepareRun } from "../purchases/run-once.js";
 import { startSandbox } from "../sandbox/index.js";
-import { onDemandFire } from "../schedule/fires.js";
+import { onDemandFire } from "../time/fires.js";
 import { networksCommand, plansCommand } from "./catalogue.js";
 import { type CommandContext, type GlobalOptions, openContext } from "./context.js";
 import { openLedger } from "./database.js";
@@ -100,11 +98,10 @@ async function bulkPurchase(ctx: CommandContext): Promise<void> {
   });
   for (const fire of prepared.fires) write(`${fire.job}: ${fire.recipients} recipients queued\n`);
   const catalogue = await loadCatalogue(ctx.reseller(), ctx.logger);
-  const summary = await executePurchases(
+  const summary = await executeAndRecord(
     { database, reseller: ctx.reseller(), config: ctx.config, logger: ctx.logger, actor: "demo" },
     { catalogue },
   );
-  await recordPlanPrices(database.db, catalogue);
   write(
     `\nbought and verified: ${summary.succeeded} succeeded, ${summary.failed} failed (refunded), ${summary.rejected} rejected, ` +
       `${summary.inDoubt} in doubt, ${summary.unverified} unverified — sent for ${formatMoney(summary.committed)}\n\n`,

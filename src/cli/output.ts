@@ -1,35 +1,6 @@
-// How commands print data: aligned tables for people, JSON for scripts. Data goes to stdout, logs to stderr.
-
-export interface Column<T> {
-  header: string;
-  value: (row: T) => string;
-  align?: "left" | "right";
-}
-
-export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
-  const cells = rows.map((row) => columns.map((column) => column.value(row)));
-  const widths = columns.map((column, i) =>
-    Math.max(column.header.length, ...cells.map((row) => row[i]!.length)),
-  );
-  const line = (values: string[]) =>
-    values
-      .map((value, i) =>
-        columns[i]!.align === "right" ? value.padStart(widths[i]!) : value.padEnd(widths[i]!),
-      )
-      .join("  ")
-      .trimEnd();
-  return [line(columns.map((c) => c.header)), ...cells.map(line)].join("\n") + "\n";
-}
-
-export function renderJson(value: unknown): string {
-  return `${JSON.stringify(value, jsonReplacer, 2)}\n`;
-}
-
-/** Money (big.js) prints as its exact decimal string, bigints as strings. */
-function jsonReplacer(_key: string, value: unknown): unknown {
-  if (typeof value === "bigint") return value.toString();
-  return value;
-}
+// How commands print data: aligned tables for people, JSON for scripts (src/report/table.ts). Data goes to
+// stdout, logs to stderr.
+export { type Column, renderJson, renderTable } from "../report/table.js";
 
 export function write(text: string): void {
   process.stdout.write(text);

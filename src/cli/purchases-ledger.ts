@@ -1,11 +1,11 @@
 // `topsync purchases list/show/resolve/requeue/cancel`: inspect and settle the ledger.
 import { stringify } from "csv-stringify/sync";
-import { and, desc, eq, gte, type SQL } from "drizzle-orm";
-import { PURCHASE_STATES, type PurchaseState, purchaseEvents, purchases } from "../db/schema.js";
+import { PURCHASE_STATES, type PurchaseState } from "../db/schema.js";
 import { parseDuration } from "../duration.js";
-import { DataError, UsageError } from "../errors.js";
+import { UsageError } from "../errors.js";
 import { maskPhone, maskPhonesDeep, maskPhonesIn } from "../log/mask.js";
 import { cancelByPerson, type PurchaseRow, requeueByPerson, resolveByPerson } from "../purchases/ledger.js";
+import { findPurchase, type ListFilter, listPurchases, readPurchaseHistory } from "../purchases/ledger-read.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
@@ -20,20 +20,16 @@ export interface ListFlags {
 }
 
 export async function purchasesListCommand(ctx: CommandContext, flags: ListFlags): Promise<void> {
-  const filters: Array<SQL | undefined> = [];
-  if (flags.state) filters.push(eq(purchases.state, parseState(flags.state)));
-  if (flags.since) filters.push(gte(purchases.created_at, parseSince(flags.since)));
-  if (flags.job) filters.push(eq(purchases.job_name, flags.job));
+  const filters: ListFilter = {
+    state: flags.state ? parseState(flags.state) : undefined,
+    since: flags.since ? parseSince(flags.since) : undefined,
+    job: flags.job,
+  };
   const limit = Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1)
     throw new UsageError(`--limit must be a positive whole number, got "${flags.limit}"`);
   const { db } = await openLedger(ctx);
-  const found = await db
-    .select()
-    .from(purchases)
-    .where(and(...filters))
-    .orderBy(desc(purchases.id))
-    .limit(limit);
+  const found = await listPurchases(db, filters, limit);
   const shown = found.map((row) => view(row, flags.showPhone === true));
   if (ctx.globals.json) return write(renderJson(shown));
   if (flags.csv) return write(stringify(shown, { header: true }));
@@ -60,12 +56,7 @@ export async function purchasesShowCommand(
   showPhone: boolean,
 ): Promise<void> {
   const { db } = await openLedger(ctx);
-  const row = await findPurchase(db, target);
-  const events = await db
-    .select()
-    .from(purchaseEvents)
-    .where(eq(purchaseEvents.purchase_id, row.id))
-    .orderBy(purchaseEvents.id);
+  const { row, events } = await readPurchaseHistory(db, target);
   const text = (value: string) => shownText(value, row.phone, showPhone);
   const shownEvents = events.map((e) => ({
     at: e.at.toISOString(),
@@ -170,16 +161,6 @@ export async function purchasesCancelCommand(ctx: CommandContext, target: string
   });
   if (!moved) throw wrongState(row, "cancel", ["queued"]);
   write(`purchase ${row.id}: queued → cancelled\n`);
-}
-
-async function findPurchase(
-  db: Awaited<ReturnType<typeof openLedger>>["db"],
-  target: string,
-): Promise<PurchaseRow> {
-  const byId = /^\d+$/.test(target) ? eq(purchases.id, Number(target)) : eq(purchases.reference, target);
-  const [row] = await db.select().from(purchases).where(byId).limit(1);
-  if (!row) throw new DataError(`no purchase with id or reference "${target}"`, "PURCHASE_NOT_FOUND");
-  return row;
 }
 
 function wrongState(row: PurchaseRow, action: string, allowed: string[]): UsageError {

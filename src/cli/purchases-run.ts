@@ -3,12 +3,10 @@ import { dirname } from "node:path";
 import { DataError, ExitCode, TopsyncError, UsageError } from "../errors.js";
 import { maskPhone } from "../log/mask.js";
 import { formatMoney } from "../money.js";
-import { loadCatalogue } from "../purchases/catalogue-cache.js";
-import { type DryRunReport, dryRunPurchases } from "../purchases/dry-run.js";
-import { executePurchases, type RunProgress, type RunSummary } from "../purchases/executor.js";
-import { findJob, firesToWrite, prepareRun, registerJobs } from "../purchases/run-once.js";
-import { recordPlanPrices } from "../report/plan-prices.js";
-import { onDemandFire } from "../schedule/fires.js";
+import type { RunProgress, RunSummary } from "../purchases/executor.js";
+import type { PurchaseProjection } from "../purchases/projection.js";
+import { findJob, type PassResult, projectRun, runPurchasePass } from "../purchases/run-once.js";
+import { onDemandFire } from "../time/fires.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
@@ -28,65 +26,25 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
     throw new UsageError("--now and --fire-time need --job NAME");
   const now = new Date();
   const job = flags.job ? findJob(ctx.config, flags.job) : undefined;
-  const explicitTime = flags.fireTime
-    ? parseFireTime(flags.fireTime)
-    : flags.now
-      ? onDemandFire(now)
-      : undefined;
-  if (job && !explicitTime && !job.schedule && !job.at) {
+  const fireTime = flags.fireTime ? parseFireTime(flags.fireTime) : flags.now ? onDemandFire(now) : undefined;
+  if (job && !fireTime && !job.schedule && !job.at) {
     throw new UsageError(`job "${job.name}" has no schedule or at; run it with --now or --fire-time`);
   }
   const database = await openLedger(ctx);
-  const firstSeen = flags.dryRun
-    ? new Map<string, Date>()
-    : await registerJobs(database, ctx.config.purchases, now);
-  let fires = firesToWrite(
-    ctx.config,
-    now,
-    firstSeen,
-    job && explicitTime ? { job, fireTime: explicitTime } : undefined,
-  );
-  if (job && !explicitTime) fires = fires.filter((f) => f.job.name === job.name);
-
-  if (flags.dryRun) {
-    const report = await dryRunPurchases(
-      { db: database.db, reseller: ctx.reseller(), config: ctx.config, logger: ctx.logger },
-      { fires, includeQueued: true, jobName: job?.name, now },
-    );
-    return printDryRun(ctx, report, flags.showPhone === true);
-  }
-
   const actor = `cli:${process.pid}`;
-  const prepared = await prepareRun(database, ctx.config, {
-    now,
-    actor,
-    configDir: dirname(ctx.configFile),
-    fires,
-    intake: !job,
-  });
-  if (prepared.swept > 0) {
-    ctx.logger.warn(
-      `${prepared.swept} purchases were left in submitting by a stopped run and are now in_doubt`,
-    );
-  }
-  for (const fire of prepared.fires) {
-    ctx.logger.info(
-      `job ${fire.job} fire ${fire.fireTime.toISOString()}: ${fire.recipients} recipients, ${fire.inserted} new`,
-    );
-  }
-  const catalogue = await loadCatalogue(ctx.reseller(), ctx.logger);
+  const deps = { database, reseller: ctx.reseller(), config: ctx.config, logger: ctx.logger, actor };
+  const request = { now, job, fireTime, configDir: dirname(ctx.configFile) };
+  if (flags.dryRun) return printDryRun(ctx, await projectRun(deps, request), flags.showPhone === true);
+
   const progress = progressReporter<RunProgress>(renderProgress, ctx.logger);
-  let summary: RunSummary;
+  let pass: PassResult;
   try {
-    summary = await executePurchases(
-      { database, reseller: ctx.reseller(), config: ctx.config, logger: ctx.logger, actor },
-      { jobName: job?.name, onProgress: (p) => progress.update({ ...p }), catalogue },
-    );
+    pass = await runPurchasePass(deps, request, { onProgress: (p) => progress.update({ ...p }) });
   } finally {
     progress.done();
   }
-  await recordPlanPrices(database.db, catalogue);
-  printSummary(ctx, summary, prepared.intake);
+  const summary = pass.summary;
+  printSummary(ctx, summary, pass.intake);
   if (summary.stoppedBy)
     throw new TopsyncError("RUN_STOPPED", `the run stopped: ${summary.stoppedBy}`, ExitCode.failure);
 }
@@ -123,35 +81,39 @@ function printSummary(ctx: CommandContext, s: RunSummary, intake: number): void 
   }
 }
 
-function printDryRun(ctx: CommandContext, report: DryRunReport, showPhone: boolean): void {
-  if (ctx.globals.json) {
-    write(renderJson(report));
-    return;
-  }
-  const phone = (p: string) => (showPhone ? p : maskPhone(p));
-  write(`dry run — nothing was bought or written\n`);
-  write(
-    `would buy ${report.toBuy} for ${formatMoney(report.cost)}; would reject ${report.rejected}; ${report.existing} not bought again (already in the ledger, or listed twice)\n`,
-  );
-  const buying = Object.entries(report.byNetwork);
-  if (buying.length > 0) {
+/** The projection as the dry run shows it; the JSON is the projection itself. */
+function printDryRun(ctx: CommandContext, projection: PurchaseProjection, showPhone: boolean): void {
+  const { totals } = projection;
+  if (ctx.globals.json) write(renderJson(projection));
+  else {
+    const phone = (p: string) => (showPhone ? p : maskPhone(p));
+    write(`dry run — nothing was bought or written\n`);
     write(
-      renderTable(buying, [
-        { header: "NETWORK", value: ([n]) => n },
-        { header: "PURCHASES", value: ([, v]) => String(v.count), align: "right" },
-        { header: "COST", value: ([, v]) => v.cost, align: "right" },
-      ]),
+      `would buy ${totals.toBuy} for ${formatMoney(totals.cost)}; would reject ${totals.rejected}; ` +
+        `${totals.existing + totals.duplicates} not bought again (already in the ledger, or listed twice)` +
+        `${totals.unknown ? `; ${totals.unknown} unknown (the reseller's plans could not be read)` : ""}\n`,
     );
+    if (projection.byNetwork.length > 0) {
+      write(
+        renderTable(projection.byNetwork, [
+          { header: "NETWORK", value: (n) => n.network },
+          { header: "PURCHASES", value: (n) => String(n.count), align: "right" },
+          { header: "COST", value: (n) => formatMoney(n.cost), align: "right" },
+        ]),
+      );
+    }
+    const rejected = projection.items.filter((i) => i.outcome === "reject" || i.outcome === "unknown");
+    if (rejected.length > 0) {
+      write("\nwould reject:\n");
+      write(
+        renderTable(rejected, [
+          { header: "PHONE", value: (i) => phone(i.phone) },
+          { header: "JOB", value: (i) => i.job ?? i.source },
+          { header: "REASON", value: (i) => `${i.code}: ${i.reason}` },
+        ]),
+      );
+    }
   }
-  const rejected = report.items.filter((i) => i.outcome === "reject");
-  if (rejected.length > 0) {
-    write("\nwould reject:\n");
-    write(
-      renderTable(rejected, [
-        { header: "PHONE", value: (i) => phone(i.phone) },
-        { header: "JOB", value: (i) => i.job ?? i.source },
-        { header: "REASON", value: (i) => i.reason ?? "" },
-      ]),
-    );
-  }
+  const failed = projection.runs.find((run) => run.error);
+  if (failed) throw new DataError(`job ${failed.job}: ${failed.error}`, "RECIPIENTS_FILE");
 }

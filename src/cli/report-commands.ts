@@ -39,16 +39,16 @@ export async function planCommand(
   const windowMs = out.parseWindow(flags.window ?? "24h");
   const format = out.parseFormat(flags.format, ctx.globals.json);
   if (flags.out) out.checkOut(flags.out);
-  const [{ makePlan }, { planDocument }, { planJson }, { renderReport }, { TopsyncError }] =
+  const [{ makeForecast }, { forecastDocument }, { forecastJson }, { renderReport }, { TopsyncError }] =
     await Promise.all([
-      import("../report/plan.js"),
-      import("../report/plan-document.js"),
-      import("../report/plan-json.js"),
+      import("../report/forecast.js"),
+      import("../report/forecast-document.js"),
+      import("../report/forecast-json.js"),
       import("../report/render.js"),
       import("../errors.js"),
     ]);
   const database = deps.database ?? (await (await import("./database.js")).openLedger(ctx));
-  const report = await makePlan(
+  const report = await makeForecast(
     {
       db: database.db,
       reseller: ctx.reseller(),
@@ -60,8 +60,8 @@ export async function planCommand(
   );
   const showPhone = flags.showPhone === true;
   const text = renderReport(format, {
-    document: () => planDocument(report, { showPhone }),
-    json: () => planJson(report, { showPhone }),
+    document: () => forecastDocument(report, { showPhone }),
+    json: () => forecastJson(report, { showPhone }),
   });
   out.deliver(deps.io ?? out.processReportIo, text, flags.out, "the plan");
   if (!report.complete) {

@@ -3,8 +3,8 @@
 // What a window holds may be taken by another replica meanwhile; the claim notices (the row is locked or no
 // longer the version read) and the window is read afresh when that happens often or it grows old.
 import type { Executor } from "../db/client.js";
+import { type Candidate, type DueFilter, readDue, toCandidates } from "./claim.js";
 import type { Catalogue } from "./resolve.js";
-import { type Candidate, type DueFilter, readDue, toCandidates } from "./submit.js";
 
 /** A window older than this is read again: newer purchases may be due before what it holds. */
 const MAX_AGE_MS = 2_000;

@@ -14,12 +14,14 @@ import type { ResellerClient } from "../reseller/client.js";
 import { Semaphore } from "../semaphore.js";
 import { TransitionBatcher } from "./batcher.js";
 import { loadCatalogue } from "./catalogue-cache.js";
+import { type Claimed, type ClaimedRow, claim } from "./claim.js";
 import { DueWindow } from "./due-window.js";
 import { markFailed, markInDoubt, markSubmitted, requeueForRetry, returnUnsent } from "./ledger.js";
 import { classifyPurchase, type PurchaseOutcome } from "./outcome.js";
+import { guardLimits } from "./projection.js";
 import type { Catalogue } from "./resolve.js";
-import { type Claimed, type ClaimedRow, claim, recordWalletBalance } from "./submit.js";
 import { Verifier } from "./verifier.js";
+import { recordWalletBalance } from "./wallet.js";
 
 const WALLET_FLUSH_MS = 50;
 /** The window on the queue holds this many claims' worth of due purchases at full concurrency. */
@@ -230,11 +232,7 @@ class PurchaseRun {
       now: new Date(this.clock.now()),
       runId: this.runId,
       actor: this.actor,
-      limits: {
-        dailyLimit: config.budget.daily_limit,
-        perRunLimit: config.budget.per_run_limit,
-        minWalletBalance: config.budget.min_wallet_balance,
-      },
+      limits: guardLimits(config.budget),
       runCommitted: this.progress.committed,
       timeZone: config.timezone,
       ensuredDays: this.ensuredDays,

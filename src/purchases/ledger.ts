@@ -372,7 +372,12 @@ export async function sweepDeadSubmitting(database: Database, actor: string): Pr
 }
 
 /** Inserts new purchases in one statement; an existing request_key is left alone. Returns how many were new. */
-export async function insertPurchases(db: Db, rowsToInsert: NewPurchase[], actor: string): Promise<number> {
+export async function insertPurchases(
+  db: Db,
+  rowsToInsert: NewPurchase[],
+  actor: string,
+  reason = "accepted",
+): Promise<number> {
   if (rowsToInsert.length === 0) return 0;
   const payload = JSON.stringify(
     rowsToInsert.map((r) => ({
@@ -399,7 +404,7 @@ export async function insertPurchases(db: Db, rowsToInsert: NewPurchase[], actor
           returning id
         ), events as (
           insert into purchase_events (purchase_id, actor, to_state, reason)
-          select id, ${actor}, 'queued', 'accepted' from inserted
+          select id, ${actor}, 'queued', ${reason} from inserted
         )
         select count(*)::int as n from inserted`,
   );

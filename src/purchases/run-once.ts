@@ -1,12 +1,19 @@
-// One pass of everything due (`topsync purchases run`): settle rows left by dead runs, move intake rows
-// into the ledger, write the due fires of jobs, then execute. The daemon runs the same steps on its timers.
+// One pass of everything due (`topsync purchases run`, the demo): settle rows left by dead runs, move intake
+// rows into the ledger, write the due fires of jobs, read the catalogue, execute, record the plan prices. The
+// daemon runs the same steps on its timers and ends each run through `executeAndRecord` as this pass does. The
+// dry run (`projectRun`) reads the same sources and decides with the same projection, writing nothing.
 import { sql } from "drizzle-orm";
 import type { Config, PurchaseJob } from "../config/index.js";
 import type { Database } from "../db/client.js";
-import { rows } from "../db/client.js";
 import { UsageError } from "../errors.js";
-import { dueFire } from "../schedule/fires.js";
+import { dueFire } from "../time/fires.js";
+import { loadCatalogue } from "./catalogue-cache.js";
+import { executePurchases, type PurchaseDeps, type RunOptions, type RunSummary } from "./executor.js";
 import { sweepDeadSubmitting } from "./ledger.js";
+import { recordPlanPrices } from "./prices.js";
+import { type PurchaseProjection, projectPurchases } from "./projection.js";
+import { readFirstSeen, readProjectionInputs } from "./projection-read.js";
+import type { Catalogue } from "./resolve.js";
 import { ingestIntake } from "./sources/intake.js";
 import { type FireResult, fireJob } from "./sources/jobs.js";
 
@@ -15,6 +22,8 @@ export interface PrepareResult {
   intake: number;
   fires: FireResult[];
 }
+
+export type Fire = { job: PurchaseJob; fireTime: Date };
 
 /** The jobs table remembers when each job first appeared: no catch-up fire from before that. */
 export async function registerJobs(
@@ -27,11 +36,7 @@ export async function registerJobs(
   await database.db.execute(
     sql`insert into jobs (name, first_seen) values ${sql.join(values, sql`, `)} on conflict (name) do nothing`,
   );
-  const found = await rows<{ name: string; first_seen: Date | string }>(
-    database.db,
-    sql`select name, first_seen from jobs`,
-  );
-  return new Map(found.map((r) => [r.name, new Date(r.first_seen)]));
+  return readFirstSeen(database.db);
 }
 
 export function findJob(config: Config, name: string): PurchaseJob {
@@ -45,11 +50,11 @@ export function findJob(config: Config, name: string): PurchaseJob {
 export function firesToWrite(
   config: Config,
   now: Date,
-  firstSeen: Map<string, Date>,
-  explicit?: { job: PurchaseJob; fireTime: Date },
-): Array<{ job: PurchaseJob; fireTime: Date }> {
+  firstSeen: ReadonlyMap<string, Date>,
+  explicit?: Fire,
+): Fire[] {
   if (explicit) return [explicit];
-  const fires: Array<{ job: PurchaseJob; fireTime: Date }> = [];
+  const fires: Fire[] = [];
   for (const job of config.purchases) {
     if (!job.enabled) continue;
     const fireTime = dueFire(job, config.timezone, now, firstSeen.get(job.name));
@@ -61,13 +66,7 @@ export function firesToWrite(
 export async function prepareRun(
   database: Database,
   config: Config,
-  options: {
-    now: Date;
-    actor: string;
-    configDir: string;
-    fires: Array<{ job: PurchaseJob; fireTime: Date }>;
-    intake: boolean;
-  },
+  options: { now: Date; actor: string; configDir: string; fires: Fire[]; intake: boolean },
 ): Promise<PrepareResult> {
   const swept = await sweepDeadSubmitting(database, options.actor);
   let intake = 0;
@@ -89,4 +88,87 @@ export async function prepareRun(
     );
   }
   return { swept, intake, fires };
+}
+
+/** What one pass is asked to do: one job (at a given fire, or its due one) or everything due. */
+export interface PassRequest {
+  now: Date;
+  job?: PurchaseJob;
+  /** The fire to write for `job`; without it, the job's (or every job's) due fire. */
+  fireTime?: Date;
+  configDir: string;
+}
+
+/** Executes and records the catalogue's prices, so `topsync plan` sees every run's prices (CLI and daemon). */
+export async function executeAndRecord(
+  deps: PurchaseDeps,
+  options: RunOptions & { catalogue: Catalogue },
+): Promise<RunSummary> {
+  const summary = await executePurchases(deps, options);
+  await recordPlanPrices(deps.database.db, options.catalogue);
+  return summary;
+}
+
+export interface PassResult extends PrepareResult {
+  summary: RunSummary;
+}
+
+/** The whole `purchases run`: register jobs, sweep, intake, fires, catalogue, execute, record prices. */
+export async function runPurchasePass(
+  deps: PurchaseDeps,
+  request: PassRequest,
+  options: Pick<RunOptions, "onProgress" | "signal"> = {},
+): Promise<PassResult> {
+  const { database, config, logger } = deps;
+  const actor = deps.actor ?? `run:${process.pid}`;
+  const firstSeen = await registerJobs(database, config.purchases, request.now);
+  const fires = passFires(config, request, firstSeen);
+  const prepared = await prepareRun(database, config, {
+    now: request.now,
+    actor,
+    configDir: request.configDir,
+    fires,
+    intake: !request.job,
+  });
+  if (prepared.swept > 0)
+    logger.warn(`${prepared.swept} purchases were left in submitting by a stopped run and are now in_doubt`);
+  for (const fire of prepared.fires) {
+    logger.info(
+      `job ${fire.job} fire ${fire.fireTime.toISOString()}: ${fire.recipients} recipients, ${fire.inserted} new`,
+    );
+  }
+  const catalogue = await loadCatalogue(deps.reseller, logger);
+  const summary = await executeAndRecord(
+    { ...deps, actor },
+    { ...options, jobName: request.job?.name, catalogue },
+  );
+  return { ...prepared, summary };
+}
+
+/** The same pass decided without doing it: the projection over what the pass would take, nothing written. */
+export async function projectRun(
+  deps: Pick<PurchaseDeps, "database" | "reseller" | "config" | "logger">,
+  request: PassRequest,
+): Promise<PurchaseProjection> {
+  const { database, config } = deps;
+  const seen = await readFirstSeen(database.db);
+  // A job never seen before would be registered now: no catch-up fire from before it existed.
+  const firstSeen = new Map(config.purchases.map((job) => [job.name, seen.get(job.name) ?? request.now]));
+  const fires = passFires(config, request, firstSeen);
+  const catalogue = await loadCatalogue(deps.reseller, deps.logger);
+  const inputs = await readProjectionInputs(database.db, config, catalogue, {
+    now: request.now,
+    to: request.now,
+    fires: fires.map((fire) => ({ ...fire, time: request.now })),
+    jobName: request.job?.name,
+    queued: true,
+    intake: !request.job,
+  });
+  return projectPurchases(inputs);
+}
+
+function passFires(config: Config, request: PassRequest, firstSeen: ReadonlyMap<string, Date>): Fire[] {
+  const { job, fireTime } = request;
+  const fires = firesToWrite(config, request.now, firstSeen, job && fireTime ? { job, fireTime } : undefined);
+  return job && !fireTime ? fires.filter((f) => f.job.name === job.name) : fires;
 }

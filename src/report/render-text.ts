@@ -1,7 +1,8 @@
 // A report as aligned tables for a terminal: the title underlined, facts, the status, then each section.
-import { renderTable } from "../cli/output.js";
+
 import { barLengths } from "./chart-scale.js";
 import { type Block, omittedNote, type ReportDocument } from "./document.js";
+import { renderTable } from "./table.js";
 
 const BAR_WIDTH = 40;
 

@@ -1,10 +1,11 @@
 // One entry for every report format: text, markdown and html draw the same document; json is the report's
 // own stable shape (format_version "1", see README "Reports").
-import { renderJson } from "../cli/output.js";
+
 import type { ReportDocument } from "./document.js";
 import { renderHtml } from "./render-html.js";
 import { renderMarkdown } from "./render-markdown.js";
 import { renderText } from "./render-text.js";
+import { renderJson } from "./table.js";
 
 export const REPORT_FORMATS = ["text", "markdown", "json", "html"] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];

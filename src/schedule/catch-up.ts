@@ -3,7 +3,7 @@
 // in config, are recorded as skipped with the reason and never run.
 import type { PurchaseJob } from "../config/index.js";
 import { formatDuration } from "../duration.js";
-import { dueFire, firesBefore } from "./fires.js";
+import { dueFire, firesBefore } from "../time/fires.js";
 
 /** How far back missed fires are looked for and reported (or `catch_up`, when longer). */
 export const REPORT_WINDOW_MS = 24 * 3_600_000;

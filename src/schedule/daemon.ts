@@ -4,10 +4,10 @@
 import type { ScheduledTask } from "node-cron";
 import type { PurchaseJob } from "../config/index.js";
 import { registerJobs } from "../purchases/run-once.js";
+import { atExpression } from "../time/fires.js";
 import { catchUpJobs } from "./catch-up-run.js";
 import type { DaemonContext } from "./context.js";
 import { FireCoordinator, jobTaskName, WEBSITES_TASK } from "./coordinator.js";
-import { atExpression } from "./fires.js";
 import { IntakeLoop } from "./intake-loop.js";
 import { fireTimeOf, runJobFire, slotOf } from "./job-fire.js";
 import { ReplicaLiveness } from "./liveness.js";

@@ -2,8 +2,9 @@
 // signal (stop claiming, let calls in flight finish), and a shared catalogue read at most every 30 s
 // instead of once per run (a job firing every second would otherwise spend its rate limit on plan lists).
 import { loadCatalogue } from "../purchases/catalogue-cache.js";
-import { executePurchases, type RunSummary } from "../purchases/executor.js";
+import type { RunSummary } from "../purchases/executor.js";
 import type { Catalogue } from "../purchases/resolve.js";
+import { executeAndRecord } from "../purchases/run-once.js";
 import type { DaemonContext } from "./context.js";
 
 const CATALOGUE_TTL_MS = 30_000;
@@ -28,7 +29,8 @@ export class PurchaseRuns {
 
   private async execute(options: PurchaseRunOptions): Promise<RunSummary> {
     const { ctx } = this;
-    return executePurchases(
+    // Through the same ending as `purchases run`: the run's catalogue prices are recorded for `topsync plan`.
+    return executeAndRecord(
       {
         database: ctx.database,
         reseller: ctx.reseller,

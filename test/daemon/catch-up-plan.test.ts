@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { PurchaseJob } from "../../src/config/index.js";
 import { MAX_REPORTED, planCatchUp } from "../../src/schedule/catch-up.js";
-import { atExpression, firesBefore } from "../../src/schedule/fires.js";
+import { atExpression, firesBefore } from "../../src/time/fires.js";
 
 const MINUTE = 60_000;
 const now = new Date("2026-03-01T10:00:30.000Z");

@@ -5,9 +5,9 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.js";
 import { parseMoney } from "../../src/money.js";
+import { claim, claimAndSubmit, readDue, toCandidates } from "../../src/purchases/claim.js";
 import { applyGuards, budgetDay } from "../../src/purchases/guards.js";
 import { insertPurchases } from "../../src/purchases/ledger.js";
-import { claim, claimAndSubmit, readDue, toCandidates } from "../../src/purchases/submit.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
 
 const network = { id: "1", code: "1", name: "MTN", other_name: "mtn" };

@@ -10,7 +10,7 @@ import type { Config } from "../../src/config/index.js";
 import { createLogger } from "../../src/log/logger.js";
 import { loadCatalogue } from "../../src/purchases/catalogue-cache.js";
 import { insertPurchases } from "../../src/purchases/ledger.js";
-import { readPlanPrices, recordPlanPrices } from "../../src/report/plan-prices.js";
+import { readPlanPrices, recordPlanPrices } from "../../src/purchases/prices.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig } from "../helpers/config.js";

@@ -3,7 +3,7 @@
 import { sql } from "drizzle-orm";
 import { type Db, rows } from "../../db/client.js";
 import { parseSizeMb } from "../../reseller/size.js";
-import type { NewPurchase } from "../ledger.js";
+import { insertPurchases, type NewPurchase } from "../ledger.js";
 
 export interface IntakeResult {
   moved: number;
@@ -22,23 +22,13 @@ export async function ingestIntake(db: Db, batchSize: number, actor: string): Pr
     );
     if (pending.length === 0) return { moved: 0, invalid: 0 };
     const invalid = pending.filter((r) => r.plan_size && parseSizeMb(r.plan_size) === null).length;
-    const values = pending.map((r) => {
-      const p = intakePurchase(r);
-      return sql`(${p.request_key}, ${p.network}, ${p.plan_id}, ${p.plan_selector ? JSON.stringify(p.plan_selector) : null}::jsonb,
-        ${p.phone}, ${p.ported}::boolean, ${p.max_price}::numeric, coalesce(${r.not_before}::timestamptz, now()),
-        ${p.requested_by})`;
-    });
-    await tx.execute(sql`
-      with v (request_key, network, plan_id, plan_selector, phone, ported, max_price, not_before, requested_by) as (
-        values ${sql.join(values, sql`, `)}
-      ), inserted as (
-        insert into purchases (request_key, source, network, plan_id, plan_selector, phone, ported, max_price, not_before, requested_by)
-        select request_key, 'intake', network, plan_id, plan_selector, phone, ported, max_price, not_before, requested_by from v
-        on conflict (request_key) do nothing
-        returning id
-      )
-      insert into purchase_events (purchase_id, actor, to_state, reason)
-      select id, ${actor}, 'queued', 'accepted from purchase_requests' from inserted`);
+    const now = new Date();
+    await insertPurchases(
+      tx,
+      pending.map((r) => intakePurchase(r, now)),
+      actor,
+      "accepted from purchase_requests",
+    );
     const ids = pending.map((r) => sql`${r.id}::bigint`);
     await tx.execute(sql`
       update purchase_requests r set processed_at = now(), purchase_id = p.id,

@@ -76,3 +76,17 @@ export async function fireJob(
   }
   return { job: job.name, fireTime, recipients, inserted };
 }
+
+/** The ledger rows one fire would write, in batches: the inline recipients, then the recipients file. */
+export async function* fireRows(
+  job: PurchaseJob,
+  fireTime: Date,
+  attempts: number,
+): AsyncGenerator<NewPurchase[]> {
+  yield job.recipients.map((r) => jobPurchase(job, fireTime, r, attempts));
+  const file = recipientsFilePath(job, "/");
+  if (!file) return;
+  await checkRecipientsFile(file);
+  for await (const batch of recipientBatches(file, BATCH))
+    yield batch.map((r) => jobPurchase(job, fireTime, r, attempts));
+}

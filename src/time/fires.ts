@@ -1,7 +1,16 @@
 // When a job fires: the latest fire at or before an instant (for catch-up and one-shot runs) and the
-// next fires (for plans), from node-cron's own matcher in the job's time zone.
+// next fires (for plans), from node-cron's own matcher in the job's time zone. A leaf: purchases, the
+// forecast and the daemon all use it, and it knows nothing of them.
 import { createTask, type ScheduledTask } from "node-cron";
-import type { PurchaseJob } from "../config/index.js";
+
+/** What deciding a job's fires needs of it (a config purchase job fits). */
+export interface FireSchedule {
+  schedule?: string;
+  at?: Date;
+  timezone?: string;
+  /** How late a missed fire may still run, in ms. */
+  catch_up: number;
+}
 
 /** Seconds when the pattern has a seconds field (6 fields), else minutes. */
 function stepMs(expression: string): number {
@@ -58,7 +67,7 @@ export function firesBetween(
 
 /** The fire of a job that is due at `now`: its latest scheduled fire within catch_up, or its `at` time. */
 export function dueFire(
-  job: PurchaseJob,
+  job: FireSchedule,
   globalTimeZone: string,
   now: Date,
   notBefore?: Date,

@@ -6,10 +6,12 @@
 import { sql } from "drizzle-orm";
 import type { Database, Executor, Queryable } from "../db/client.js";
 import { rows } from "../db/client.js";
-import { type Money, parseMoney, ZERO } from "../money.js";
+import { type Money, ZERO } from "../money.js";
 import { budgetDay, type GuardLimits } from "./guards.js";
 import { idArray } from "./ledger.js";
-import { type Catalogue, type PlanSelector, type Resolved, resolvePurchase } from "./resolve.js";
+import { resolveRow } from "./projection.js";
+import type { Catalogue, Resolved } from "./resolve.js";
+import { UNREFLECTED, WALLET_KEY } from "./wallet.js";
 
 export interface DueFilter {
   now: Date;
@@ -41,17 +43,7 @@ export interface ClaimResult {
   committed: Money;
 }
 
-const WALLET_KEY = "wallet";
 const CATALOGUE_RETRY_MS = 60_000;
-
-/**
- * What the last reported balance (the wallet row, aliased `k`) cannot include yet: purchases in flight, and every
- * purchase accepted after it (even one that failed since: counting it too errs on the safe side). The upper
- * bound lets the planner see a short range of the acceptance-time index rather than a third of the table.
- */
-const UNREFLECTED = sql`((select coalesce(sum(amount), 0) from purchases where state = 'submitting')
-  + (select coalesce(sum(amount), 0) from purchases
-     where submitted_at > coalesce((k.value->>'as_of')::timestamptz, 'infinity') and submitted_at < 'infinity'))`;
 
 /** The columns of a due row that deciding and sending need. */
 export interface ClaimedRow {
@@ -99,12 +91,12 @@ export async function readDue(
   return found.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
-/** Resolves due rows against the catalogue: what each claim would do if the guards allow it. */
+/** Resolves due rows as the projection does (`resolveRow`): what each claim would do if the guards allow it. */
 export function toCandidates(due: readonly DueRow[], catalogue: Catalogue): Candidate[] {
   return due.map((row) => {
-    const resolution = resolvePurchase(toRequest(row), catalogue);
-    if (resolution.ok) return { row, action: "submit", resolved: resolution };
-    if (resolution.code === "catalogue_unavailable") return { row, action: "wait" };
+    const resolution = resolveRow(row, catalogue);
+    if (resolution.outcome === "buy") return { row, action: "submit", resolved: resolution.resolved };
+    if (resolution.outcome === "unknown") return { row, action: "wait" };
     return { row, action: "reject", reason: `${resolution.code}: ${resolution.reason}` };
   });
 }
@@ -269,53 +261,4 @@ async function decideAndWrite(
         select id, action, reason from moved`,
   );
   return new Map(moved.map((m) => [Number(m.id), { action: m.action, reason: m.reason }]));
-}
-
-interface GuardRow {
-  committed: string | null;
-  wallet: { balance: string | null; as_of?: string } | null;
-  in_flight: string;
-}
-
-/** The guards' starting point, unlocked: committed today, the last reported balance, and what it cannot include. */
-function guardStatement(day: string) {
-  return sql`select b.committed::text as committed, k.value as wallet, ${UNREFLECTED}::text as in_flight
-    from (select 1) one left join budget_days b on b.day = ${day} left join kv k on k.key = ${WALLET_KEY}`;
-}
-
-function guardState(row: GuardRow) {
-  const balance = row.wallet?.balance;
-  return {
-    dailyCommitted: parseMoney(row.committed ?? "0"),
-    walletBalance: balance ? parseMoney(balance) : undefined,
-    inFlight: parseMoney(row.in_flight ?? "0"),
-  };
-}
-
-/** Guard state without locking, for dry runs and reports. */
-export async function readGuardState(db: Executor, day: string) {
-  const [row] = await rows<GuardRow>(db, guardStatement(day));
-  return guardState(row ?? { committed: null, wallet: null, in_flight: "0" });
-}
-
-function toRequest(row: ClaimedRow) {
-  return {
-    network: row.network,
-    plan_id: row.plan_id,
-    plan_selector: row.plan_selector as PlanSelector | null,
-    phone: row.phone,
-    ported: row.ported,
-    max_price: row.max_price ? parseMoney(row.max_price) : null,
-  };
-}
-
-/** Records the wallet balance a purchase answer reported at `asOf`, for the wallet floor guard. */
-export async function recordWalletBalance(db: Executor, balance: Money, asOf: Date): Promise<void> {
-  const value = JSON.stringify({ balance: balance.toFixed(2), as_of: asOf.toISOString() });
-  await rows(
-    db,
-    sql`insert into kv (key, value, updated_at) values (${WALLET_KEY}, ${value}::jsonb, now())
-        on conflict (key) do update set value = kv.value || excluded.value, updated_at = now()
-        where coalesce((kv.value->>'as_of')::timestamptz, '-infinity') < ${asOf.toISOString()}::timestamptz`,
-  );
 }

@@ -1,9 +1,10 @@
 // The purchase parts of the plan document: the jobs with their resolved plans, the runs due with their
 // counts and costs, and the totals by network.
 import type { Money } from "../money.js";
+import type { ProjectedRun } from "../purchases/projection.js";
 import { type Block, left, right, table, text } from "./document.js";
+import type { Forecast, JobLine, PurchaseForecast } from "./forecast-model.js";
 import { formatAmount, type PhoneView } from "./format.js";
-import type { JobLine, PlanReport, PlanRun, PurchasePlan } from "./plan-model.js";
 
 export function jobBlocks(jobs: JobLine[], at: (d: Date) => string): Block[] {
   if (jobs.length === 0) return [text("No purchase jobs are configured.")];
@@ -41,12 +42,12 @@ function when(job: JobLine, at: (d: Date) => string): string {
   return "on demand only";
 }
 
-export function runLabel(run: PlanRun, at: (d: Date) => string): string {
+export function runLabel(run: ProjectedRun, at: (d: Date) => string): string {
   if (run.kind === "fire") return `job ${run.job} fire ${at(run.fireTime!)}`;
   return run.kind === "queued" ? "queued in the ledger" : "intake requests";
 }
 
-export function runBlocks(report: PlanReport, at: (d: Date) => string, view: PhoneView): Block[] {
+export function runBlocks(report: Forecast, at: (d: Date) => string, view: PhoneView): Block[] {
   const runs = report.purchases.runs;
   if (runs.length === 0)
     return [text("Nothing is due in this window: no fire, no queued purchase, no intake request.")];
@@ -79,7 +80,7 @@ export function runBlocks(report: PlanReport, at: (d: Date) => string, view: Pho
   ];
 }
 
-function runNote(run: PlanRun): string {
+function runNote(run: ProjectedRun): string {
   const notes: string[] = [];
   if (run.error) notes.push(run.error);
   if (run.unknown > 0) notes.push(`${run.unknown} unknown (catalogue unavailable)`);
@@ -87,7 +88,7 @@ function runNote(run: PlanRun): string {
   return notes.join("; ");
 }
 
-export function networkBlocks(p: PurchasePlan): Block[] {
+export function networkBlocks(p: PurchaseForecast): Block[] {
   if (p.byNetwork.length === 0) return [text("Nothing would be bought.")];
   return [
     table(

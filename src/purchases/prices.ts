@@ -1,10 +1,28 @@
-// Plan prices remembered between runs (kv key "plan_prices"), so a plan can say which prices changed since
-// the last purchase run. Purchase runs record them; `topsync plan` only reads and compares (pure).
+// Reseller plan prices remembered between runs (kv key "plan_prices"), so `topsync plan` can say which prices
+// changed since the last purchase run. Every purchase run records them (CLI and daemon, through run-once.ts);
+// the plan only reads and compares (pure).
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
-import { parseMoney } from "../money.js";
-import type { Catalogue } from "../purchases/resolve.js";
-import type { PriceChange, PriceReport } from "./plan-model.js";
+import { type Money, parseMoney } from "../money.js";
+import { priceKey } from "./projection.js";
+import type { Catalogue } from "./resolve.js";
+
+export interface PriceChange {
+  networkId: string;
+  network: string;
+  planId: string;
+  name: string;
+  from: Money;
+  to: Money;
+}
+
+export interface PriceReport {
+  recordedAt: Date | null;
+  /** Changes of the plans this plan would buy or refuse. */
+  changes: PriceChange[];
+  /** How many other plans changed price. */
+  otherChanges: number;
+}
 
 export const PLAN_PRICES_KEY = "plan_prices";
 
@@ -12,10 +30,6 @@ export const PLAN_PRICES_KEY = "plan_prices";
 export interface RecordedPrices {
   as_of: string;
   plans: Record<string, { network: string; name: string; price: string }>;
-}
-
-export function priceKey(networkId: string, planId: string): string {
-  return `${networkId}:${planId}`;
 }
 
 /**

@@ -3,9 +3,9 @@
 import type { Diff, FieldValue, PlanEntry } from "../websites/model.js";
 import { summaryLine } from "../websites/render.js";
 import { type Block, left, table, text } from "./document.js";
-import type { PlanReport } from "./plan-model.js";
+import type { Forecast } from "./forecast-model.js";
 
-export function websiteBlocks(report: PlanReport): Block[] {
+export function websiteBlocks(report: Forecast): Block[] {
   if (!report.websites) {
     const why =
       report.unknown.find((u) => u.part === "websites")?.reason ?? "the remote listing could not be read";

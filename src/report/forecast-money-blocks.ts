@@ -2,11 +2,11 @@
 // projection against min_wallet_balance, and the prices that changed or are above max_price.
 import type { Money } from "../money.js";
 import { type Block, left, right, table, text } from "./document.js";
+import type { Forecast, PurchaseForecast } from "./forecast-model.js";
+import { runLabel } from "./forecast-purchase-blocks.js";
 import { counted, formatAmount } from "./format.js";
-import type { PlanReport, PurchasePlan } from "./plan-model.js";
-import { runLabel } from "./plan-purchase-blocks.js";
 
-export function budgetBlocks(report: PlanReport, at: (d: Date) => string): Block[] {
+export function budgetBlocks(report: Forecast, at: (d: Date) => string): Block[] {
   const p = report.purchases;
   const runAt = (index: number | null) => (index === null ? "-" : runLabel(p.runs[index]!, at));
   const blocks: Block[] = [
@@ -61,7 +61,7 @@ export function budgetBlocks(report: PlanReport, at: (d: Date) => string): Block
   return blocks;
 }
 
-export function walletBlocks(report: PlanReport, at: (d: Date) => string): Block[] {
+export function walletBlocks(report: Forecast, at: (d: Date) => string): Block[] {
   const w = report.purchases.wallet;
   const floor = `min_wallet_balance ${formatAmount(w.minBalance)}`;
   if (!w.balance) {
@@ -93,7 +93,7 @@ export function walletBlocks(report: PlanReport, at: (d: Date) => string): Block
   return blocks;
 }
 
-export function priceBlocks(p: PurchasePlan, at: (d: Date) => string): Block[] {
+export function priceBlocks(p: PurchaseForecast, at: (d: Date) => string): Block[] {
   const prices = p.prices;
   const blocks: Block[] = [];
   if (!prices.recordedAt) {

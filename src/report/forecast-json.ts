@@ -2,11 +2,11 @@
 // strings, amounts as exact decimal strings in `currency`, phones masked unless --show-phone.
 import type { Money } from "../money.js";
 import { planJson as websitePlanJson } from "../websites/render.js";
+import type { Forecast } from "./forecast-model.js";
 import { CURRENCY, phoneView } from "./format.js";
-import type { PlanReport } from "./plan-model.js";
 import { REPORT_FORMAT_VERSION } from "./render.js";
 
-export function planJson(report: PlanReport, options: { showPhone: boolean }) {
+export function forecastJson(report: Forecast, options: { showPhone: boolean }) {
   const view = phoneView(options.showPhone);
   const p = report.purchases;
   return {
@@ -117,7 +117,7 @@ export function planJson(report: PlanReport, options: { showPhone: boolean }) {
   };
 }
 
-function websitesJson(report: PlanReport) {
+function websitesJson(report: Forecast) {
   const { format_version: _, ...rest } = websitePlanJson(report.websites!.plan, report.websites!.refusal);
   return rest;
 }

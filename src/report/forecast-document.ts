@@ -3,13 +3,13 @@
 import { formatDuration } from "../duration.js";
 import { summaryLine } from "../websites/render.js";
 import { type Block, type DocSection, left, type ReportDocument, table, text } from "./document.js";
+import type { Forecast } from "./forecast-model.js";
+import { budgetBlocks, priceBlocks, walletBlocks } from "./forecast-money-blocks.js";
+import { jobBlocks, networkBlocks, runBlocks, runLabel } from "./forecast-purchase-blocks.js";
+import { websiteBlocks } from "./forecast-websites.js";
 import { counted, formatAmount, formatInstant, type PhoneView, phoneView } from "./format.js";
-import type { PlanReport } from "./plan-model.js";
-import { budgetBlocks, priceBlocks, walletBlocks } from "./plan-money-blocks.js";
-import { jobBlocks, networkBlocks, runBlocks, runLabel } from "./plan-purchase-blocks.js";
-import { websiteBlocks } from "./plan-websites.js";
 
-export function planDocument(report: PlanReport, options: { showPhone: boolean }): ReportDocument {
+export function forecastDocument(report: Forecast, options: { showPhone: boolean }): ReportDocument {
   const view = phoneView(options.showPhone);
   const at = (d: Date) => formatInstant(d, report.timezone);
   const p = report.purchases;
@@ -41,7 +41,7 @@ export function planDocument(report: PlanReport, options: { showPhone: boolean }
   };
 }
 
-function wouldBuy(report: PlanReport): string {
+function wouldBuy(report: Forecast): string {
   if (report.unknown.some((u) => u.part === "purchases")) return "unknown: the reseller could not be read";
   const t = report.purchases.totals;
   const unknown = t.unknown > 0 ? `, and ${t.unknown} unknown` : "";
@@ -53,7 +53,7 @@ function windowText(ms: number): string {
   return ms % 3_600_000 === 0 && ms <= 48 * 3_600_000 ? `${ms / 3_600_000}h` : formatDuration(ms);
 }
 
-function status(report: PlanReport): ReportDocument["status"] {
+function status(report: Forecast): ReportDocument["status"] {
   if (!report.complete) {
     const parts = report.unknown.map((u) => u.part).join(", ");
     return {
@@ -75,12 +75,12 @@ function status(report: PlanReport): ReportDocument["status"] {
   };
 }
 
-function websiteChanges(report: PlanReport): number {
+function websiteChanges(report: Forecast): number {
   const s = report.websites!.plan.summary;
   return s.create + s.update + s.delete;
 }
 
-function unknownSection(report: PlanReport): DocSection {
+function unknownSection(report: Forecast): DocSection {
   return {
     id: "unknown",
     title: "Unknown",
@@ -98,7 +98,7 @@ function unknownSection(report: PlanReport): DocSection {
   };
 }
 
-function rejectedBlocks(report: PlanReport, at: (d: Date) => string, view: PhoneView): Block[] {
+function rejectedBlocks(report: Forecast, at: (d: Date) => string, view: PhoneView): Block[] {
   const rejected = report.purchases.items.filter((i) => i.outcome === "reject" || i.outcome === "duplicate");
   if (rejected.length === 0) return [text("None.")];
   return [

@@ -2,8 +2,8 @@
 // scheduled ones from node-cron's matcher (src/schedule/fires.ts), and node-cron's next run after the window.
 import { createTask } from "node-cron";
 import type { Config, PurchaseJob } from "../config/index.js";
-import { dueFire, firesBetween } from "../schedule/fires.js";
-import type { JobFires, UnknownPart } from "./plan-model.js";
+import { dueFire, firesBetween } from "../time/fires.js";
+import type { JobFires, UnknownPart } from "./forecast-model.js";
 
 /** More fires than this for one job in one window are not planned one by one: the plan says so. */
 export const MAX_FIRES_PER_JOB = 500;

@@ -1,20 +1,27 @@
 // The combined plan from its inputs, without I/O: the purchase projection, each job's resolved plan and
 // price, price changes, the website plan from the pure planner, and which parts are unknown.
 import type { PurchaseJob } from "../config/index.js";
-import { ZERO } from "../money.js";
+import { priceChanges } from "../purchases/prices.js";
+import { priceKey, projectPurchases } from "../purchases/projection.js";
 import { type Catalogue, describePlan, findPlan } from "../purchases/resolve.js";
 import { findNetwork } from "../reseller/catalogue.js";
 import { deleteRefusal } from "../websites/guards.js";
 import { hasChanges } from "../websites/model.js";
 import { planWebsites } from "../websites/plan.js";
 import { deriveSecretKey } from "../websites/secrets.js";
-import type { JobFires, JobLine, PlanInputs, PlanReport, UnknownPart, WebsitePart } from "./plan-model.js";
-import { priceChanges, priceKey } from "./plan-prices.js";
-import { projectPurchases } from "./plan-purchases.js";
+import type {
+  Forecast,
+  ForecastInputs,
+  JobFires,
+  JobLine,
+  UnknownPart,
+  WebsitePart,
+} from "./forecast-model.js";
 
-export function buildPlan(inputs: PlanInputs): PlanReport {
-  const projection = projectPurchases(inputs);
-  const jobs = inputs.jobs.map((fires) => jobLine(fires, inputs.catalogue, inputs.config.timezone));
+export function buildForecast(inputs: ForecastInputs): Forecast {
+  const projection = projectPurchases(inputs.purchases);
+  const catalogue = inputs.purchases.catalogue;
+  const jobs = inputs.jobs.map((fires) => jobLine(fires, catalogue, inputs.config.timezone));
   const used = new Set(projection.usedPlans);
   for (const job of jobs) if (job.networkId && job.planId) used.add(priceKey(job.networkId, job.planId));
   const unknown: UnknownPart[] = [
@@ -24,7 +31,7 @@ export function buildPlan(inputs: PlanInputs): PlanReport {
       reason: `the reseller's plans of ${network} could not be read, so their prices and costs are unknown`,
     })),
   ];
-  const toBuy = projection.runs.reduce((n, b) => n + b.toBuy, 0);
+  const toBuy = projection.totals.toBuy;
   const websites = inputs.websites ? websitePart(inputs) : null;
   const budget = inputs.config.budget;
   return {
@@ -46,16 +53,9 @@ export function buildPlan(inputs: PlanInputs): PlanReport {
         perRunLimit: budget.per_run_limit ?? null,
         minWalletBalance: budget.min_wallet_balance,
       },
-      prices: priceChanges(inputs.recordedPrices, inputs.catalogue, used),
+      prices: priceChanges(inputs.recordedPrices, catalogue, used),
       aboveMax: projection.aboveMax,
-      totals: {
-        toBuy,
-        cost: projection.runs.reduce((sum, b) => sum.plus(b.cost), ZERO),
-        rejected: projection.runs.reduce((n, b) => n + b.rejected, 0),
-        existing: projection.runs.reduce((n, b) => n + b.existing, 0),
-        duplicates: projection.runs.reduce((n, b) => n + b.duplicates, 0),
-        unknown: projection.runs.reduce((n, b) => n + b.unknown, 0),
-      },
+      totals: projection.totals,
     },
     websites,
     pending: toBuy > 0 || (websites !== null && hasChanges(websites.plan)),
@@ -112,7 +112,7 @@ function planRequest(job: PurchaseJob) {
       };
 }
 
-function websitePart(inputs: PlanInputs): WebsitePart {
+function websitePart(inputs: ForecastInputs): WebsitePart {
   const { config } = inputs;
   const plan = planWebsites(config.websites.items, inputs.websites!.remote, inputs.websites!.ownership, {
     prune: config.websites.prune,

@@ -1,0 +1,63 @@
+// One purchase through the ledger (`topsync buy`): resolved by the projection's `resolveRow`, decided (dry run)
+// by the same projection as a bulk run, then inserted under its request key and executed with the same claim,
+// guards, classification and verification as any run.
+import { eq } from "drizzle-orm";
+import { purchases } from "../db/schema.js";
+import { DataError } from "../errors.js";
+import { resolveNetwork } from "../reseller/catalogue.js";
+import { loadCatalogue } from "./catalogue-cache.js";
+import type { PurchaseDeps, RunSummary } from "./executor.js";
+import { insertPurchases, type NewPurchase, type PurchaseRow } from "./ledger.js";
+import { type ProjectedItem, projectPurchases, resolveRow } from "./projection.js";
+import { readProjectionInputs } from "./projection-read.js";
+import type { Resolved } from "./resolve.js";
+import { executeAndRecord } from "./run-once.js";
+
+export type BuyResult =
+  | { kind: "dry_run"; resolved: Resolved; item: ProjectedItem }
+  | { kind: "declined"; resolved: Resolved }
+  | { kind: "exists"; row: PurchaseRow | undefined }
+  | { kind: "bought"; row: PurchaseRow | undefined; summary: RunSummary };
+
+export interface BuyOptions {
+  dryRun: boolean;
+  /** Asked after the purchase is resolved and before anything is written; false declines. */
+  confirm: (resolved: Resolved) => Promise<boolean>;
+}
+
+export async function buyOne(
+  deps: PurchaseDeps,
+  purchase: NewPurchase,
+  options: BuyOptions,
+): Promise<BuyResult> {
+  const catalogue = await loadCatalogue(deps.reseller, deps.logger);
+  resolveNetwork(catalogue.networks, purchase.network); // an unknown network is a usage error, before anything else
+  const resolution = resolveRow(purchase, catalogue);
+  if (resolution.outcome !== "buy")
+    throw new DataError(`cannot buy: ${resolution.reason}`, resolution.code.toUpperCase());
+  const { resolved } = resolution;
+  const db = deps.database.db;
+  if (options.dryRun) {
+    const now = new Date();
+    const inputs = await readProjectionInputs(db, deps.config, catalogue, {
+      now,
+      to: now,
+      fires: [],
+      queued: false,
+      intake: false,
+      extra: [{ kind: "buy", time: now, job: null, fireTime: null, rows: [purchase] }],
+    });
+    return { kind: "dry_run", resolved, item: projectPurchases(inputs).items[0]! };
+  }
+  if (!(await options.confirm(resolved))) return { kind: "declined", resolved };
+  const find = async () =>
+    (await db.select().from(purchases).where(eq(purchases.request_key, purchase.request_key)))[0];
+  const inserted = await insertPurchases(db, [purchase], deps.actor ?? `cli:${process.pid}`);
+  if (inserted === 0) return { kind: "exists", row: await find() };
+  const summary = await executeAndRecord(deps, {
+    requestKey: purchase.request_key,
+    catalogue,
+    concurrency: 1,
+  });
+  return { kind: "bought", row: await find(), summary };
+}

@@ -1,0 +1,48 @@
+// Reading the ledger for people: a page of purchases, one purchase by id or reference, and its history.
+import { and, desc, eq, gte } from "drizzle-orm";
+import type { Db } from "../db/client.js";
+import { type PurchaseState, purchaseEvents, purchases } from "../db/schema.js";
+import { DataError } from "../errors.js";
+import type { PurchaseRow } from "./ledger.js";
+
+export interface ListFilter {
+  state?: PurchaseState;
+  /** Created at or after. */
+  since?: Date;
+  job?: string;
+}
+
+/** The newest purchases matching the filter, newest first. */
+export function listPurchases(db: Db, filter: ListFilter, limit: number): Promise<PurchaseRow[]> {
+  return db
+    .select()
+    .from(purchases)
+    .where(
+      and(
+        filter.state ? eq(purchases.state, filter.state) : undefined,
+        filter.since ? gte(purchases.created_at, filter.since) : undefined,
+        filter.job ? eq(purchases.job_name, filter.job) : undefined,
+      ),
+    )
+    .orderBy(desc(purchases.id))
+    .limit(limit);
+}
+
+/** A purchase by its id or its provider reference; not found is bad input (exit 65). */
+export async function findPurchase(db: Db, target: string): Promise<PurchaseRow> {
+  const byId = /^\d+$/.test(target) ? eq(purchases.id, Number(target)) : eq(purchases.reference, target);
+  const [row] = await db.select().from(purchases).where(byId).limit(1);
+  if (!row) throw new DataError(`no purchase with id or reference "${target}"`, "PURCHASE_NOT_FOUND");
+  return row;
+}
+
+/** A purchase and its events, oldest first. */
+export async function readPurchaseHistory(db: Db, target: string) {
+  const row = await findPurchase(db, target);
+  const events = await db
+    .select()
+    .from(purchaseEvents)
+    .where(eq(purchaseEvents.purchase_id, row.id))
+    .orderBy(purchaseEvents.id);
+  return { row, events };
+}

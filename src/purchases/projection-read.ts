@@ -1,0 +1,176 @@
+// The reads a projection is decided from, SELECT-only: queued rows, intake requests not yet moved, the rows due
+// fires would write (recipients files included), which of their keys the ledger has, and the guard state.
+// `purchases run --dry-run`, `buy --dry-run` and `topsync plan` all gather their inputs here.
+import { sql } from "drizzle-orm";
+import type { Config, PurchaseJob } from "../config/index.js";
+import { type Executor, rows } from "../db/client.js";
+import { budgetDay } from "./guards.js";
+import {
+  guardLimits,
+  type LedgerState,
+  type ProjectionInputs,
+  type SourceRow,
+  type SourceRun,
+} from "./projection.js";
+import type { Catalogue } from "./resolve.js";
+import { type IntakeRow, intakePurchase } from "./sources/intake.js";
+import { fireRows } from "./sources/jobs.js";
+import { readGuardState, readWallet } from "./wallet.js";
+
+/** A fire to project: the job, the fire time its rows carry, and when the run would take them. */
+export interface ProjectedFire {
+  job: PurchaseJob;
+  fireTime: Date;
+  time: Date;
+}
+
+export interface ProjectionQuery {
+  now: Date;
+  /** The end of the window: queued and intake rows due by then are taken (now, for a run). */
+  to: Date;
+  fires: ProjectedFire[];
+  /** Only this job's queued rows (`purchases run --job`). */
+  jobName?: string;
+  /** Include the queue (a run buys it). */
+  queued: boolean;
+  /** Include intake requests not yet moved into the ledger. */
+  intake: boolean;
+  /** Runs given whole by the caller (`buy --dry-run`'s one row). */
+  extra?: SourceRun[];
+}
+
+export async function readProjectionInputs(
+  db: Executor,
+  config: Config,
+  catalogue: Catalogue | null,
+  query: ProjectionQuery,
+): Promise<ProjectionInputs> {
+  const { now, to } = query;
+  const runs = [
+    ...(query.queued ? timed("queued", await queuedRows(db, to, query.jobName), now) : []),
+    ...(query.intake && config.intake.enabled ? timed("intake", await intakeRows(db, now, to), now) : []),
+    ...(await fireRuns(query.fires, config.reseller.retry.max_attempts)),
+    ...(query.extra ?? []),
+  ].sort(byTime);
+  const keys = runs.filter((r) => r.kind !== "queued").flatMap((r) => r.rows.map((row) => row.request_key));
+  const days = [...new Set([now, ...runs.map((r) => r.time)].map((t) => budgetDay(t, config.timezone)))];
+  return {
+    now,
+    timeZone: config.timezone,
+    limits: guardLimits(config.budget),
+    runs,
+    existing: await existingKeys(db, keys),
+    catalogue,
+    ledger: await ledgerState(db, days),
+  };
+}
+
+/** Which of these request keys the ledger already has (read in slices of 1,000). */
+export async function existingKeys(db: Executor, keys: string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (let i = 0; i < keys.length; i += 1000) {
+    const slice = keys.slice(i, i + 1000);
+    const hit = await rows<{ request_key: string }>(
+      db,
+      sql`select request_key from purchases where request_key in (${sql.join(
+        slice.map((k) => sql`${k}`),
+        sql`, `,
+      )})`,
+    );
+    for (const h of hit) found.add(h.request_key);
+  }
+  return found;
+}
+
+type TimedRow = SourceRow & { not_before: Date };
+
+/** Queued ledger rows due by `to`, in claim order. */
+async function queuedRows(db: Executor, to: Date, jobName?: string): Promise<TimedRow[]> {
+  const found = await rows<SourceRow & { not_before: Date | string }>(
+    db,
+    sql`select request_key, source, job_name, network, plan_id, plan_selector, phone, ported,
+          max_price::text as max_price, not_before
+        from purchases where state = 'queued' and not_before <= ${to.toISOString()}
+          ${jobName ? sql`and job_name = ${jobName}` : sql``}
+        order by not_before, id`,
+  );
+  return found.map((r) => ({ ...r, not_before: new Date(r.not_before) }));
+}
+
+/** Intake requests not yet moved into the ledger, as the rows the move would write. */
+async function intakeRows(db: Executor, now: Date, to: Date): Promise<TimedRow[]> {
+  const found = await rows<IntakeRow>(
+    db,
+    sql`select request_key, network, plan_id, plan_size, plan_type, plan_name_contains, phone, ported,
+          max_price::text as max_price, requested_by, not_before
+        from purchase_requests
+        where processed_at is null and coalesce(not_before, ${now.toISOString()}::timestamptz) <= ${to.toISOString()}
+        order by id`,
+  );
+  return found.map((r) => intakePurchase(r, now) as TimedRow);
+}
+
+/** Rows grouped into the runs that would take them: everything due now in one, later ones by minute. */
+function timed(kind: "queued" | "intake", found: TimedRow[], now: Date): SourceRun[] {
+  const byMinute = new Map<number, SourceRow[]>();
+  for (const row of found) {
+    const due = row.not_before.getTime();
+    const at = due <= now.getTime() ? now.getTime() : Math.floor(due / 60_000) * 60_000;
+    const list = byMinute.get(at);
+    if (list) list.push(row);
+    else byMinute.set(at, [row]);
+  }
+  return [...byMinute].map(([at, list]) => ({
+    kind,
+    time: new Date(at),
+    job: null,
+    fireTime: null,
+    rows: list,
+  }));
+}
+
+async function fireRuns(fires: ProjectedFire[], attempts: number): Promise<SourceRun[]> {
+  const runs: SourceRun[] = [];
+  for (const { job, fireTime, time } of fires) {
+    const run: SourceRun = { kind: "fire", time, job: job.name, fireTime, rows: [] };
+    try {
+      for await (const part of fireRows(job, fireTime, attempts)) run.rows.push(...part);
+    } catch (error) {
+      run.rows = [];
+      run.error = `the recipients file cannot be used, so this fire would queue nothing: ${message(error)}`;
+    }
+    runs.push(run);
+  }
+  return runs;
+}
+
+const KIND_ORDER = { queued: 0, intake: 1, fire: 2, buy: 3 } as const;
+
+function byTime(a: SourceRun, b: SourceRun): number {
+  return a.time.getTime() - b.time.getTime() || KIND_ORDER[a.kind] - KIND_ORDER[b.kind];
+}
+
+async function ledgerState(db: Executor, days: string[]): Promise<LedgerState> {
+  const committedByDay = new Map<string, LedgerState["inFlight"]>();
+  let inFlight: LedgerState["inFlight"] | undefined;
+  for (const day of days) {
+    const state = await readGuardState(db, day);
+    committedByDay.set(day, state.dailyCommitted);
+    inFlight = state.inFlight;
+  }
+  const wallet = await readWallet(db);
+  return { inFlight: inFlight ?? (await readGuardState(db, days[0]!)).inFlight, committedByDay, wallet };
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** When each job was first seen (the jobs table): no catch-up fire from before that. */
+export async function readFirstSeen(db: Executor): Promise<Map<string, Date>> {
+  const found = await rows<{ name: string; first_seen: Date | string }>(
+    db,
+    sql`select name, first_seen from jobs`,
+  );
+  return new Map(found.map((r) => [r.name, new Date(r.first_seen)]));
+}

@@ -1,0 +1,86 @@
+// Reads what a forecast is decided from, with SELECTs and GETs only: the purchase projection's inputs
+// (src/purchases/projection-read.ts), the live catalogue, the remote websites and their ownership. A service that
+// cannot be read becomes an unknown part of the forecast, never a silent gap.
+import type { WebsiteListing } from "../analytics/client.js";
+import type { Config } from "../config/index.js";
+import type { Db } from "../db/client.js";
+import type { Logger } from "../log/logger.js";
+import { loadCatalogue } from "../purchases/catalogue-cache.js";
+import { readPlanPrices } from "../purchases/prices.js";
+import { readFirstSeen, readProjectionInputs } from "../purchases/projection-read.js";
+import type { Catalogue } from "../purchases/resolve.js";
+import type { ResellerClient } from "../reseller/client.js";
+import { loadOwnership } from "../websites/ownership.js";
+import { jobFires } from "./forecast-fires.js";
+import type { ForecastInputs, JobFires, UnknownPart } from "./forecast-model.js";
+
+export interface ForecastSources {
+  db: Db;
+  reseller: ResellerClient;
+  analytics: { listWebsites(): Promise<WebsiteListing> };
+  config: Config;
+  logger: Logger;
+}
+
+export async function readForecastInputs(
+  sources: ForecastSources,
+  window: { now: Date; to: Date },
+): Promise<ForecastInputs> {
+  const { db, config } = sources;
+  const { now, to } = window;
+  const [catalogue, listing] = await Promise.all([readCatalogue(sources), readWebsites(sources)]);
+  const fires = jobFires(config, now, to, await readFirstSeen(db));
+  const purchases = await readProjectionInputs(db, config, catalogue.value, {
+    now,
+    to,
+    fires: fires.jobs.flatMap(projectedFires(now)),
+    queued: true,
+    intake: true,
+  });
+  return {
+    now,
+    to,
+    config,
+    jobs: fires.jobs,
+    purchases,
+    recordedPrices: await readPlanPrices(db),
+    websites: listing.value ? { remote: listing.value.websites, ownership: await loadOwnership(db) } : null,
+    unknown: [catalogue.unknown, listing.unknown, ...fires.unknown].filter((u) => u !== undefined),
+  };
+}
+
+/** The fire due now is taken by a run now; later fires at their own time. */
+function projectedFires(now: Date) {
+  return ({ job, dueNow, fires }: JobFires) => [
+    ...(dueNow ? [{ job, fireTime: dueNow, time: now }] : []),
+    ...fires.map((fireTime) => ({ job, fireTime, time: fireTime })),
+  ];
+}
+
+/** A value read from a service, or the part of the forecast that stays unknown without it. */
+interface Read<T> {
+  value: T | null;
+  unknown?: UnknownPart;
+}
+
+async function readCatalogue(sources: ForecastSources): Promise<Read<Catalogue>> {
+  try {
+    return { value: await loadCatalogue(sources.reseller, sources.logger) };
+  } catch (error) {
+    const reason = `the reseller's networks could not be read: ${message(error)}`;
+    return { value: null, unknown: { part: "purchases", reason } };
+  }
+}
+
+async function readWebsites(sources: ForecastSources): Promise<Read<WebsiteListing>> {
+  try {
+    return { value: await sources.analytics.listWebsites() };
+  } catch (error) {
+    const reason = `the analytics service's websites could not be listed: ${message(error)}`;
+    return { value: null, unknown: { part: "websites", reason } };
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

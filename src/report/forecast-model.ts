@@ -1,0 +1,116 @@
+// The combined dry-run plan as a value (DESIGN §7 `plan`): what the purchases due in a window would buy and
+// cost against the budgets and the wallet, and what the website reconciler would change; plus what is unknown.
+import type { RemoteWebsite } from "../analytics/schemas.js";
+import type { Config, PurchaseJob } from "../config/index.js";
+import type { Money } from "../money.js";
+import type { PriceReport, RecordedPrices } from "../purchases/prices.js";
+import type {
+  AboveMax,
+  DayLine,
+  NetworkTotal,
+  ProjectedItem,
+  ProjectedRun,
+  ProjectionInputs,
+  WalletLine,
+} from "../purchases/projection.js";
+import type { DeleteRefusal } from "../websites/guards.js";
+import type { Ownership, Plan as WebsitePlan } from "../websites/model.js";
+
+/** A part of the plan that could not be known (a service down, too many fires): the plan is incomplete. */
+export interface UnknownPart {
+  part: string;
+  reason: string;
+}
+
+// ------------------------------------------------------------------------------------------------ inputs
+
+export interface JobFires {
+  job: PurchaseJob;
+  /** The fire due now (the latest missed one within catch_up), if any. */
+  dueNow: Date | null;
+  /** Fires after now and up to the window's end, oldest first. */
+  fires: Date[];
+  /** The first fire after the window (node-cron's next runs), for jobs with a schedule or an `at`. */
+  nextFire: Date | null;
+}
+
+/** Everything the forecast is decided from, read without writing anything. */
+export interface ForecastInputs {
+  now: Date;
+  to: Date;
+  config: Config;
+  jobs: JobFires[];
+  /** What the purchase projection decides from (src/purchases/projection.ts). */
+  purchases: ProjectionInputs;
+  recordedPrices: RecordedPrices | null;
+  /** Null when the analytics service's listing could not be read. */
+  websites: { remote: RemoteWebsite[]; ownership: Ownership } | null;
+  unknown: UnknownPart[];
+}
+
+// ------------------------------------------------------------------------------------------------ the forecast
+
+export type JobStatus =
+  | "ok"
+  | "price_above_max"
+  | "plan_not_found"
+  | "unknown_network"
+  | "catalogue_unavailable";
+
+export interface JobLine {
+  job: string;
+  enabled: boolean;
+  schedule: string | null;
+  at: Date | null;
+  timezone: string;
+  requested: string;
+  networkId: string | null;
+  network: string | null;
+  planId: string | null;
+  planName: string | null;
+  price: Money | null;
+  maxPrice: Money | null;
+  status: JobStatus;
+  reason?: string;
+  fires: Date[];
+  nextFire: Date | null;
+}
+
+export interface PurchaseForecast {
+  jobs: JobLine[];
+  runs: ProjectedRun[];
+  items: ProjectedItem[];
+  byNetwork: NetworkTotal[];
+  byDay: DayLine[];
+  wallet: WalletLine;
+  budget: { dailyLimit: Money | null; perRunLimit: Money | null; minWalletBalance: Money };
+  prices: PriceReport;
+  aboveMax: AboveMax[];
+  totals: {
+    toBuy: number;
+    cost: Money;
+    rejected: number;
+    existing: number;
+    duplicates: number;
+    unknown: number;
+  };
+}
+
+export interface WebsitePart {
+  plan: WebsitePlan;
+  refusal?: DeleteRefusal;
+}
+
+export interface Forecast {
+  generatedAt: Date;
+  from: Date;
+  to: Date;
+  timezone: string;
+  complete: boolean;
+  unknown: UnknownPart[];
+  purchases: PurchaseForecast;
+  /** Null when the remote listing could not be read (then `unknown` says so). */
+  websites: WebsitePart | null;
+  /** Something would be bought or a website changed: `--detailed-exitcode` exits 2. */
+  pending: boolean;
+}
