@@ -5,7 +5,12 @@ import { parseDuration } from "../duration.js";
 import { UsageError } from "../errors.js";
 import { maskPhone, maskPhonesDeep, maskPhonesIn } from "../log/mask.js";
 import { cancelByPerson, type PurchaseRow, requeueByPerson, resolveByPerson } from "../purchases/ledger.js";
-import { findPurchase, type ListFilter, listPurchases, readPurchaseHistory } from "../purchases/ledger-read.js";
+import {
+  findPurchase,
+  type ListFilter,
+  listPurchases,
+  readPurchaseHistory,
+} from "../purchases/ledger-read.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
