@@ -8,6 +8,8 @@ import type { NewPurchase } from "../purchases/ledger.js";
 import { normalisePhone } from "../purchases/phone.js";
 import type { Outcome } from "../purchases/projection.js";
 import type { Resolved } from "../purchases/resolve.js";
+import { itemJson } from "../report/forecast-json.js";
+import { phoneView } from "../report/format.js";
 import { parseSizeMb } from "../reseller/size.js";
 import { onDemandFire } from "../time/fires.js";
 import { confirm } from "./confirm.js";
@@ -42,7 +44,8 @@ export async function buyCommand(ctx: CommandContext, flags: BuyFlags): Promise<
   });
   if (result.kind === "dry_run") {
     const { item } = result;
-    if (ctx.globals.json) return write(renderJson({ ...item, phone: maskPhone(item.phone) }));
+    if (ctx.globals.json) return write(renderJson(itemJson(phoneView(false))(item)));
+    if (!result.resolved) return write(`dry run: would not buy: ${item.code}: ${item.reason}\n`);
     const refusal =
       item.outcome === "buy" ? "" : `, but it would be ${outcomeWords(item.outcome)}: ${item.reason}`;
     return write(`dry run: would buy ${describe(result.resolved)}${refusal}\n`);

@@ -6,6 +6,7 @@ import { formatMoney } from "../money.js";
 import type { RunProgress, RunSummary } from "../purchases/executor.js";
 import type { PurchaseProjection } from "../purchases/projection.js";
 import { findJob, type PassResult, projectRun, runPurchasePass } from "../purchases/run-once.js";
+import { projectionJson } from "../report/forecast-json.js";
 import { onDemandFire } from "../time/fires.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
@@ -84,7 +85,7 @@ function printSummary(ctx: CommandContext, s: RunSummary, intake: number): void 
 /** The projection as the dry run shows it; the JSON is the projection itself. */
 function printDryRun(ctx: CommandContext, projection: PurchaseProjection, showPhone: boolean): void {
   const { totals } = projection;
-  if (ctx.globals.json) write(renderJson(projection));
+  if (ctx.globals.json) write(renderJson(projectionJson(projection, { showPhone })));
   else {
     const phone = (p: string) => (showPhone ? p : maskPhone(p));
     write(`dry run — nothing was bought or written\n`);

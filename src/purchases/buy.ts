@@ -14,7 +14,7 @@ import type { Resolved } from "./resolve.js";
 import { executeAndRecord } from "./run-once.js";
 
 export type BuyResult =
-  | { kind: "dry_run"; resolved: Resolved; item: ProjectedItem }
+  | { kind: "dry_run"; resolved: Resolved | null; item: ProjectedItem }
   | { kind: "declined"; resolved: Resolved }
   | { kind: "exists"; row: PurchaseRow | undefined }
   | { kind: "bought"; row: PurchaseRow | undefined; summary: RunSummary };
@@ -33,11 +33,9 @@ export async function buyOne(
   const catalogue = await loadCatalogue(deps.reseller, deps.logger);
   resolveNetwork(catalogue.networks, purchase.network); // an unknown network is a usage error, before anything else
   const resolution = resolveRow(purchase, catalogue);
-  if (resolution.outcome !== "buy")
-    throw new DataError(`cannot buy: ${resolution.reason}`, resolution.code.toUpperCase());
-  const { resolved } = resolution;
   const db = deps.database.db;
   if (options.dryRun) {
+    // Refusals included: the dry run shows the projection's outcome and code, as `purchases run --dry-run` does.
     const now = new Date();
     const inputs = await readProjectionInputs(db, deps.config, catalogue, {
       now,
@@ -47,8 +45,12 @@ export async function buyOne(
       intake: false,
       extra: [{ kind: "buy", time: now, job: null, fireTime: null, rows: [purchase] }],
     });
-    return { kind: "dry_run", resolved, item: projectPurchases(inputs).items[0]! };
+    const item = projectPurchases(inputs).items[0]!;
+    return { kind: "dry_run", resolved: resolution.outcome === "buy" ? resolution.resolved : null, item };
   }
+  if (resolution.outcome !== "buy")
+    throw new DataError(`cannot buy: ${resolution.reason}`, resolution.code.toUpperCase());
+  const { resolved } = resolution;
   if (!(await options.confirm(resolved))) return { kind: "declined", resolved };
   const find = async () =>
     (await db.select().from(purchases).where(eq(purchases.request_key, purchase.request_key)))[0];

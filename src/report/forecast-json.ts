@@ -1,9 +1,15 @@
 // The plan as JSON, format_version "1" (documented in README "Reports"): snake_case keys, instants as ISO
 // strings, amounts as exact decimal strings in `currency`, phones masked unless --show-phone.
 import type { Money } from "../money.js";
+import type {
+  NetworkTotal,
+  ProjectedItem,
+  ProjectedRun,
+  PurchaseProjection,
+} from "../purchases/projection.js";
 import { planJson as websitePlanJson } from "../websites/render.js";
 import type { Forecast } from "./forecast-model.js";
-import { CURRENCY, phoneView } from "./format.js";
+import { CURRENCY, type PhoneView, phoneView } from "./format.js";
 import { REPORT_FORMAT_VERSION } from "./render.js";
 
 export function forecastJson(report: Forecast, options: { showPhone: boolean }) {
@@ -20,14 +26,7 @@ export function forecastJson(report: Forecast, options: { showPhone: boolean }) 
     unknown: report.unknown,
     pending: report.pending,
     purchases: {
-      totals: {
-        to_buy: p.totals.toBuy,
-        cost: money(p.totals.cost),
-        rejected: p.totals.rejected,
-        existing: p.totals.existing,
-        duplicates: p.totals.duplicates,
-        unknown: p.totals.unknown,
-      },
+      totals: totalsJson(p.totals),
       jobs: p.jobs.map((j) => ({
         job: j.job,
         enabled: j.enabled,
@@ -45,24 +44,8 @@ export function forecastJson(report: Forecast, options: { showPhone: boolean }) 
         fires: j.fires.map((f) => f.toISOString()),
         next_fire: iso(j.nextFire),
       })),
-      runs: p.runs.map((r) => ({
-        index: r.index,
-        kind: r.kind,
-        time: r.time.toISOString(),
-        day: r.day,
-        job: r.job,
-        fire_time: iso(r.fireTime),
-        error: r.error === undefined ? null : view.text(r.error),
-        candidates: r.candidates,
-        to_buy: r.toBuy,
-        rejected: r.rejected,
-        existing: r.existing,
-        duplicates: r.duplicates,
-        unknown: r.unknown,
-        cost: money(r.cost),
-        refused_by: r.refusedBy,
-      })),
-      by_network: p.byNetwork.map((n) => ({ network: n.network, count: n.count, cost: money(n.cost) })),
+      runs: p.runs.map(runJson(view)),
+      by_network: p.byNetwork.map(networkJson),
       by_day: p.byDay.map((d) => ({
         day: d.day,
         committed: money(d.committed),
@@ -99,22 +82,76 @@ export function forecastJson(report: Forecast, options: { showPhone: boolean }) 
         other_changes: p.prices.otherChanges,
       },
       above_max: p.aboveMax,
-      items: p.items.map((i) => ({
-        run: i.run,
-        request_key: view.text(i.request_key),
-        source: i.source,
-        job: i.job,
-        phone: view.phone(i.phone),
-        network: i.network,
-        plan: i.plan,
-        amount: money(i.amount),
-        outcome: i.outcome,
-        code: i.code ?? null,
-        reason: i.reason === undefined ? null : view.text(i.reason),
-      })),
+      items: p.items.map(itemJson(view)),
     },
     websites: report.websites ? websitesJson(report) : null,
   };
+}
+
+/** A dry run (`purchases run --dry-run --json`): the projection in the forecast's own shapes. */
+export function projectionJson(p: PurchaseProjection, options: { showPhone: boolean }) {
+  const view = phoneView(options.showPhone);
+  return {
+    format_version: REPORT_FORMAT_VERSION,
+    kind: "dry_run",
+    currency: CURRENCY,
+    totals: totalsJson(p.totals),
+    by_network: p.byNetwork.map(networkJson),
+    runs: p.runs.map(runJson(view)),
+    items: p.items.map(itemJson(view)),
+  };
+}
+
+function totalsJson(t: PurchaseProjection["totals"]) {
+  return {
+    to_buy: t.toBuy,
+    cost: money(t.cost),
+    rejected: t.rejected,
+    existing: t.existing,
+    duplicates: t.duplicates,
+    unknown: t.unknown,
+  };
+}
+
+function networkJson(n: NetworkTotal) {
+  return { network: n.network, count: n.count, cost: money(n.cost) };
+}
+
+function runJson(view: PhoneView) {
+  return (r: ProjectedRun) => ({
+    index: r.index,
+    kind: r.kind,
+    time: r.time.toISOString(),
+    day: r.day,
+    job: r.job,
+    fire_time: iso(r.fireTime),
+    error: r.error === undefined ? null : view.text(r.error),
+    candidates: r.candidates,
+    to_buy: r.toBuy,
+    rejected: r.rejected,
+    existing: r.existing,
+    duplicates: r.duplicates,
+    unknown: r.unknown,
+    cost: money(r.cost),
+    refused_by: r.refusedBy,
+  });
+}
+
+/** One candidate and its outcome, as every command's JSON shows it. */
+export function itemJson(view: PhoneView) {
+  return (i: ProjectedItem) => ({
+    run: i.run,
+    request_key: view.text(i.request_key),
+    source: i.source,
+    job: i.job,
+    phone: view.phone(i.phone),
+    network: i.network,
+    plan: i.plan,
+    amount: money(i.amount),
+    outcome: i.outcome,
+    code: i.code ?? null,
+    reason: i.reason === undefined ? null : view.text(i.reason),
+  });
 }
 
 function websitesJson(report: Forecast) {

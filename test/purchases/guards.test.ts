@@ -1,5 +1,6 @@
 // The claim applies the guards in SQL (under the lock, in one statement); dry runs apply them in JS
-// (`applyGuards`). This checks that both decide alike, message for message, on random batches.
+// (`applyGuards`, through the projection). This checks that both decide alike, message for message and code
+// for code, on random batches.
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +9,7 @@ import { parseMoney } from "../../src/money.js";
 import { claim, claimAndSubmit, readDue, toCandidates } from "../../src/purchases/claim.js";
 import { applyGuards, budgetDay } from "../../src/purchases/guards.js";
 import { insertPurchases } from "../../src/purchases/ledger.js";
+import { projectPurchases } from "../../src/purchases/projection.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
 
 const network = { id: "1", code: "1", name: "MTN", other_name: "mtn" };
@@ -106,6 +108,103 @@ describe("guards in SQL and in JS", () => {
     }
     // the batches met every guard, and let some purchases through
     expect([...seen].sort()).toEqual(["daily_budget", "ok", "run_budget", "wallet_floor"]);
+  });
+});
+
+describe("the projection and the claim", () => {
+  it("give every row the same outcome and code, resolution refusals and guards mixed, on 25 random batches", async () => {
+    const now = new Date("2026-11-22T10:00:00Z");
+    const day = budgetDay(now, "Africa/Lagos");
+    const unread = { id: "9", code: "9", name: "NINE", other_name: "nine" };
+    const mixed = { networks: [network, unread], plans: catalogue.plans };
+    const kinds = [
+      { network: "MTN", phone: "08031" }, // a plain purchase (plan picked below)
+      { network: "MTN", phone: "08051" }, // wrong_network
+      { network: "MTN", phone: "0803" }, // invalid_phone
+      { network: "VODAFONE", phone: "08031" }, // unknown_network
+      { network: "NINE", phone: "08031" }, // catalogue_unavailable: waits
+      { network: "MTN", phone: "08031", plan_id: "999" }, // plan_not_found
+      { network: "MTN", phone: "08031", max_price: "100.00" }, // price_above_max unless the plan is cheaper
+    ];
+    const seen = new Set<string>();
+    for (let round = 0; round < 25; round++) {
+      const next = random(round + 101);
+      const pick = (n: number) => Math.floor(next() * n);
+      await test.database.db.execute(sql`truncate purchases, purchase_events, budget_days, kv`);
+      const committed = (pick(20) * 100).toFixed(2);
+      const balance = next() < 0.3 ? null : (pick(40) * 100 + 50).toFixed(2);
+      await test.database.db.execute(
+        sql`insert into budget_days (day, committed) values (${day}, ${committed})`,
+      );
+      await test.database.db.execute(
+        sql`insert into kv (key, value) values ('wallet', ${JSON.stringify({ balance, as_of: now.toISOString() })}::jsonb)`,
+      );
+      const rowsIn = Array.from({ length: 3 + pick(14) }, (_, i) => {
+        const kind = kinds[next() < 0.5 ? 0 : pick(kinds.length)]!;
+        return {
+          request_key: `m${round}:${i}`,
+          source: "buy",
+          network: kind.network,
+          plan_id: kind.plan_id ?? plans[pick(plans.length)]!.id,
+          phone: kind.phone.length === 5 ? `${kind.phone}${String(100_000 + i)}` : kind.phone,
+          ported: false,
+          max_price: kind.max_price ?? null,
+          not_before: new Date(now.getTime() - 60_000 + i),
+        };
+      });
+      await insertPurchases(test.database.db, rowsIn, "test");
+      const limits = {
+        dailyLimit: next() < 0.7 ? parseMoney(((pick(40) + 5) * 100).toFixed(2)) : undefined,
+        perRunLimit: next() < 0.5 ? parseMoney((pick(30) * 100).toFixed(2)) : undefined,
+        minWalletBalance: parseMoney((pick(10) * 100).toFixed(2)),
+      };
+      const projection = projectPurchases({
+        now,
+        timeZone: "Africa/Lagos",
+        limits,
+        runs: [{ kind: "queued", time: now, job: null, fireTime: null, rows: rowsIn }],
+        existing: new Set(),
+        catalogue: mixed,
+        ledger: {
+          inFlight: parseMoney("0"),
+          wallet: balance ? { balance: parseMoney(balance), asOf: now } : null,
+          committedByDay: new Map([[day, parseMoney(committed)]]),
+        },
+      });
+      await claimAndSubmit(test.database, {
+        limit: 50,
+        now,
+        runId: "r",
+        actor: "test",
+        catalogue: mixed,
+        limits,
+        runCommitted: parseMoney("0"),
+        timeZone: "Africa/Lagos",
+      });
+      const ledger = await rows<{ request_key: string; state: string; reason: string | null }>(
+        test.database.db,
+        sql`select request_key, state, reason from purchases order by id`,
+      );
+      const OUTCOME: Record<string, string> = { submitting: "buy", rejected: "reject", queued: "unknown" };
+      const actual = ledger.map((r) => `${OUTCOME[r.state]} ${r.reason ?? ""}`.trim());
+      const wanted = projection.items.map((i) =>
+        i.outcome === "reject" ? `reject ${i.code}: ${i.reason}` : i.outcome,
+      );
+      expect({ round, decisions: actual }).toEqual({ round, decisions: wanted });
+      for (const i of projection.items) seen.add(i.code ?? i.outcome);
+    }
+    expect([...seen].sort()).toEqual([
+      "buy",
+      "catalogue_unavailable",
+      "daily_budget",
+      "invalid_phone",
+      "plan_not_found",
+      "price_above_max",
+      "run_budget",
+      "unknown_network",
+      "wallet_floor",
+      "wrong_network",
+    ]);
   });
 });
 
