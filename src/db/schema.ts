@@ -51,7 +51,13 @@ export const purchases = pgTable(
     phone: text("phone").notNull(),
     ported: boolean("ported").notNull().default(false),
     max_price: money("max_price"),
-    amount: money("amount"),
+    amount: money("amount"), // the listed price the claim committed
+    /** What the provider said it charged (purchase or verify answer); what budgets, wallet and reports count. */
+    charged_amount: money("charged_amount"),
+    /** Something an operator should look at on a settled purchase, e.g. `price_mismatch: …`. */
+    note: text("note"),
+    /** Order of accepted answers (a sequence): the wallet balance reported by answer n includes answers ≤ n. */
+    answer_seq: bigint("answer_seq", { mode: "number" }),
     state: text("state").$type<PurchaseState>().notNull().default("queued"),
     reason: text("reason"),
     not_before: at("not_before").notNull().defaultNow(),
@@ -165,6 +171,17 @@ export const scheduleFires = pgTable(
   },
   (t) => [index("schedule_fires_job").on(t.job_name, t.fire_time)],
 );
+
+/**
+ * Purchase runs alive or recently alive: a run beats its heartbeat while it holds purchases in `submitting`.
+ * The sweep calls a run dead only when its liveness lock is free and its heartbeat is older than a grace period.
+ */
+export const purchaseRuns = pgTable("purchase_runs", {
+  run_id: text("run_id").primaryKey(),
+  actor: text("actor").notNull(),
+  started_at: at("started_at").notNull().defaultNow(),
+  heartbeat_at: at("heartbeat_at").notNull().defaultNow(),
+});
 
 /** When each job first appeared in config: no catch-up fire from before it existed. */
 export const jobs = pgTable("jobs", {

@@ -9,7 +9,7 @@ import type { Config } from "../config/index.js";
 import { type Database, type Executor, rows } from "../db/client.js";
 import { backoffDelay } from "../http/backoff.js";
 import type { Logger } from "../log/logger.js";
-import { type Money, parseMoney, ZERO } from "../money.js";
+import { formatMoney, type Money, parseMoney, ZERO } from "../money.js";
 import type { ResellerClient } from "../reseller/client.js";
 import { Semaphore } from "../semaphore.js";
 import { TransitionBatcher } from "./batcher.js";
@@ -18,8 +18,9 @@ import { type Claimed, type ClaimedRow, claim } from "./claim.js";
 import { DueWindow } from "./due-window.js";
 import { markFailed, markInDoubt, markSubmitted, requeueForRetry, returnUnsent } from "./ledger.js";
 import { classifyPurchase, type PurchaseOutcome } from "./outcome.js";
-import { guardLimits } from "./projection.js";
-import type { Catalogue } from "./resolve.js";
+import { recordOvercharge, readOvercharges } from "./prices.js";
+import { guardLimits, priceKey } from "./projection.js";
+import type { Catalogue, Resolved } from "./resolve.js";
 import { Verifier } from "./verifier.js";
 import { recordWalletBalance } from "./wallet.js";
 
@@ -114,7 +115,9 @@ class PurchaseRun {
   private failure: unknown;
   private readonly ensuredDays = new Set<string>();
   /** The newest wallet balance a purchase answer reported; written at most every WALLET_FLUSH_MS. */
-  private wallet: { balance: string; asOf: Date; flushedAt: number; written: boolean } | undefined;
+  private wallet: { balance: string; seq: number; flushedAt: number; written: boolean } | undefined;
+  /** Plans charged above their listed price, shared with the due window's resolution (this run's catalogue). */
+  private overcharged = new Map<string, Money>();
   private stoppedBy: string | undefined;
   private wake: (() => void) | undefined;
 
@@ -162,8 +165,10 @@ class PurchaseRun {
     }
   }
 
-  private async executeHoldingLock(catalogue: Catalogue): Promise<RunSummary> {
+  private async executeHoldingLock(live: Catalogue): Promise<RunSummary> {
     if (this.options.resumeVerification !== false) await this.verifier.resumeDue();
+    this.overcharged = await readOvercharges(this.deps.database);
+    const catalogue = { ...live, overcharged: this.overcharged };
     const window = new DueWindow(
       this.deps.database,
       catalogue,
@@ -296,9 +301,7 @@ class PurchaseRun {
       if (classified.kind === "failed" && classified.stopRun) this.stoppedBy ??= classified.message;
       return { outcome: classified, sentAt };
     });
-    const recording = (
-      sent ? this.record(row, sent.outcome, sent.sentAt) : this.giveBack(row, resolved.amount)
-    ).catch((error: unknown) => {
+    const recording = (sent ? this.record(row, resolved, sent.outcome) : this.giveBack(row, resolved.amount)).catch((error: unknown) => {
       this.failure ??= error;
     });
     this.recordings.add(recording);
@@ -315,7 +318,7 @@ class PurchaseRun {
   }
 
   /** Records what a purchase's outcome means for the ledger (DESIGN §4). */
-  private async record(row: ClaimedRow, outcome: PurchaseOutcome, sentAt: Date): Promise<void> {
+  private async record(row: ClaimedRow, resolved: Resolved, outcome: PurchaseOutcome): Promise<void> {
     const { logger } = this.deps;
     const db = this.batcher;
     const event = { actor: this.actor, response: outcome.response };
@@ -323,13 +326,27 @@ class PurchaseRun {
       case "submitted": {
         const submittedAt = this.clock.now();
         const firstCheck = new Date(submittedAt + this.deps.config.verification.initial_delay);
-        await markSubmitted(db, row.id, outcome.reference, firstCheck, {
-          ...event,
-          reason: `reference ${outcome.reference}`,
-        });
-        if (outcome.walletBalance) await this.noteWallet(outcome.walletBalance, sentAt);
+        const charge = chargeOf(row, resolved, outcome.charged);
+        const moved = await markSubmitted(
+          db,
+          row.id,
+          outcome.reference,
+          firstCheck,
+          { ...event, reason: `reference ${outcome.reference}${charge.note ? `; ${charge.note}` : ""}` },
+          { amount: charge.amount.toFixed(2), note: charge.note },
+        );
+        this.progress.committed = this.progress.committed.plus(charge.amount.minus(resolved.amount));
+        if (charge.note) await this.blockPlan(row, resolved, charge.amount, charge.note);
+        if (outcome.walletBalance && moved?.answer_seq)
+          await this.noteWallet(outcome.walletBalance, moved.answer_seq);
         this.progress.submitted++;
-        this.verifier.schedule({ id: row.id, reference: outcome.reference, submittedAt, attempt: 0 });
+        this.verifier.schedule({
+          id: row.id,
+          reference: outcome.reference,
+          submittedAt,
+          attempt: 0,
+          expect: { phone: resolved.phone, amount: charge.amount.toFixed(2) },
+        });
         break;
       }
       case "failed":
@@ -366,13 +383,29 @@ class PurchaseRun {
   }
 
   /**
-   * Remembers a reported balance; the guard counts every purchase accepted after `asOf` (the time its
-   * POST was sent) as not yet in it, so a balance written late is never too generous.
+   * Remembers a reported balance with the place of its answer in the order of answers; the guard counts every
+   * purchase answered after it as not yet in it, so a balance written late is never too generous.
    */
-  private async noteWallet(balance: string, asOf: Date): Promise<void> {
-    if (this.wallet && this.wallet.asOf > asOf) return;
-    this.wallet = { balance, asOf, flushedAt: this.wallet?.flushedAt ?? 0, written: false };
+  private async noteWallet(balance: string, seq: number): Promise<void> {
+    if (this.wallet && this.wallet.seq > seq) return;
+    this.wallet = { balance, seq, flushedAt: this.wallet?.flushedAt ?? 0, written: false };
     await this.flushWallet(false);
+  }
+
+  /**
+   * A plan charged above its listed price (or max_price): nothing more of it is sent, in this run (the due window
+   * resolves with this catalogue) or later ones (kv), while its list shows less than it charges.
+   */
+  private async blockPlan(row: ClaimedRow, resolved: Resolved, charged: Money, note: string): Promise<void> {
+    const key = priceKey(resolved.network.id, resolved.plan.id);
+    this.overcharged.set(key, charged);
+    await recordOvercharge(this.deps.database, key, {
+      network: resolved.network.name,
+      plan: resolved.plan.id,
+      listed: resolved.amount,
+      charged,
+    });
+    this.deps.logger.error({ purchase: row.id, plan: key }, `purchase ${row.id}: ${note}`);
   }
 
   private async flushWallet(force: boolean): Promise<void> {
@@ -381,7 +414,7 @@ class PurchaseRun {
       return;
     wallet.written = true;
     wallet.flushedAt = this.clock.now();
-    await recordWalletBalance(this.deps.database, parseMoney(wallet.balance), wallet.asOf);
+    await recordWalletBalance(this.deps.database, parseMoney(wallet.balance), wallet.seq, new Date(this.clock.now()));
   }
 
   private async retryOrGiveUp(
@@ -440,4 +473,20 @@ async function nextDueRetry(db: Executor, runId: string, jobName?: string): Prom
   );
   const next = found[0]?.next;
   return next ? new Date(next) : undefined;
+}
+
+/**
+ * What a purchase cost by the provider's own answer (the listed price when the answer does not say), and a
+ * `price_mismatch` note when that is above the listed price or the purchase's max_price.
+ */
+function chargeOf(row: ClaimedRow, resolved: Resolved, charged: string | undefined) {
+  const amount = charged ? parseMoney(charged) : resolved.amount;
+  const max = row.max_price ? parseMoney(row.max_price) : null;
+  const over = amount.gt(resolved.amount) || (max !== null && amount.gt(max));
+  if (!over) return { amount, note: null };
+  const limit = max && amount.gt(max) ? `, above max_price ${formatMoney(max)}` : "";
+  return {
+    amount,
+    note: `price_mismatch: the provider charged ${formatMoney(amount)} for plan ${resolved.plan.id} listed at ${formatMoney(resolved.amount)}${limit}; no more of this plan is bought until its listed price is what it charges`,
+  };
 }

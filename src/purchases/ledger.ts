@@ -26,6 +26,8 @@ export interface TransitionEvent {
 export interface Moved {
   id: number;
   from_state: PurchaseState;
+  /** Set when the transition recorded an accepted answer (`answered`): its place in the order of answers. */
+  answer_seq?: number | null;
 }
 
 /** The columns a transition may set, with the SQL type each travels as in the statement's JSON document. */
@@ -42,6 +44,8 @@ const COLUMN_TYPES = {
   reason: "text",
   amount: "numeric",
   budget_day: "date",
+  charged_amount: "numeric",
+  note: "text",
 } as const;
 type Column = keyof typeof COLUMN_TYPES;
 const COLUMNS = Object.keys(COLUMN_TYPES) as Column[];
@@ -58,11 +62,16 @@ export interface Transition {
   actor: string;
   reason?: string | null;
   response?: unknown;
+  /** The provider accepted the purchase: the row takes the next `answer_seq`. */
+  answered?: boolean;
 }
 
 const COLUMN_SHAPE = sql.raw(COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}`).join(", "));
 const COLUMN_ASSIGNMENTS = sql.raw(
-  COLUMNS.map((c) => `${c} = case when '${c}' = any(v.set_columns) then v.${c} else p.${c} end`).join(", "),
+  [
+    ...COLUMNS.map((c) => `${c} = case when '${c}' = any(v.set_columns) then v.${c} else p.${c} end`),
+    "answer_seq = case when v.answered then nextval('purchase_answer_seq') else p.answer_seq end",
+  ].join(", "),
 );
 const COMMITTED_ARRAY = `{${COMMITTED_STATES.join(",")}}`;
 
@@ -73,26 +82,28 @@ const COMMITTED_ARRAY = `{${COMMITTED_STATES.join(",")}}`;
 function transitionStatement(payload: string, ids: string): SQL {
   return sql`with v as (
       select * from json_to_recordset(${payload}::json) as v(id bigint, from_states text[], to_state text,
-        actor text, event_reason text, event_response json, set_columns text[], ${COLUMN_SHAPE})
+        actor text, event_reason text, event_response json, set_columns text[], answered boolean, ${COLUMN_SHAPE})
     ), old as (
-      select p.id, p.state from purchases p where p.id = any(${ids}::bigint[]) order by p.id for update of p
+      select p.id, p.state, coalesce(p.charged_amount, p.amount) as counted from purchases p
+      where p.id = any(${ids}::bigint[]) order by p.id for update of p
     ), moved as (
       update purchases p set state = v.to_state, ${COLUMN_ASSIGNMENTS}, updated_at = now()
       from old join v on v.id = old.id where p.id = old.id and old.state = any(v.from_states)
-      returning p.id, old.state as from_state, v.to_state, p.amount, p.budget_day
+      returning p.id, old.state as from_state, v.to_state, p.budget_day, p.answer_seq,
+        case when old.state = any(${COMMITTED_ARRAY}::text[]) then coalesce(old.counted, 0) else 0 end as before,
+        case when v.to_state = any(${COMMITTED_ARRAY}::text[]) then coalesce(p.charged_amount, p.amount, 0) else 0 end
+          as after
     ), event as (
       insert into purchase_events (purchase_id, actor, from_state, to_state, reason, response)
       select moved.id, v.actor, moved.from_state, moved.to_state, v.event_reason, v.event_response
       from moved join v on v.id = moved.id
-    ), released as (
-      update budget_days b set committed = b.committed - r.amount
-      from (select budget_day, sum(amount) as amount from moved
-            where amount is not null and from_state = any(${COMMITTED_ARRAY}::text[])
-              and not (to_state = any(${COMMITTED_ARRAY}::text[]))
-            group by budget_day) r
+    ), budget as (
+      update budget_days b set committed = b.committed + r.delta
+      from (select budget_day, sum(after - before) as delta from moved
+            where budget_day is not null and after <> before group by budget_day) r
       where b.day = r.budget_day
     )
-    select id, from_state from moved`;
+    select id, from_state, answer_seq from moved`;
 }
 
 /**
@@ -110,6 +121,7 @@ function payloadItem(item: Transition) {
     event_reason: item.reason ?? null,
     event_response: item.response ?? null,
     set_columns: Object.keys(set),
+    answered: item.answered === true,
     reference: param(set.reference),
     submitted_at: param(set.submitted_at),
     next_verify_at: param(set.next_verify_at),
@@ -122,6 +134,8 @@ function payloadItem(item: Transition) {
     reason: param(set.reason),
     amount: param(set.amount),
     budget_day: param(set.budget_day),
+    charged_amount: param(set.charged_amount),
+    note: param(set.note),
   } satisfies Record<Column, unknown> & Record<string, unknown>;
 }
 
@@ -134,11 +148,15 @@ export async function transitionMany(db: Executor, items: readonly Transition[])
   if (items.length === 0) return [];
   const payload = JSON.stringify(items.map(payloadItem));
   const ids = idArray(items.map((item) => item.id));
-  const result = await rows<{ id: number | string; from_state: PurchaseState }>(
+  const result = await rows<{ id: number | string; from_state: PurchaseState; answer_seq: number | string | null }>(
     db,
     transitionStatement(payload, ids),
   );
-  return result.map((row) => ({ id: Number(row.id), from_state: row.from_state }));
+  return result.map((row) => ({
+    id: Number(row.id),
+    from_state: row.from_state,
+    answer_seq: row.answer_seq === null ? null : Number(row.answer_seq),
+  }));
 }
 
 /** Something that moves purchases in batches (batcher.ts): hot paths send their transitions through it. */
@@ -157,6 +175,7 @@ async function transition(
   to: PurchaseState,
   set: TransitionSet,
   event: TransitionEvent,
+  answered = false,
 ): Promise<Moved | undefined> {
   const item: Transition = {
     id,
@@ -166,6 +185,7 @@ async function transition(
     actor: event.actor,
     reason: event.reason,
     response: event.response,
+    answered,
   };
   if ("move" in target) return target.move(item);
   const [moved] = await transitionMany(target, [item]);
@@ -186,21 +206,34 @@ export function json(value: unknown): string | null {
   return value === undefined || value === null ? null : JSON.stringify(value);
 }
 
-/** The POST answered success with a reference: verification is next. */
+/**
+ * The POST answered success with a reference: verification is next. `charged` is what the answer says the
+ * provider took (null when it did not say: the listed price counts); a charge above the listed price carries
+ * a `price_mismatch` note. The row takes its place in the order of answers (`answer_seq`).
+ */
 export function markSubmitted(
   db: LedgerTarget,
   id: number,
   reference: string,
   nextVerifyAt: Date,
   event: TransitionEvent,
+  charged: { amount: string | null; note: string | null } = { amount: null, note: null },
 ): Promise<Moved | undefined> {
   return transition(
     db,
     id,
     ["submitting"],
     "submitted",
-    { reference, submitted_at: new Date(), next_verify_at: nextVerifyAt, provider_status: "submitted" },
+    {
+      reference,
+      submitted_at: new Date(),
+      next_verify_at: nextVerifyAt,
+      provider_status: "submitted",
+      ...(charged.amount ? { charged_amount: charged.amount } : {}),
+      ...(charged.note ? { note: charged.note } : {}),
+    },
     event,
+    true,
   );
 }
 
@@ -283,6 +316,16 @@ export function markUnverified(
   event: TransitionEvent,
 ): Promise<Moved | undefined> {
   return transition(db, id, ["submitted"], "unverified", { next_verify_at: nextVerifyAt }, event);
+}
+
+/** A verify answer disagreed with the purchase: unverified, not checked again by itself, with the reason. */
+export function markVerifyMismatch(
+  db: LedgerTarget,
+  id: number,
+  note: string,
+  event: TransitionEvent,
+): Promise<Moved | undefined> {
+  return transition(db, id, ["submitted", "unverified"], "unverified", { next_verify_at: null, note }, event);
 }
 
 /** A later check of an unverified purchase that is still not final: when to look again. */

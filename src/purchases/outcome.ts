@@ -4,7 +4,7 @@ import type { PurchaseAnswer } from "../reseller/client.js";
 
 /** What the POST's outcome means, with the provider's raw answer (its body, when there was one) for the event log. */
 export type PurchaseOutcome = { response?: unknown } & (
-  | { kind: "submitted"; reference: string; walletBalance?: string }
+  | { kind: "submitted"; reference: string; walletBalance?: string; charged?: string }
   | { kind: "failed"; message: string; stopRun: boolean }
   | { kind: "retry"; retryAfterMs?: number; why: string }
   | { kind: "in_doubt"; why: string }
@@ -15,10 +15,12 @@ export function classifyPurchase(result: { answer: PurchaseAnswer } | { error: u
     const { answer } = result;
     if (answer.accepted) {
       const balance = answer.result.data?.wallet_balance;
+      const charged = answer.result.data?.amount;
       return {
         kind: "submitted",
         reference: answer.reference,
         walletBalance: balance ? balance.toFixed(2) : undefined,
+        charged: charged ? charged.toFixed(2) : undefined,
         response: answer.raw,
       };
     }

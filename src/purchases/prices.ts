@@ -53,6 +53,7 @@ export async function recordPlanPrices(db: Executor, catalogue: Catalogue, now =
     }
   }
   const value: RecordedPrices = { as_of: now.toISOString(), plans };
+  await liftOvercharges(db, catalogue);
   await rows(
     db,
     sql`insert into kv (key, value, updated_at) values (${PLAN_PRICES_KEY}, ${JSON.stringify(value)}::jsonb, now())
@@ -100,4 +101,66 @@ export function priceChanges(
     }
   }
   return { recordedAt: new Date(recorded.as_of), changes, otherChanges };
+}
+
+export const OVERCHARGED_KEY = "overcharged_plans";
+
+interface Overcharge {
+  network: string;
+  plan: string;
+  listed: string;
+  charged: string;
+  at: string;
+}
+
+/** Plans the provider charged more for than it listed (kv "overcharged_plans"), with the amount it charged. */
+export async function readOvercharges(db: Executor): Promise<Map<string, Money>> {
+  const [row] = await rows<{ value: Record<string, Overcharge> | string }>(
+    db,
+    sql`select value from kv where key = ${OVERCHARGED_KEY}`,
+  );
+  const value = typeof row?.value === "string" ? (JSON.parse(row.value) as Record<string, Overcharge>) : row?.value;
+  return new Map(Object.entries(value ?? {}).map(([key, o]) => [key, parseMoney(o.charged)]));
+}
+
+/** Remembers that a plan was charged above its listed price: later runs do not buy it while the list is lower. */
+export async function recordOvercharge(
+  db: Executor,
+  key: string,
+  details: { network: string; plan: string; listed: Money; charged: Money },
+): Promise<void> {
+  const entry: Overcharge = {
+    network: details.network,
+    plan: details.plan,
+    listed: details.listed.toFixed(2),
+    charged: details.charged.toFixed(2),
+    at: new Date().toISOString(),
+  };
+  const value = JSON.stringify({ [key]: entry });
+  await rows(
+    db,
+    sql`insert into kv (key, value, updated_at) values (${OVERCHARGED_KEY}, ${value}::jsonb, now())
+        on conflict (key) do update set value = kv.value || excluded.value, updated_at = now() returning key`,
+  );
+}
+
+/** The catalogue with the remembered overcharges attached (resolution refuses those plans: price_mismatch). */
+export async function withOvercharges(db: Executor, catalogue: Catalogue): Promise<Catalogue> {
+  return { ...catalogue, overcharged: await readOvercharges(db) };
+}
+
+/** A plan whose live listed price now reaches what it was charged is bought again (subject to max_price). */
+async function liftOvercharges(db: Executor, catalogue: Catalogue): Promise<void> {
+  const lifted: string[] = [];
+  for (const [key, charged] of await readOvercharges(db)) {
+    const [networkId, planId] = key.split(":");
+    const plan = catalogue.plans.get(networkId!)?.find((p) => p.id === planId);
+    if (plan && plan.price.gte(charged)) lifted.push(key);
+  }
+  if (lifted.length === 0) return;
+  await rows(
+    db,
+    sql`update kv set value = value - ${`{${lifted.join(",")}}`}::text[], updated_at = now()
+        where key = ${OVERCHARGED_KEY} returning key`,
+  );
 }

@@ -27,6 +27,11 @@ export interface Catalogue {
   networks: Network[];
   /** Plans by network id; a network missing here could not be read this run. */
   plans: Map<string, Plan[]>;
+  /**
+   * Plans the provider charged more for than it lists, by `<network id>:<plan id>`, with the amount it charged:
+   * not bought while the list still shows less (src/purchases/prices.ts keeps them between runs).
+   */
+  overcharged?: ReadonlyMap<string, Money>;
 }
 
 export interface Resolved {
@@ -38,7 +43,10 @@ export interface Resolved {
 }
 export interface Refused {
   ok: false;
-  /** A stable code for grouping: invalid_phone, unknown_network, plan_not_found, price_above_max, wrong_network. */
+  /**
+   * A stable code for grouping: invalid_phone, unknown_network, catalogue_unavailable, plan_not_found,
+   * price_mismatch, price_above_max, wrong_network.
+   */
   code: string;
   reason: string;
 }
@@ -52,6 +60,13 @@ export function resolvePurchase(request: PurchaseRequest, catalogue: Catalogue):
   if (!plans) return refuse("catalogue_unavailable", `the plans of ${network.name} could not be read`);
   const plan = findPlan(plans, request);
   if (!plan) return refuse("plan_not_found", `no ${network.name} plan matches ${describePlan(request)}`);
+  const charged = catalogue.overcharged?.get(`${network.id}:${plan.id}`);
+  if (charged && plan.price.lt(charged)) {
+    return refuse(
+      "price_mismatch",
+      `plan ${plan.id} was charged at ${formatMoney(charged)} though listed at ${formatMoney(plan.price)}; not bought until the plan list shows the price the provider charges`,
+    );
+  }
   if (request.max_price && plan.price.gt(request.max_price)) {
     return refuse(
       "price_above_max",

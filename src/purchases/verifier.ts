@@ -1,6 +1,7 @@
 // Verification (DESIGN §4): poll the transaction with backoff from `initial_delay` until a final status or
 // `timeout`. 404, pending and unknown statuses are not final. Rows that time out become `unverified` and are
-// checked again by later runs until `horizon`.
+// checked again by later runs until `horizon`. An answer that is not about this purchase (verify-check.ts)
+// settles nothing: the purchase becomes `unverified` with a `verify_mismatch` note, for a person.
 import { sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config/index.js";
@@ -8,7 +9,15 @@ import { type Executor, rows } from "../db/client.js";
 import type { Logger } from "../log/logger.js";
 import type { ResellerClient, Verification } from "../reseller/client.js";
 import type { Semaphore } from "../semaphore.js";
-import { type LedgerTarget, markFailed, markSucceeded, markUnverified, postponeVerify } from "./ledger.js";
+import {
+  type LedgerTarget,
+  markFailed,
+  markSucceeded,
+  markUnverified,
+  markVerifyMismatch,
+  postponeVerify,
+} from "./ledger.js";
+import { verifyDisagreements } from "./verify-check.js";
 
 export interface VerifyTask {
   id: number;
@@ -18,6 +27,8 @@ export interface VerifyTask {
   attempt: number;
   /** Already `unverified`: one look per run, then postponed. */
   unverified?: boolean;
+  /** What the verify answer must name to settle the purchase. */
+  expect: { phone: string; amount: string };
 }
 
 export interface VerifierDeps {
@@ -65,9 +76,11 @@ export class Verifier {
       reference: string;
       state: string;
       submitted_at: Date | string;
+      phone: string;
+      amount: string;
     }>(
       this.deps.db,
-      sql`select id, reference, state, submitted_at from purchases
+      sql`select id, reference, state, submitted_at, phone, coalesce(charged_amount, amount)::text as amount from purchases
           where state in ('submitted', 'unverified') and next_verify_at <= ${new Date(now).toISOString()}
             and submitted_at >= ${new Date(now - verification.horizon).toISOString()}
           order by next_verify_at limit 10000`,
@@ -79,6 +92,7 @@ export class Verifier {
         submittedAt: new Date(row.submitted_at).getTime(),
         attempt: 0,
         unverified: row.state === "unverified",
+        expect: { phone: row.phone, amount: row.amount },
       });
     }
     return due.length;
@@ -129,6 +143,15 @@ export class Verifier {
     const { ledger: db, actor } = this.deps;
     const event = { actor, response: verification.raw };
     const from = ["submitted", "unverified"] as const;
+    const problems = verifyDisagreements({ reference: task.reference, ...task.expect }, verification);
+    if (problems.length > 0) {
+      // Not about this purchase, or not a clean success: a person settles it; nothing is retried by itself.
+      const note = `verify_mismatch: the verify answer (${verification.rawStatus}) disagrees with the purchase: ${problems.join("; ")}`;
+      await markVerifyMismatch(db, task.id, note, { ...event, reason: note });
+      this.deps.logger.error({ purchase: task.id }, `purchase ${task.id}: ${note}`);
+      this.deps.onSettled("unverified");
+      return true;
+    }
     switch (verification.status) {
       case "success":
         await markSucceeded(db, task.id, from, verification.rawStatus, {

@@ -8,12 +8,14 @@ export const WALLET_KEY = "wallet";
 
 /**
  * What the last reported balance (the wallet row, aliased `k`) cannot include yet: purchases in flight, and every
- * purchase accepted after it (even one that failed since: counting it too errs on the safe side). The upper
- * bound lets the planner see a short range of the acceptance-time index rather than a third of the table.
+ * purchase whose answer came after the answer that reported it (`answer_seq` above the balance's `seq`; even one
+ * that failed since: counting it too errs on the safe side). Which answers a balance includes is decided by the
+ * order of answers, never by comparing two clocks. Amounts are what the provider charged, where it said.
  */
-export const UNREFLECTED = sql`((select coalesce(sum(amount), 0) from purchases where state = 'submitting')
-  + (select coalesce(sum(amount), 0) from purchases
-     where submitted_at > coalesce((k.value->>'as_of')::timestamptz, 'infinity') and submitted_at < 'infinity'))`;
+export const UNREFLECTED = sql`((select coalesce(sum(coalesce(charged_amount, amount)), 0) from purchases
+     where state = 'submitting')
+  + (select coalesce(sum(coalesce(charged_amount, amount)), 0) from purchases
+     where answer_seq > coalesce((k.value->>'seq')::bigint, 0)))`;
 
 interface GuardRow {
   committed: string | null;
@@ -42,14 +44,17 @@ export async function readGuardState(db: Executor, day: string) {
   return guardState(row ?? { committed: null, wallet: null, in_flight: "0" });
 }
 
-/** Records the wallet balance a purchase answer reported at `asOf`, for the wallet floor guard. */
-export async function recordWalletBalance(db: Executor, balance: Money, asOf: Date): Promise<void> {
-  const value = JSON.stringify({ balance: balance.toFixed(2), as_of: asOf.toISOString() });
+/**
+ * Records the wallet balance reported by the answer at place `seq` in the order of answers (received at `asOf`),
+ * for the wallet floor guard; a balance from an earlier answer never replaces a later one.
+ */
+export async function recordWalletBalance(db: Executor, balance: Money, seq: number, asOf: Date): Promise<void> {
+  const value = JSON.stringify({ balance: balance.toFixed(2), seq, as_of: asOf.toISOString() });
   await rows(
     db,
     sql`insert into kv (key, value, updated_at) values (${WALLET_KEY}, ${value}::jsonb, now())
         on conflict (key) do update set value = kv.value || excluded.value, updated_at = now()
-        where coalesce((kv.value->>'as_of')::timestamptz, '-infinity') < ${asOf.toISOString()}::timestamptz`,
+        where coalesce((kv.value->>'seq')::bigint, -1) < ${seq}`,
   );
 }
 
