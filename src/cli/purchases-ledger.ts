@@ -78,6 +78,8 @@ export async function purchasesShowCommand(
       renderJson({
         ...v,
         provider_message: row.provider_message === null ? null : text(row.provider_message),
+        charged_amount: row.charged_amount,
+        note: row.note === null ? null : text(row.note),
         events: shownEvents,
       }),
     );
@@ -89,7 +91,8 @@ export async function purchasesShowCommand(
     ["phone", `${v.phone}${row.ported ? " (ported)" : ""}`],
     ["network", row.network_id ? `${row.network} (${row.network_id})` : row.network],
     ["plan", v.plan],
-    ["amount", v.amount],
+    ["amount", charged(row)],
+    ["note", row.note === null ? null : text(row.note)],
     ["reference", v.reference],
     ["provider", text(provider)],
     ["refund", row.refund_amount],
@@ -218,4 +221,10 @@ function view(row: PurchaseRow, showPhone: boolean) {
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
+}
+
+/** The amount as listed, and what the provider charged where it said something else. */
+function charged(row: PurchaseRow): string | null {
+  if (!row.charged_amount || row.charged_amount === row.amount) return row.amount;
+  return `${row.amount ?? "-"} listed, ${row.charged_amount} charged`;
 }

@@ -91,6 +91,9 @@ export const purchases = pgTable(
     // version) serves `purchases list --since`; a B-tree took a new entry on every transition.
     index("purchases_created").using("brin", t.created_at),
     index("purchases_submitted").on(t.submitted_at).where(sql`submitted_at is not null`),
+    // The wallet guard's "answered after the last reported balance" range, and the few purchases with a note.
+    index("purchases_answer_seq").on(t.answer_seq).where(sql`answer_seq is not null`),
+    index("purchases_noted").on(t.id).where(sql`note is not null`),
   ],
 );
 

@@ -16,9 +16,16 @@ import { TransitionBatcher } from "./batcher.js";
 import { loadCatalogue } from "./catalogue-cache.js";
 import { type Claimed, type ClaimedRow, claim } from "./claim.js";
 import { DueWindow } from "./due-window.js";
-import { markFailed, markInDoubt, markSubmitted, requeueForRetry, returnUnsent } from "./ledger.js";
+import {
+  markFailed,
+  markInDoubt,
+  markSubmitted,
+  rejectUnsent,
+  requeueForRetry,
+  returnUnsent,
+} from "./ledger.js";
 import { classifyPurchase, type PurchaseOutcome } from "./outcome.js";
-import { recordOvercharge, readOvercharges } from "./prices.js";
+import { readOvercharges, recordOvercharge } from "./prices.js";
 import { guardLimits, priceKey } from "./projection.js";
 import type { Catalogue, Resolved } from "./resolve.js";
 import { Verifier } from "./verifier.js";
@@ -283,7 +290,9 @@ class PurchaseRun {
     const sent = await this.slots.run(async () => {
       // A run stopped (401/403, or a signal) while this purchase waited for its place: it was never sent.
       if (this.stoppedBy !== undefined || this.options.signal?.aborted) return undefined;
-      const sentAt = new Date(this.clock.now());
+      // Its plan was charged above its listed price while it waited: not sent; the next claim refuses it.
+      if (this.overcharged.get(priceKey(resolved.network.id, resolved.plan.id))?.gt(resolved.amount))
+        return { blocked: true as const };
       const classified = classifyPurchase(
         await reseller
           .buyData({
@@ -297,11 +306,22 @@ class PurchaseRun {
             (error: unknown) => ({ error }),
           ),
       );
-      // Set before the place is handed on, so the purchase waiting for it sees the stop.
+      // Set before the place is handed on, so the purchase waiting for it sees the stop (or the blocked plan).
       if (classified.kind === "failed" && classified.stopRun) this.stoppedBy ??= classified.message;
-      return { outcome: classified, sentAt };
+      if (classified.kind === "submitted" && chargeOf(row, resolved, classified.charged).note)
+        this.overcharged.set(
+          priceKey(resolved.network.id, resolved.plan.id),
+          parseMoney(classified.charged!),
+        );
+      return { outcome: classified };
     });
-    const recording = (sent ? this.record(row, resolved, sent.outcome) : this.giveBack(row, resolved.amount)).catch((error: unknown) => {
+    const recording = (
+      sent === undefined
+        ? this.giveBack(row, resolved.amount)
+        : "blocked" in sent
+          ? this.rejectBlocked(row, resolved)
+          : this.record(row, resolved, sent.outcome)
+    ).catch((error: unknown) => {
       this.failure ??= error;
     });
     this.recordings.add(recording);
@@ -314,6 +334,16 @@ class PurchaseRun {
     await returnUnsent(this.batcher, row.id, row.attempts, { actor: this.actor, reason: `not sent: ${why}` });
     this.progress.committed = this.progress.committed.minus(amount);
     this.progress.unsent++;
+    this.report();
+  }
+
+  /** A claimed purchase whose plan was found overcharged before it was sent: rejected as a claim would be. */
+  private async rejectBlocked(row: ClaimedRow, resolved: Resolved): Promise<void> {
+    const charged = this.overcharged.get(priceKey(resolved.network.id, resolved.plan.id))!;
+    const reason = `price_mismatch: plan ${resolved.plan.id} was charged at ${formatMoney(charged)} though listed at ${formatMoney(resolved.amount)}; not sent`;
+    await rejectUnsent(this.batcher, row.id, reason, { actor: this.actor, reason });
+    this.progress.committed = this.progress.committed.minus(resolved.amount);
+    this.progress.rejected++;
     this.report();
   }
 
@@ -398,7 +428,6 @@ class PurchaseRun {
    */
   private async blockPlan(row: ClaimedRow, resolved: Resolved, charged: Money, note: string): Promise<void> {
     const key = priceKey(resolved.network.id, resolved.plan.id);
-    this.overcharged.set(key, charged);
     await recordOvercharge(this.deps.database, key, {
       network: resolved.network.name,
       plan: resolved.plan.id,
@@ -414,7 +443,12 @@ class PurchaseRun {
       return;
     wallet.written = true;
     wallet.flushedAt = this.clock.now();
-    await recordWalletBalance(this.deps.database, parseMoney(wallet.balance), wallet.seq, new Date(this.clock.now()));
+    await recordWalletBalance(
+      this.deps.database,
+      parseMoney(wallet.balance),
+      wallet.seq,
+      new Date(this.clock.now()),
+    );
   }
 
   private async retryOrGiveUp(

@@ -148,10 +148,11 @@ export async function transitionMany(db: Executor, items: readonly Transition[])
   if (items.length === 0) return [];
   const payload = JSON.stringify(items.map(payloadItem));
   const ids = idArray(items.map((item) => item.id));
-  const result = await rows<{ id: number | string; from_state: PurchaseState; answer_seq: number | string | null }>(
-    db,
-    transitionStatement(payload, ids),
-  );
+  const result = await rows<{
+    id: number | string;
+    from_state: PurchaseState;
+    answer_seq: number | string | null;
+  }>(db, transitionStatement(payload, ids));
   return result.map((row) => ({
     id: Number(row.id),
     from_state: row.from_state,
@@ -279,6 +280,16 @@ export function returnUnsent(
   event: TransitionEvent,
 ): Promise<Moved | undefined> {
   return transition(db, id, ["submitting"], "queued", { not_before: new Date(), attempts }, event);
+}
+
+/** Claimed but not sent, and never to be sent as it stands (its plan was blocked meanwhile): rejected. */
+export function rejectUnsent(
+  db: LedgerTarget,
+  id: number,
+  reason: string,
+  event: TransitionEvent,
+): Promise<Moved | undefined> {
+  return transition(db, id, ["submitting"], "rejected", { reason, settled_at: new Date() }, event);
 }
 
 /** The outcome of the POST is unknown: money may have moved. Never retried by itself. */

@@ -119,7 +119,8 @@ export async function readOvercharges(db: Executor): Promise<Map<string, Money>>
     db,
     sql`select value from kv where key = ${OVERCHARGED_KEY}`,
   );
-  const value = typeof row?.value === "string" ? (JSON.parse(row.value) as Record<string, Overcharge>) : row?.value;
+  const value =
+    typeof row?.value === "string" ? (JSON.parse(row.value) as Record<string, Overcharge>) : row?.value;
   return new Map(Object.entries(value ?? {}).map(([key, o]) => [key, parseMoney(o.charged)]));
 }
 
@@ -155,7 +156,7 @@ async function liftOvercharges(db: Executor, catalogue: Catalogue): Promise<void
   for (const [key, charged] of await readOvercharges(db)) {
     const [networkId, planId] = key.split(":");
     const plan = catalogue.plans.get(networkId!)?.find((p) => p.id === planId);
-    if (plan && plan.price.gte(charged)) lifted.push(key);
+    if (plan?.price.gte(charged)) lifted.push(key);
   }
   if (lifted.length === 0) return;
   await rows(

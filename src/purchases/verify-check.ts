@@ -1,8 +1,9 @@
 // A verify answer is a claim about one purchase (DESIGN §1.7): it settles the purchase only when it is about
 // that purchase — our reference, the phone's visible digits, the amount charged — and its envelope says success.
 // Pure.
-import type { Verification } from "../reseller/client.js";
+
 import { parseMoney } from "../money.js";
+import type { Verification } from "../reseller/client.js";
 
 export interface Expected {
   reference: string;
@@ -13,7 +14,10 @@ export interface Expected {
 }
 
 /** What in a found verify answer disagrees with the purchase; empty when it is about this purchase. */
-export function verifyDisagreements(expected: Expected, verification: Verification & { found: true }): string[] {
+export function verifyDisagreements(
+  expected: Expected,
+  verification: Verification & { found: true },
+): string[] {
   const problems: string[] = [];
   const tx = verification.transaction;
   if (envelopeSaysFailure(verification.raw)) problems.push("the answer's status is false");

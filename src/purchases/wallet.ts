@@ -48,7 +48,12 @@ export async function readGuardState(db: Executor, day: string) {
  * Records the wallet balance reported by the answer at place `seq` in the order of answers (received at `asOf`),
  * for the wallet floor guard; a balance from an earlier answer never replaces a later one.
  */
-export async function recordWalletBalance(db: Executor, balance: Money, seq: number, asOf: Date): Promise<void> {
+export async function recordWalletBalance(
+  db: Executor,
+  balance: Money,
+  seq: number,
+  asOf: Date,
+): Promise<void> {
   const value = JSON.stringify({ balance: balance.toFixed(2), seq, as_of: asOf.toISOString() });
   await rows(
     db,

@@ -98,9 +98,10 @@ function openPurchase(row: LedgerRows["open"][number], now: Date): OpenPurchase 
     plan: row.plan_id ? `${row.plan_id}${row.plan_name ? ` ${row.plan_name}` : ""}` : null,
     amount: row.amount === null ? null : parseMoney(row.amount),
     reference: row.reference,
+    note: row.note,
     since,
     ageMs: Math.max(0, now.getTime() - since.getTime()),
-    settle: settleCommand(id),
+    settle: row.state === "succeeded" ? `topsync purchases show ${id}` : settleCommand(id),
   };
 }
 

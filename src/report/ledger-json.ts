@@ -63,6 +63,7 @@ export function ledgerJson(report: LedgerReport, options: { showPhone: boolean }
       plan: o.plan,
       amount: o.amount ? money(o.amount) : null,
       reference: o.reference,
+      note: o.note === null ? null : view.text(o.note),
       settle: o.settle,
     })),
     websites: {

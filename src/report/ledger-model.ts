@@ -30,6 +30,7 @@ export interface LedgerRows {
     plan_name: string | null;
     amount: string | null;
     reference: string | null;
+    note: string | null;
     since: Date | string;
   }>;
   failures: Array<{ message: string; n: number; amount: string; refunded: string }>;
@@ -86,6 +87,8 @@ export interface OpenPurchase {
   plan: string | null;
   amount: Money | null;
   reference: string | null;
+  /** What an operator should know: a verify_mismatch or a price_mismatch. */
+  note: string | null;
   since: Date;
   ageMs: number;
   /** The command that settles it. */
@@ -130,7 +133,7 @@ export interface LedgerReport {
     byJob: GroupTotal[];
     failures: FailureGroup[];
   };
-  /** Every in_doubt and unverified purchase, whatever its age. */
+  /** Every in_doubt and unverified purchase, whatever its age, and the period's overcharged purchases. */
   open: OpenPurchase[];
   websites: {
     passes: number;

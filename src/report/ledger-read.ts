@@ -23,7 +23,7 @@ export async function readLedger(db: Executor, since: Date, timeZone: string): P
     anything: { purchases: anything?.purchases === true, websiteRuns: anything?.website_runs === true },
     states: await rows(
       db,
-      sql`select state, count(*)::int as n, coalesce(sum(amount), 0)::text as amount
+      sql`select state, count(*)::int as n, coalesce(sum(coalesce(charged_amount, amount)), 0)::text as amount
           from purchases where ${period} group by state order by state`,
     ),
     days: await rows(
@@ -39,15 +39,16 @@ export async function readLedger(db: Executor, since: Date, timeZone: string): P
     latency: await latency(db, period),
     open: await rows(
       db,
-      sql`select id, state, job_name, source, phone, network, plan_id, plan_name, amount::text as amount, reference,
+      sql`select id, state, job_name, source, phone, network, plan_id, plan_name, coalesce(charged_amount, amount)::text as amount, reference, note,
             coalesce(submitted_at, updated_at) as since
-          from purchases where state in ('in_doubt', 'unverified') order by id`,
+          from purchases where state in ('in_doubt', 'unverified') or (note like 'price_mismatch%' and ${period})
+          order by id`,
     ),
     failures: await rows(
       db,
       sql`select regexp_replace(coalesce(nullif(provider_message, ''), reason, '(no message)'), ${PHONE_PATTERN}, '<phone>', 'g')
             as message, count(*)::int as n,
-            coalesce(sum(amount), 0)::text as amount, coalesce(sum(refund_amount), 0)::text as refunded
+            coalesce(sum(coalesce(charged_amount, amount)), 0)::text as amount, coalesce(sum(refund_amount), 0)::text as refunded
           from purchases where ${period} and state = 'failed' group by 1 order by 2 desc, 1`,
     ),
     passTotals: await rows(
@@ -71,8 +72,8 @@ export async function readLedger(db: Executor, since: Date, timeZone: string): P
 }
 
 const groupColumns = sql`count(*)::int as sent, count(*) filter (where state = 'succeeded')::int as succeeded,
-  coalesce(sum(amount) filter (where state = 'succeeded'), 0)::text as spent,
-  coalesce(sum(amount) filter (where state in ('submitting', 'submitted', 'unverified', 'in_doubt')), 0)::text as unsettled`;
+  coalesce(sum(coalesce(charged_amount, amount)) filter (where state = 'succeeded'), 0)::text as spent,
+  coalesce(sum(coalesce(charged_amount, amount)) filter (where state in ('submitting', 'submitted', 'unverified', 'in_doubt')), 0)::text as unsettled`;
 
 /** A network by its resolved id (named by the most common way it was asked for), else as asked for. */
 const NETWORK = sql`coalesce(network_id, upper(network))`;

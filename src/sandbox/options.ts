@@ -25,6 +25,12 @@ export const sandboxOptionsSchema = z.strictObject({
   validationShape: z.enum(["laravel", "message-object"]).optional(),
   stringInts: z.boolean().optional(),
   maxWebsites: count.optional(),
+  /** A lying provider: it debits (and answers with) the listed price times this. */
+  overchargeFactor: z.number().positive().max(1000).optional(),
+  /** A lying provider: verify answers name another phone, amount or reference, or say `status: false`. */
+  verifyLie: z
+    .enum(["none", "phone", "amount", "reference", "status_false", "failed_huge_refund"])
+    .optional(),
   faults: faultConfigSchema.optional(),
 });
 
@@ -52,6 +58,8 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   validationShape: "laravel",
   stringInts: false,
   maxWebsites: undefined,
+  overchargeFactor: 1,
+  verifyLie: "none",
 };
 
 /** Validates options from code or the admin endpoint; throws an Error listing every problem. */

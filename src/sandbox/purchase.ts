@@ -49,7 +49,7 @@ function drawOutcome(state: SandboxState): FinalStatus {
 }
 
 function accept(state: SandboxState, networkId: string, plan: SandboxPlan, phone: string): Transaction {
-  const amountKobo = toKobo(plan.price);
+  const amountKobo = Math.round(toKobo(plan.price) * state.options.overchargeFactor);
   const tx: Transaction = {
     reference: newReference(state.transactions),
     networkId,

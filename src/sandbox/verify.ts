@@ -18,5 +18,19 @@ export function verifyTransaction({ state, params }: Call): Reply {
     status = tx.finalStatus;
     if (status !== "success") refundOnce(state, tx);
   }
-  return { status: 200, body: { status: true, data: { transaction: transactionView(tx, status) } } };
+  return lie(state.options.verifyLie, { status: true, data: { transaction: transactionView(tx, status) } });
+}
+
+/** A dishonest provider's verify answer: about another purchase, or a success that is not one. */
+function lie(
+  kind: Call["state"]["options"]["verifyLie"],
+  body: { status: boolean; data: { transaction: Record<string, unknown> } },
+): Reply {
+  const tx = body.data.transaction;
+  if (kind === "phone") tx.phone_number = "0809****999";
+  if (kind === "amount") tx.amount = "1.00";
+  if (kind === "reference") tx.reference = `${String(tx.reference)}X`;
+  if (kind === "status_false") body.status = false;
+  if (kind === "failed_huge_refund") Object.assign(tx, { status: "failed", amount: "99999.00" });
+  return { status: 200, body };
 }

@@ -6,11 +6,15 @@ import { PURCHASE_STATES } from "../db/schema.js";
 import { budgetDay } from "../purchases/guards.js";
 import type { PlanSummary } from "../websites/model.js";
 
+export const NOTE_KINDS = ["price_mismatch", "verify_mismatch"] as const;
+
 export interface LedgerStats {
   /** Every state, 0 when no purchase is in it. */
   byState: Record<string, number>;
   /** Decimal string. */
   spentToday: string;
+  /** Purchases with a note an operator should see, by kind: price_mismatch, verify_mismatch. */
+  noted: Record<string, number>;
   fires: Array<{ job: string; status: string; count: number }>;
   lastWebsitePlan?: Partial<PlanSummary>;
   lastWebsiteSuccess?: Date;
@@ -23,6 +27,10 @@ export async function readLedgerStats(db: Executor, now: Date, timeZone: string)
     sql`select state, count(*) as n from purchases group by state`,
   );
   for (const row of states) byState[row.state] = Number(row.n);
+  const noted = await rows<{ kind: string; n: number | string }>(
+    db,
+    sql`select split_part(note, ':', 1) as kind, count(*) as n from purchases where note is not null group by 1`,
+  );
   const [today] = await rows<{ committed: string }>(
     db,
     sql`select committed::text as committed from budget_days where day = ${budgetDay(now, timeZone)}::date`,
@@ -44,6 +52,9 @@ export async function readLedgerStats(db: Executor, now: Date, timeZone: string)
   return {
     byState,
     spentToday: today?.committed ?? "0.00",
+    noted: Object.fromEntries(
+      NOTE_KINDS.map((kind) => [kind, Number(noted.find((n) => n.kind === kind)?.n ?? 0)]),
+    ),
     fires: fires.map((f) => ({ job: f.job_name, status: f.status, count: Number(f.n) })),
     lastWebsitePlan:
       typeof website?.planned === "string" ? JSON.parse(website.planned) : (website?.planned ?? undefined),

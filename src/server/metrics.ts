@@ -32,6 +32,11 @@ export class DaemonMetrics {
     "topsync_purchases_unverified",
     "Purchases bought without a final status yet.",
   );
+  private readonly noted = this.gauge(
+    "topsync_purchases_noted",
+    "Purchases an operator should look at, by note: price_mismatch (charged above the listed price), verify_mismatch (a verify answer that disagrees with the purchase).",
+    ["note"],
+  );
   private readonly spendToday = this.gauge(
     "topsync_spend_today_naira",
     "Money committed today (budget day in the configured timezone).",
@@ -112,11 +117,12 @@ export class DaemonMetrics {
   /** Sets the ledger gauges from a fresh read; undefined (database unreadable) clears them. */
   setLedger(stats: LedgerStats | undefined, config: Pick<Config, "budget">): void {
     this.databaseUp.set(stats ? 1 : 0);
-    for (const gauge of [this.purchases, this.scheduleFires, this.websitePlan]) gauge.reset();
+    for (const gauge of [this.purchases, this.scheduleFires, this.websitePlan, this.noted]) gauge.reset();
     if (!stats) return;
     for (const [state, count] of Object.entries(stats.byState)) this.purchases.set({ state }, count);
     this.inDoubt.set(stats.byState.in_doubt ?? 0);
     this.unverified.set(stats.byState.unverified ?? 0);
+    for (const [note, count] of Object.entries(stats.noted)) this.noted.set({ note }, count);
     this.spendToday.set(Number(stats.spentToday));
     const limit = config.budget.daily_limit;
     if (limit !== undefined)
