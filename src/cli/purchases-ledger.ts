@@ -1,11 +1,19 @@
 // `topsync purchases list/show/resolve/requeue/cancel`: inspect and settle the ledger.
 import { stringify } from "csv-stringify/sync";
 import { and, desc, eq, gte, type SQL } from "drizzle-orm";
+import { parseCalendarInstant } from "../calendar.js";
 import { PURCHASE_STATES, type PurchaseState, purchaseEvents, purchases } from "../db/schema.js";
 import { parseDuration } from "../duration.js";
 import { DataError, UsageError } from "../errors.js";
 import { maskPhone, maskPhonesDeep, maskPhonesIn } from "../log/mask.js";
-import { cancelByPerson, type PurchaseRow, requeueByPerson, resolveByPerson } from "../purchases/ledger.js";
+import {
+  cancelByPerson,
+  otherPurchaseWithReference,
+  type PurchaseRow,
+  requeueByPerson,
+  resolveByPerson,
+} from "../purchases/ledger.js";
+import { csvCell, inert } from "../text/inert.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
@@ -36,7 +44,7 @@ export async function purchasesListCommand(ctx: CommandContext, flags: ListFlags
     .limit(limit);
   const shown = found.map((row) => view(row, flags.showPhone === true));
   if (ctx.globals.json) return write(renderJson(shown));
-  if (flags.csv) return write(stringify(shown, { header: true }));
+  if (flags.csv) return write(stringify(shown, { header: true, cast: { string: csvCell } }));
   write(
     renderTable(shown, [
       { header: "ID", value: (r) => String(r.id), align: "right" },
@@ -105,7 +113,7 @@ export async function purchasesShowCommand(
   write(
     lines
       .filter(([, value]) => value)
-      .map(([k, value]) => `${k.padEnd(13)}${value}`)
+      .map(([k, value]) => `${k.padEnd(13)}${inert(value ?? "")}`)
       .join("\n") + "\n\nevents:\n",
   );
   write(
@@ -136,6 +144,13 @@ export async function purchasesResolveCommand(
     throw new UsageError('--note "why" is required: it goes into the purchase\'s history');
   const { db } = await openLedger(ctx);
   const row = await findPurchase(db, target);
+  const reference = flags.reference?.trim();
+  const holder = reference ? await otherPurchaseWithReference(db, reference, row.id) : undefined;
+  if (holder)
+    throw new UsageError(
+      `--reference ${inert(reference!)} is already on purchase ${holder.id} (${holder.state}); one provider reference is one purchase`,
+      "REFERENCE_TAKEN",
+    );
   const moved = await resolveByPerson(
     db,
     row.id,
@@ -176,9 +191,11 @@ async function findPurchase(
   db: Awaited<ReturnType<typeof openLedger>>["db"],
   target: string,
 ): Promise<PurchaseRow> {
-  const byId = /^\d+$/.test(target) ? eq(purchases.id, Number(target)) : eq(purchases.reference, target);
+  // Digits are an id when they can be one; a longer run of digits can only be a reference.
+  const id = /^\d+$/.test(target) ? Number(target) : Number.NaN;
+  const byId = Number.isSafeInteger(id) ? eq(purchases.id, id) : eq(purchases.reference, target);
   const [row] = await db.select().from(purchases).where(byId).limit(1);
-  if (!row) throw new DataError(`no purchase with id or reference "${target}"`, "PURCHASE_NOT_FOUND");
+  if (!row) throw new DataError(`no purchase with id or reference "${inert(target)}"`, "PURCHASE_NOT_FOUND");
   return row;
 }
 
@@ -198,10 +215,10 @@ export function parseSince(text: string): Date {
   try {
     return new Date(Date.now() - parseDuration(text));
   } catch {
-    const date = new Date(text);
-    if (/^\d{4}-\d{2}-\d{2}/.test(text) && !Number.isNaN(date.getTime())) return date;
+    const date = parseCalendarInstant(text);
+    if (date) return date;
     throw new UsageError(
-      `--since must be a duration like 7d or 24h, or a date like 2026-11-01; got "${text}"`,
+      `--since must be a duration like 7d or 24h, or a real date like 2026-11-01; got "${text}"`,
     );
   }
 }

@@ -3,7 +3,7 @@
 // recipients file that cannot be read fails that job's fire alone.
 import { constants } from "node:fs";
 import { access, stat } from "node:fs/promises";
-import { type ConfigIssue, type LoadedConfig } from "./load.js";
+import type { ConfigIssue, LoadedConfig } from "./load.js";
 
 export async function checkConfigFiles(loaded: LoadedConfig): Promise<ConfigIssue[]> {
   const issues: ConfigIssue[] = [];

@@ -4,13 +4,13 @@ import { z } from "zod";
 import { parseSizeMb } from "../reseller/size.js";
 import { domainProblem, normaliseDomain } from "./domain.js";
 import {
+  apiKey,
   boolean,
   cronExpression,
   duration,
   durationMessage,
   evenWithFieldIssues,
   flag,
-  apiKey,
   httpUrl,
   integer,
   isoInstant,

@@ -13,7 +13,8 @@ export function normalisePhone(input: string): PhoneCheck {
     return {
       ok: false,
       // The examples are written as patterns: real-looking numbers would be masked in the message itself.
-      reason: "invalid phone number: expected 11 digits starting 07, 08 or 09 (0XXXXXXXXXX), or +234 and 10 digits (+234XXXXXXXXXX)",
+      reason:
+        "invalid phone number: expected 11 digits starting 07, 08 or 09 (0XXXXXXXXXX), or +234 and 10 digits (+234XXXXXXXXXX)",
     };
   }
   if (!/^0[789][01]/.test(national)) {

@@ -86,7 +86,10 @@ export class Sweeper {
       const reason = `taken over from ${owner}, which stopped; writing its rows failed: ${(error as Error).message}`;
       await coordinator.fail(fire.key, reason);
       ctx.metrics.fire(job.name, "failed");
-      ctx.logger.error({ job: job.name, err: error }, `job ${job.name}: the fire of ${fire.fireTime.toISOString()} ${reason}`);
+      ctx.logger.error(
+        { job: job.name, err: error },
+        `job ${job.name}: the fire of ${fire.fireTime.toISOString()} ${reason}`,
+      );
       return;
     }
     await coordinator.finish(fire.key, `taken over from ${owner}, which stopped; rows written again`);

@@ -92,7 +92,8 @@ export async function checkRecipientsFile(file: string): Promise<number> {
   } catch (error) {
     throw readFailure(file, error);
   }
-  if (!header) throw new DataError(`${file}: the file is empty; it needs a header with a "phone" column`, "EMPTY_CSV");
+  if (!header)
+    throw new DataError(`${file}: the file is empty; it needs a header with a "phone" column`, "EMPTY_CSV");
   if (problems.length > 0) {
     const shown = problems.slice(0, MAX_REPORTED).join("\n  ");
     const more = problems.length > MAX_REPORTED ? `\n  … and ${problems.length - MAX_REPORTED} more` : "";
