@@ -15,6 +15,7 @@ import { readGuardState } from "../purchases/submit.js";
 import { resolveNetwork } from "../reseller/catalogue.js";
 import { parseSizeMb } from "../reseller/size.js";
 import { onDemandFire } from "../schedule/fires.js";
+import { inert } from "../text/inert.js";
 import { confirm } from "./confirm.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
@@ -98,7 +99,7 @@ export async function buyCommand(ctx: CommandContext, flags: BuyFlags): Promise<
   if (ctx.globals.json) write(renderJson(shown));
   else {
     write(
-      `purchase ${shown?.id}: ${shown?.state}${shown?.reference ? `, reference ${shown.reference}` : ""}${shown?.provider_message ? ` — ${shown.provider_message}` : ""}${shown?.reason ? ` — ${shown.reason}` : ""}\n`,
+      `${inert(`purchase ${shown?.id}: ${shown?.state}${shown?.reference ? `, reference ${shown.reference}` : ""}${shown?.provider_message ? ` — ${shown.provider_message}` : ""}${shown?.reason ? ` — ${shown.reason}` : ""}`)}\n`,
     );
   }
   if (summary.stoppedBy) throw new TopsyncError("RUN_STOPPED", summary.stoppedBy, ExitCode.failure);

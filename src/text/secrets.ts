@@ -22,7 +22,8 @@ function base64Forms(secret: string): string[] {
     const buffer = Buffer.from(value, "utf8");
     return [buffer.toString("base64").replace(/=+$/, ""), buffer.toString("base64url")];
   });
-  return [...new Set(forms)].sort((a, b) => b.length - a.length).map(escapeRegExp);
+  // Padding is optional in the forms above and matched when present, so none of it is left behind.
+  return [...new Set(forms)].sort((a, b) => b.length - a.length).map((form) => `${escapeRegExp(form)}={0,2}`);
 }
 
 function patternsOf(secret: string): RegExp[] {

@@ -4,14 +4,19 @@ import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { checkConfigFiles, ConfigError, loadConfig } from "../../src/config/index.js";
+import { ConfigError, checkConfigFiles, loadConfig } from "../../src/config/index.js";
 import { MAX_CONFIG_BYTES } from "../../src/config/load.js";
 import { issues, load, yaml } from "./helpers.js";
 
 /** Nine levels of nine aliases each: 9^9 (387 million) values if expanded, in about 450 bytes. */
 function aliasBomb(): string[] {
   const lines = ['a0: &a0 ["x","x","x","x","x","x","x","x","x"]'];
-  for (let i = 1; i < 9; i++) lines.push(`a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(",")}]`);
+  for (let i = 1; i < 9; i++)
+    lines.push(
+      `a${i}: &a${i} [${Array(9)
+        .fill(`*a${i - 1}`)
+        .join(",")}]`,
+    );
   return ["log:", "  level: info", "x-bomb:", ...lines.map((l) => `  ${l}`), "server: *a8"];
 }
 
