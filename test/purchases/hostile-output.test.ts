@@ -183,7 +183,10 @@ describe("hostile provider text", () => {
       expect(report.code, report.stderr).toBe(0);
       expectNoKey(`report ${format}`, report.stdout);
       expectNoPhone(`report ${format}`, report.stdout);
-      if (format === "text" || format === "markdown") expectInert(`report ${format}`, report.stdout);
+      if (format === "text" || format === "markdown") {
+        expectInert(`report ${format}`, report.stdout);
+        expect(report.stdout).toContain("\\u202Eevil"); // the provider's failure message, escaped
+      }
     }
   });
 
