@@ -57,6 +57,8 @@ async function hostileReseller(target: string): Promise<{ url: string; server: S
       const transaction = data?.transaction;
       if (transaction && typeof transaction.true_response === "string") transaction.true_response += note;
       body.message = `${body.message ?? ""}${note}`;
+      // far more than an event keeps
+      if (request.method === "POST") body.padding = "x".repeat(300_000);
     }
     response.writeHead(upstream.status, { "content-type": "application/json" });
     response.end(JSON.stringify(body));
@@ -151,6 +153,21 @@ describe("hostile provider text", () => {
     const all = stored.map((r) => r.text).join("\n");
     expect(all).toContain("[redacted]");
     expectNoKey("the ledger", all);
+  });
+
+  it("stores a provider answer over 64 KiB cut short, with a marker and its length", async () => {
+    const stored = await query<{ response: string }>(
+      sql`select response::text as response from purchase_events where response::text like '%"truncated"%'`,
+    );
+    expect(stored).toHaveLength(1);
+    const marker = JSON.parse(stored[0]!.response);
+    expect(marker.truncated).toBe(true);
+    expect(marker.length).toBeGreaterThan(300_000);
+    expect(marker.head).toHaveLength(64 * 1024);
+    const [longest] = await query<{ n: number }>(
+      sql`select max(length(response::text))::int as n from purchase_events`,
+    );
+    expect(longest!.n).toBeLessThan(70 * 1024);
   });
 
   it("keeps the key out of logs and the buy's output, and phones masked", () => {
