@@ -47,7 +47,7 @@ export interface LoadedConfig {
  * The largest config file read: far more than any real config, small enough that parsing it stays cheap.
  * Long recipient lists belong in a `recipients_file`, which is streamed.
  */
-export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+export const MAX_CONFIG_BYTES = 2 * 1024 * 1024;
 
 const READ_ERRORS: Record<string, string> = {
   ENOENT: "no such file",

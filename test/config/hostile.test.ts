@@ -76,7 +76,7 @@ describe("inline recipients and the config file are bounded", () => {
     const error = await loadConfig(file, {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toMatch(
-      /config file .+ is \d+ bytes, more than the 4194304 a config may have; put long recipient lists in a recipients_file/,
+      /config file .+ is \d+ bytes, more than the 2097152 a config may have; put long recipient lists in a recipients_file/,
     );
   });
 });
