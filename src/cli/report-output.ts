@@ -1,6 +1,5 @@
 // The flags `plan` and `report` share — --window, --since, --format, --out — checked before any work, and
 // the one way a report leaves: stdout, or a file replaced whole (written aside, then renamed) or not at all.
-
 import { randomBytes } from "node:crypto";
 import { accessSync, constants, lstatSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
