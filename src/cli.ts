@@ -220,10 +220,10 @@ async function main(argv: string[]): Promise<number> {
       // --help and --version end here too, with exit code 0.
       return error.exitCode === 0 ? 0 : 64;
     }
-    const { describeFailure } = await import("./cli/fail.js");
+    const { failureOutput } = await import("./cli/fail.js");
     const debug = ["debug", "trace"].includes(program.opts<GlobalOptions>().logLevel ?? "");
-    const failure = describeFailure(error, debug);
-    process.stderr.write(`${failure.text}\n`);
+    const failure = failureOutput(error, debug, process.stderr.isTTY === true);
+    process.stderr.write(failure.output);
     return failure.exitCode;
   }
 }

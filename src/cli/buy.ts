@@ -11,6 +11,7 @@ import type { Resolved } from "../purchases/resolve.js";
 import { itemJson } from "../report/forecast-json.js";
 import { phoneView } from "../report/format.js";
 import { parseSizeMb } from "../reseller/size.js";
+import { inert } from "../text/inert.js";
 import { onDemandFire } from "../time/fires.js";
 import { confirm } from "./confirm.js";
 import type { CommandContext } from "./context.js";
@@ -61,7 +62,7 @@ export async function buyCommand(ctx: CommandContext, flags: BuyFlags): Promise<
   if (ctx.globals.json) write(renderJson(shown));
   else {
     write(
-      `purchase ${shown?.id}: ${shown?.state}${shown?.reference ? `, reference ${shown.reference}` : ""}${shown?.provider_message ? ` — ${shown.provider_message}` : ""}${shown?.reason ? ` — ${shown.reason}` : ""}\n`,
+      `${inert(`purchase ${shown?.id}: ${shown?.state}${shown?.reference ? `, reference ${shown.reference}` : ""}${shown?.provider_message ? ` — ${shown.provider_message}` : ""}${shown?.reason ? ` — ${shown.reason}` : ""}`)}\n`,
     );
   }
   if (summary.stoppedBy) throw new TopsyncError("RUN_STOPPED", summary.stoppedBy, ExitCode.failure);

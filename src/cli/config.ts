@@ -1,10 +1,13 @@
 // `topsync config check` and `topsync config schema`.
-import { configJsonSchema, loadConfig } from "../config/index.js";
+import { ConfigError, checkConfigFiles, configJsonSchema, loadConfig } from "../config/index.js";
 import type { GlobalOptions } from "./context.js";
 import { renderJson, write } from "./output.js";
 
 export async function configCheckCommand(globals: GlobalOptions): Promise<void> {
-  const { config, file, warnings } = await loadConfig(globals.config, process.env);
+  const loaded = await loadConfig(globals.config, process.env);
+  const { config, file, warnings } = loaded;
+  const fileIssues = await checkConfigFiles(loaded);
+  if (fileIssues.length > 0) throw new ConfigError(fileIssues);
   for (const w of warnings)
     process.stderr.write(`warning: ${w.file}:${w.line}:${w.column}: ${w.path}: ${w.message}\n`);
   const summary = {

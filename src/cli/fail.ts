@@ -1,9 +1,44 @@
-// The last word of a failed command: one clear paragraph on stderr and the exit code of DESIGN §7.
-// A stack trace only with --log-level debug; never a secret.
+// The last word of a failed command: one clear paragraph on stderr and the exit code of DESIGN §7 — or, when
+// stderr is not a terminal, one JSON line like every other log line. A stack trace only with --log-level
+// debug; never a secret.
 import { ConfigError } from "../config/index.js";
 import { ExitCode, TopsyncError } from "../errors.js";
 import { HttpError } from "../http/errors.js";
 import { maskPhonesIn } from "../log/mask.js";
+import { inertLines } from "../text/inert.js";
+
+/** pino's number for the error level, so the last line reads like the log lines before it. */
+const ERROR_LEVEL = 50;
+
+/**
+ * What stderr gets for a failure: the readable paragraph on a terminal (controls in it shown as escapes),
+ * else one JSON log line with the level, the error's code, the exit code, the message and (at debug) the
+ * stack.
+ */
+export function failureOutput(
+  error: unknown,
+  debug: boolean,
+  terminal: boolean,
+): { output: string; exitCode: number } {
+  const failure = describeFailure(error, debug);
+  if (terminal) return { output: `${inertLines(failure.text)}\n`, exitCode: failure.exitCode };
+  const brief = describeFailure(error, false).text.replace(/^error: /, "");
+  const message = brief.replace(/\n\(run with --log-level debug for details\)$/, "");
+  const record: Record<string, unknown> = {
+    level: ERROR_LEVEL,
+    time: Date.now(),
+    code: errorCode(error),
+    exitCode: failure.exitCode,
+    msg: message,
+  };
+  if (debug && error instanceof Error && error.stack) record.stack = maskPhonesIn(error.stack);
+  return { output: `${JSON.stringify(record)}\n`, exitCode: failure.exitCode };
+}
+
+function errorCode(error: unknown): string {
+  if (error instanceof ConfigError || error instanceof TopsyncError) return error.code;
+  return "UNEXPECTED";
+}
 
 export function describeFailure(error: unknown, debug: boolean): { text: string; exitCode: number } {
   if (error instanceof ConfigError) {

@@ -1,16 +1,24 @@
 // `topsync purchases list/show/resolve/requeue/cancel`: inspect and settle the ledger.
 import { stringify } from "csv-stringify/sync";
+import { parseCalendarInstant } from "../calendar.js";
 import { PURCHASE_STATES, type PurchaseState } from "../db/schema.js";
 import { parseDuration } from "../duration.js";
 import { UsageError } from "../errors.js";
 import { maskPhone, maskPhonesDeep, maskPhonesIn } from "../log/mask.js";
-import { cancelByPerson, type PurchaseRow, requeueByPerson, resolveByPerson } from "../purchases/ledger.js";
+import {
+  cancelByPerson,
+  otherPurchaseWithReference,
+  type PurchaseRow,
+  requeueByPerson,
+  resolveByPerson,
+} from "../purchases/ledger.js";
 import {
   findPurchase,
   type ListFilter,
   listPurchases,
   readPurchaseHistory,
 } from "../purchases/ledger-read.js";
+import { csvCell, inert } from "../text/inert.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
@@ -37,7 +45,7 @@ export async function purchasesListCommand(ctx: CommandContext, flags: ListFlags
   const found = await listPurchases(db, filters, limit);
   const shown = found.map((row) => view(row, flags.showPhone === true));
   if (ctx.globals.json) return write(renderJson(shown));
-  if (flags.csv) return write(stringify(shown, { header: true }));
+  if (flags.csv) return write(stringify(shown, { header: true, cast: { string: csvCell } }));
   write(
     renderTable(shown, [
       { header: "ID", value: (r) => String(r.id), align: "right" },
@@ -104,7 +112,7 @@ export async function purchasesShowCommand(
   write(
     lines
       .filter(([, value]) => value)
-      .map(([k, value]) => `${k.padEnd(13)}${value}`)
+      .map(([k, value]) => `${k.padEnd(13)}${inert(value ?? "")}`)
       .join("\n") + "\n\nevents:\n",
   );
   write(
@@ -135,6 +143,13 @@ export async function purchasesResolveCommand(
     throw new UsageError('--note "why" is required: it goes into the purchase\'s history');
   const { db } = await openLedger(ctx);
   const row = await findPurchase(db, target);
+  const reference = flags.reference?.trim();
+  const holder = reference ? await otherPurchaseWithReference(db, reference, row.id) : undefined;
+  if (holder)
+    throw new UsageError(
+      `--reference ${inert(reference!)} is already on purchase ${holder.id} (${holder.state}); one provider reference is one purchase`,
+      "REFERENCE_TAKEN",
+    );
   const moved = await resolveByPerson(
     db,
     row.id,
@@ -187,10 +202,10 @@ export function parseSince(text: string): Date {
   try {
     return new Date(Date.now() - parseDuration(text));
   } catch {
-    const date = new Date(text);
-    if (/^\d{4}-\d{2}-\d{2}/.test(text) && !Number.isNaN(date.getTime())) return date;
+    const date = parseCalendarInstant(text);
+    if (date) return date;
     throw new UsageError(
-      `--since must be a duration like 7d or 24h, or a date like 2026-11-01; got "${text}"`,
+      `--since must be a duration like 7d or 24h, or a real date like 2026-11-01; got "${text}"`,
     );
   }
 }

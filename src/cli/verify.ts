@@ -1,6 +1,7 @@
 // `topsync verify <reference>`: one verification read, as the reseller reports it.
 import { DataError } from "../errors.js";
 import { formatMoney } from "../money.js";
+import { inert } from "../text/inert.js";
 import type { CommandContext } from "./context.js";
 import { renderJson, write } from "./output.js";
 
@@ -26,5 +27,5 @@ export async function verifyCommand(ctx: CommandContext, reference: string): Pro
     ["created", t.created_at ?? "-"],
     ["provider says", t.true_response ?? "-"],
   ];
-  write(lines.map(([k, v]) => `${k!.padEnd(14)}${v}`).join("\n") + "\n");
+  write(lines.map(([k, v]) => `${k!.padEnd(14)}${inert(String(v))}`).join("\n") + "\n");
 }

@@ -19,7 +19,17 @@ export interface PlainDocument {
   problems: PathProblem[];
   /** Values of secret-looking keys after interpolation, to be kept out of every message. */
   secrets: string[];
+  /** Set when aliases expand to more than MAX_ALIAS_NODES values (an "alias bomb"); the value is then partial. */
+  exhausted?: PathProblem;
 }
+
+/**
+ * How many values aliases may expand to in one document. Each `*name` copies its anchor's whole subtree, so a
+ * few nested aliases in a few hundred bytes can ask for billions of values; a real config reuses a handful of
+ * small blocks. The `yaml` package's own `maxAliasCount` guards only its `toJS`, which this loader does not
+ * use: this count is the guard for the conversion below.
+ */
+export const MAX_ALIAS_NODES = 10_000;
 
 /** Keys whose values never appear in output: api keys, passwords, tokens, and URLs that carry credentials. */
 const SECRET_KEY = /(?:^|_)(?:api_?key|password|secret|token)$/i;
@@ -34,6 +44,11 @@ export function toPlain(doc: Document, source: string, env: NodeJS.ProcessEnv): 
   const problems: PathProblem[] = [];
   const secrets: string[] = [];
   const resolving = new Set<unknown>();
+  let aliasDepth = 0;
+  let expanded = 0;
+  let exhausted: PathProblem | undefined;
+  // The outermost alias being expanded: where the problem is reported (an anchor's inside may be far away).
+  let outermost: { path: PathSegment[]; offset: number } = { path: [], offset: 0 };
 
   function scalar(node: Scalar, path: PathSegment[]): unknown {
     const { value } = node;
@@ -52,7 +67,16 @@ export function toPlain(doc: Document, source: string, env: NodeJS.ProcessEnv): 
   }
 
   function convert(node: unknown, path: PathSegment[]): unknown {
+    if (exhausted) return null;
+    if (aliasDepth > 0 && ++expanded > MAX_ALIAS_NODES) {
+      exhausted = {
+        ...outermost,
+        message: `aliases expand to more than ${MAX_ALIAS_NODES} values; write the values out or use fewer nested aliases`,
+      };
+      return null;
+    }
     if (isAlias(node)) {
+      if (aliasDepth === 0) outermost = { path, offset: node.range?.[0] ?? 0 };
       const target = node.resolve(doc);
       if (target === undefined) {
         problems.push({ path, offset: node.range?.[0] ?? 0, message: `unknown anchor "*${node.source}"` });
@@ -60,7 +84,9 @@ export function toPlain(doc: Document, source: string, env: NodeJS.ProcessEnv): 
       }
       if (resolving.has(target)) return null;
       resolving.add(target);
+      aliasDepth++;
       const value = convert(target, path);
+      aliasDepth--;
       resolving.delete(target);
       return value;
     }
@@ -82,7 +108,8 @@ export function toPlain(doc: Document, source: string, env: NodeJS.ProcessEnv): 
     return node ?? null;
   }
 
-  return { value: convert(doc.contents, []), problems, secrets };
+  const value = convert(doc.contents, []);
+  return exhausted ? { value, problems, secrets, exhausted } : { value, problems, secrets };
 }
 
 function isEmpty(node: unknown): boolean {

@@ -242,12 +242,33 @@ export function httpUrl() {
   const error = message(
     (input) => `expected an http(s) URL like "http://127.0.0.1:4010", got ${show(input)}`,
   );
-  return z
-    .string({ error })
-    .trim()
-    .refine(isHttpUrl, { error })
-    .transform((text) => text.replace(/\/+$/, ""))
-    .meta({ description: 'An http(s) base URL, e.g. "http://127.0.0.1:4010".' });
+  return (
+    z
+      .string({ error })
+      .trim()
+      .refine(isHttpUrl, { error })
+      // Paths are appended to the base URL, so a query or fragment would be dropped silently (and a key there
+      // would travel where it should not); the value is not echoed, as it may carry one.
+      .refine((text) => !/[?#]/.test(text), {
+        error:
+          "must not have a query string or fragment (?… or #…): topsync appends paths to it and would drop them; give the key as api_key",
+      })
+      .transform((text) => text.replace(/\/+$/, ""))
+      .meta({ description: 'An http(s) base URL, e.g. "http://127.0.0.1:4010".' })
+  );
+}
+
+/** Printable ASCII: what an HTTP header value can carry. */
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
+
+/** An API key: sent as `Authorization: Bearer <key>`, so printable ASCII without spaces; never echoed. */
+export function apiKey() {
+  return text().refine((key) => HEADER_SAFE.test(key), {
+    error: (iss) => {
+      const at = [...String(iss.input)].findIndex((char) => !HEADER_SAFE.test(char));
+      return `must be printable ASCII without spaces (it is sent in an HTTP header); character ${at + 1} is not`;
+    },
+  });
 }
 
 /** Non-empty text, trimmed. */

@@ -1,6 +1,6 @@
 // Reading config.yaml: parse with positions, interpolate `${VAR}` in scalar values, validate with the one
 // schema, and report every problem as `file:line:column: path: message` (exit code 78).
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { type Document, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
@@ -39,7 +39,15 @@ export interface LoadedConfig {
   /** Absolute path of the config file. */
   file: string;
   warnings: ConfigIssue[];
+  /** Where a value's path is in the file (the nearest place above it when it is missing). */
+  positionOf(path: readonly PathSegment[]): { line: number; column: number };
 }
+
+/**
+ * The largest config file read: far more than any real config, small enough that parsing it stays cheap.
+ * Long recipient lists belong in a `recipients_file`, which is streamed.
+ */
+export const MAX_CONFIG_BYTES = 2 * 1024 * 1024;
 
 const READ_ERRORS: Record<string, string> = {
   ENOENT: "no such file",
@@ -50,8 +58,16 @@ const READ_ERRORS: Record<string, string> = {
 export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
   let text: string;
   try {
+    const size = (await stat(file)).size;
+    if (size > MAX_CONFIG_BYTES) {
+      const message =
+        `config file ${file} is ${size} bytes, more than the ${MAX_CONFIG_BYTES} a config may have; ` +
+        "put long recipient lists in a recipients_file (CSV)";
+      throw new ConfigError([{ file, line: 0, column: 0, path: "", message }]);
+    }
     text = await readFile(file, "utf8");
   } catch (error) {
+    if (error instanceof ConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? "";
     const reason = READ_ERRORS[code] ?? (error instanceof Error ? error.message : String(error));
     throw new ConfigError([
@@ -84,6 +100,10 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
     throw new ConfigError(finish(doc.errors.map((error) => at(error.pos[0], "", error.message))));
   }
   if (doc.contents === null) throw new ConfigError([at(0, "", "the config file is empty")]);
+  if (plain.exhausted) {
+    const { offset, path: where, message } = plain.exhausted;
+    throw new ConfigError(finish([at(offset, formatPath(where), message)]));
+  }
 
   const envIssues = plain.problems.map((problem) =>
     at(problem.offset, formatPath(problem.path), problem.message),
@@ -97,7 +117,11 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
 
   const config = anchorPaths(result.data, path.dirname(path.resolve(file)));
   const warnings = [...yamlWarnings, ...domainWarnings(config, doc, at)];
-  return { config, file: path.resolve(file), warnings: finish(warnings) };
+  const positionOf = (valuePath: readonly PathSegment[]) => {
+    const { line, col } = lines.linePos(locate(doc, valuePath).offset);
+    return { line, column: col };
+  };
+  return { config, file: path.resolve(file), warnings: finish(warnings), positionOf };
 }
 
 type At = (offset: number, path: string, message: string) => ConfigIssue;

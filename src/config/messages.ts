@@ -1,6 +1,7 @@
 // Wording of schema issues for people editing YAML: the parse-wide error map, "unknown key (did you mean …)",
 // and keeping secrets out of every message.
 import type { z } from "zod";
+import { redactSecretForms } from "../text/secrets.js";
 import { show } from "./fields.js";
 
 const NOUNS: Record<string, string> = {
@@ -115,11 +116,14 @@ export function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): stri
   return [...new Set(keys)];
 }
 
-/** Replaces every secret value in a message by `***`, longest first so no fragment survives. */
+/**
+ * Replaces every secret value in a message by `***`, longest first so no fragment survives; in every form it
+ * may be written (any case, percent-encoded, base64: src/text/secrets.ts).
+ */
 export function redact(message: string, secrets: readonly string[]): string {
   let out = message;
   for (const secret of [...secrets].sort((a, b) => b.length - a.length)) {
-    if (secret.length >= 3) out = out.replaceAll(secret, "***");
+    if (secret.length >= 3) out = redactSecretForms(out.replaceAll(secret, "***"), secret, "***");
   }
   return out;
 }

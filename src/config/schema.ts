@@ -4,6 +4,7 @@ import { z } from "zod";
 import { parseSizeMb } from "../reseller/size.js";
 import { domainProblem, normaliseDomain } from "./domain.js";
 import {
+  apiKey,
   boolean,
   cronExpression,
   duration,
@@ -61,7 +62,7 @@ const timeoutSchema = z
 function serviceSchema(defaults: { concurrency: number; rate_limit: number }) {
   return z.strictObject({
     base_url: httpUrl(),
-    api_key: text(),
+    api_key: apiKey(),
     timeout: timeoutSchema,
     concurrency: integer(1, 256).prefault(defaults.concurrency),
     rate_limit: positiveNumber().prefault(defaults.rate_limit).meta({ description: "Requests per second." }),
@@ -169,6 +170,9 @@ const planSchema = z
         },
   );
 
+/** Recipients a job may list inline; more belong in a recipients_file, which is streamed, not held whole. */
+export const MAX_INLINE_RECIPIENTS = 50_000;
+
 const purchaseJobSchema = z
   .strictObject({
     name: z
@@ -187,7 +191,15 @@ const purchaseJobSchema = z
       .meta({ description: "Time zone of `schedule`; the global `timezone` when absent." }),
     plan: planSchema,
     max_price: money().optional().meta({ description: "Refuse to buy when the live price is higher." }),
-    recipients: z.array(recipientSchema).prefault([]),
+    recipients: z
+      .array(recipientSchema)
+      .max(MAX_INLINE_RECIPIENTS, {
+        error: (iss) =>
+          `has ${Array.isArray(iss.input) ? iss.input.length : "too many"} recipients; at most ` +
+          `${MAX_INLINE_RECIPIENTS.toLocaleString("en")} may be written in the config: put them in a ` +
+          "recipients_file (a CSV with a phone column), which is streamed",
+      })
+      .prefault([]),
     recipients_file: text()
       .optional()
       .meta({ description: "CSV with a `phone` column (and optional `ported`), relative to this file." }),

@@ -1,4 +1,5 @@
 // Reading a provider's reason out of an error body, whatever shape it takes, and keeping secrets out of it.
+import { redactSecretForms } from "../text/secrets.js";
 
 /** The provider's own words: `message` (string or Laravel's field map) and `errors`, flattened to one line. */
 export function providerMessage(body: unknown, text: string): string {
@@ -26,7 +27,7 @@ function flatten(value: unknown): string {
   return "";
 }
 
-/** Replaces every occurrence of a secret with [redacted]. */
+/** Replaces every occurrence of a secret with [redacted], in every form it may be echoed (src/text/secrets.ts). */
 export function redactSecret(text: string, secret: string): string {
-  return secret.length >= 4 ? text.split(secret).join("[redacted]") : text;
+  return redactSecretForms(text, secret);
 }

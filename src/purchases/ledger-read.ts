@@ -3,6 +3,7 @@ import { and, desc, eq, gte } from "drizzle-orm";
 import type { Db } from "../db/client.js";
 import { type PurchaseState, purchaseEvents, purchases } from "../db/schema.js";
 import { DataError } from "../errors.js";
+import { inert } from "../text/inert.js";
 import type { PurchaseRow } from "./ledger.js";
 
 export interface ListFilter {
@@ -30,9 +31,11 @@ export function listPurchases(db: Db, filter: ListFilter, limit: number): Promis
 
 /** A purchase by its id or its provider reference; not found is bad input (exit 65). */
 export async function findPurchase(db: Db, target: string): Promise<PurchaseRow> {
-  const byId = /^\d+$/.test(target) ? eq(purchases.id, Number(target)) : eq(purchases.reference, target);
+  // Digits are an id when they can be one; a longer run of digits can only be a reference.
+  const id = /^\d+$/.test(target) ? Number(target) : Number.NaN;
+  const byId = Number.isSafeInteger(id) ? eq(purchases.id, id) : eq(purchases.reference, target);
   const [row] = await db.select().from(purchases).where(byId).limit(1);
-  if (!row) throw new DataError(`no purchase with id or reference "${target}"`, "PURCHASE_NOT_FOUND");
+  if (!row) throw new DataError(`no purchase with id or reference "${inert(target)}"`, "PURCHASE_NOT_FOUND");
   return row;
 }
 

@@ -4,6 +4,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, type Db, type Executor, rows } from "../db/client.js";
 import type { PurchaseState, purchases } from "../db/schema.js";
+import { cappedResponse, capText } from "../text/cap.js";
 
 export type PurchaseRow = typeof purchases.$inferSelect;
 export type NewPurchase = typeof purchases.$inferInsert;
@@ -118,14 +119,16 @@ function payloadItem(item: Transition) {
     from_states: item.from,
     to_state: item.to,
     actor: item.actor,
-    event_reason: item.reason ?? null,
-    event_response: item.response ?? null,
+    event_reason: item.reason == null ? null : capText(item.reason),
+    event_response: cappedResponse(item.response),
     set_columns: Object.keys(set),
     answered: item.answered === true,
     reference: param(set.reference),
     submitted_at: param(set.submitted_at),
     next_verify_at: param(set.next_verify_at),
-    provider_status: param(set.provider_status),
+    provider_status: param(
+      typeof set.provider_status === "string" ? capText(set.provider_status) : set.provider_status,
+    ),
     provider_message: param(set.provider_message),
     refund_amount: param(set.refund_amount),
     settled_at: param(set.settled_at),
@@ -371,6 +374,19 @@ export function resolveByPerson(
     { ...extra, settled_at: new Date(), next_verify_at: null },
     event,
   );
+}
+
+/** Another purchase that already carries a provider reference (one reference is one purchase). */
+export async function otherPurchaseWithReference(
+  db: Executor,
+  reference: string,
+  id: number,
+): Promise<{ id: number; state: PurchaseState } | undefined> {
+  const [found] = await rows<{ id: number | string; state: PurchaseState }>(
+    db,
+    sql`select id, state from purchases where reference = ${reference} and id <> ${id} order by id limit 1`,
+  );
+  return found ? { id: Number(found.id), state: found.state } : undefined;
 }
 
 /** A person puts a failed or rejected purchase back in the queue. */

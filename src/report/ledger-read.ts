@@ -7,8 +7,12 @@ import type { GroupRow, LedgerRows } from "./ledger-model.js";
 /** Website passes listed one by one (the newest that changed, planned or failed something). */
 export const PASSES_SHOWN = 50;
 
-/** A phone number in a provider's message, whole or masked (0803****567): one failure, whoever it was for. */
-const PHONE_PATTERN = "(\\+?234|0)[789][01][0-9*]{8}";
+/**
+ * A phone number in a provider's message, whole or masked (0803****567), written with spaces, dots or dashes
+ * as src/log/mask.ts reads them: one failure, whoever it was for.
+ */
+const PHONE_PATTERN =
+  "(\\+?234[ .-]?(\\(0\\)[ .-]?|0[ .-]?)?|\\(?0)[789][ .-]?[01][ .-]?[0-9*]\\)?([ .-]?[0-9*]){7}";
 
 const SENT = sql`state in ('submitting', 'submitted', 'succeeded', 'failed', 'in_doubt', 'unverified')`;
 

@@ -2,6 +2,7 @@
 // own stable shape (format_version "1", see README "Reports").
 
 import type { ReportDocument } from "./document.js";
+import { inertDocument } from "./inert-document.js";
 import { renderHtml } from "./render-html.js";
 import { renderMarkdown } from "./render-markdown.js";
 import { renderText } from "./render-text.js";
@@ -25,10 +26,10 @@ export function renderReport(
     case "json":
       return renderJson(views.json());
     case "markdown":
-      return renderMarkdown(views.document());
+      return renderMarkdown(inertDocument(views.document()));
     case "html":
       return renderHtml(views.document());
     default:
-      return renderText(views.document());
+      return renderText(inertDocument(views.document()));
   }
 }

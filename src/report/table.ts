@@ -1,4 +1,5 @@
 // Aligned tables for people and JSON for scripts: how reports and commands print data.
+import { inert } from "../text/inert.js";
 
 export interface Column<T> {
   header: string;
@@ -7,7 +8,8 @@ export interface Column<T> {
 }
 
 export function renderTable<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
-  const cells = rows.map((row) => columns.map((column) => column.value(row)));
+  // Cells hold text from outside (provider messages, references, network names): shown, never obeyed.
+  const cells = rows.map((row) => columns.map((column) => inert(column.value(row))));
   const widths = columns.map((column, i) =>
     Math.max(column.header.length, ...cells.map((row) => row[i]!.length)),
   );

@@ -79,7 +79,19 @@ export class Sweeper {
       return;
     }
     const fireTime = job.at ?? fire.fireTime;
-    await writeFire(ctx, job, fireTime);
+    try {
+      await writeFire(ctx, job, fireTime);
+    } catch (error) {
+      // This fire fails alone (an unreadable recipients file, say); the sweep goes on with the others.
+      const reason = `taken over from ${owner}, which stopped; writing its rows failed: ${(error as Error).message}`;
+      await coordinator.fail(fire.key, reason);
+      ctx.metrics.fire(job.name, "failed");
+      ctx.logger.error(
+        { job: job.name, err: error },
+        `job ${job.name}: the fire of ${fire.fireTime.toISOString()} ${reason}`,
+      );
+      return;
+    }
     await coordinator.finish(fire.key, `taken over from ${owner}, which stopped; rows written again`);
     ctx.logger.warn(
       `job ${job.name}: took over the fire of ${fire.fireTime.toISOString()} from ${owner}, which stopped`,

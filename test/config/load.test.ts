@@ -288,8 +288,9 @@ describe("environment variables", () => {
   });
 
   it("cannot inject YAML through a value", () => {
-    const { config } = load(withEnv("${KEY}"), { KEY: "x\nconcurrency: 99\n  - [" });
-    expect(config.reseller.api_key).toBe("x\nconcurrency: 99\n  - [");
+    const text = `${withEnv("k")}\ndatabase:\n  pglite_dir: \${DIR}\n`;
+    const { config } = load(text, { DIR: "x\nconcurrency: 99\n  - [" });
+    expect(config.database.pglite_dir).toBe("x\nconcurrency: 99\n  - [");
     expect(config.reseller.concurrency).toBe(8);
   });
 

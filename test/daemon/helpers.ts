@@ -9,7 +9,7 @@ import { afterAll, beforeAll } from "vitest";
 import { type Database, openDatabase, rows } from "../../src/db/client.js";
 import { migrate } from "../../src/db/migrate.js";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/index.js";
-import { CLI, ROOT } from "../helpers/cli.js";
+import { CLI, ROOT, readableStderr } from "../helpers/cli.js";
 import { writeConfigFile } from "../helpers/config.js";
 import { createPostgresDatabase, SERVER_URL } from "../helpers/db.js";
 import { waitFor as waitUntil } from "../helpers/wait.js";
@@ -88,7 +88,7 @@ export function spawnDaemon(
     pid: child.pid!,
     port,
     actorPrefix: `daemon:${hostname()}:${child.pid}:`,
-    stderr: () => stderr,
+    stderr: () => readableStderr(stderr),
     exited,
     async get(path) {
       const response = await fetch(`http://127.0.0.1:${port}${path}`);

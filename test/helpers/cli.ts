@@ -9,7 +9,30 @@ export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export interface CliResult {
   code: number;
   stdout: string;
+  /** stderr with the final JSON error line read back into the paragraph a terminal shows (readableStderr). */
   stderr: string;
+  /** stderr as written: without a terminal, the final error is one JSON log line. */
+  rawStderr: string;
+}
+
+/**
+ * stderr as a person would read it: the CLI's last line, written as one JSON log record when stderr is not a
+ * terminal (as in tests), turned back into `error: <message>` (and the stack, when there is one).
+ */
+export function readableStderr(stderr: string): string {
+  return stderr
+    .split("\n")
+    .map((line) => {
+      if (!line.startsWith("{") || !line.includes('"exitCode"')) return line;
+      try {
+        const record = JSON.parse(line) as { exitCode?: number; msg?: string; stack?: string };
+        if (record.exitCode === undefined) return line;
+        return `error: ${record.msg}${record.stack ? `\n${record.stack}` : ""}`;
+      } catch {
+        return line;
+      }
+    })
+    .join("\n");
 }
 
 export function runCli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<CliResult> {
@@ -22,7 +45,7 @@ export function runCli(args: string[], env: Record<string, string> = {}, cwd = R
       { cwd, env: { PATH: process.env.PATH ?? "", ...env }, timeout: 60_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
+        resolve({ code, stdout, stderr: readableStderr(stderr), rawStderr: stderr });
       },
     );
   });

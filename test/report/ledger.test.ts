@@ -217,7 +217,7 @@ describe("topsync report", () => {
     );
     expect(failure.code).toBe(64);
     expect(failure.text).toContain(
-      '--since must be a duration like 7d or 24h, or a date like 2026-11-01; got "last week"',
+      '--since must be a duration like 7d or 24h, or a real date like 2026-11-01; got "last week"',
     );
     expect(io.stdout()).toBe("");
   });

@@ -15,6 +15,24 @@ describe("phone masking", () => {
     expect(maskPhone("08031234567")).toBe("0803****567");
   });
 
+  it("masks numbers as people and providers write them", () => {
+    for (const written of [
+      "+234 803 123 4567",
+      "+234 (0) 803 123 4567",
+      "0803.123.4567",
+      "0803-123-4567",
+      "(0803) 123 4567",
+      "+23408031234567",
+      "234-803-123-4567",
+    ])
+      expect(maskPhonesIn(`sent to ${written}, ok`), written).toBe("sent to 0803****567, ok");
+  });
+
+  it("leaves dates, amounts, references and longer digit runs alone", () => {
+    const text = "2026-08-01T08:00:00Z NGN 1,070.00 ref 5PD8L3MX120VWB3WY516 id 180312345678 0803123456";
+    expect(maskPhonesIn(text)).toBe(text);
+  });
+
   it("masks every number in running text, in any form", () => {
     expect(maskPhonesIn("bought for +2348031234567 and 08051234567, ref 123456789012345")).toBe(
       "bought for 0803****567 and 0805****567, ref 123456789012345",

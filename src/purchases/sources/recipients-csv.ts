@@ -2,6 +2,7 @@
 // row, once to hand out batches — and never held whole in memory. A bad row stops the file before
 // anything from it is inserted.
 import { createReadStream } from "node:fs";
+import { pipeline } from "node:stream";
 import { parse } from "csv-parse";
 import { DataError } from "../../errors.js";
 import { normalisePhone } from "../phone.js";
@@ -16,16 +17,49 @@ const TRUE = new Set(["true", "yes", "y", "1"]);
 const FALSE = new Set(["false", "no", "n", "0", ""]);
 const MAX_REPORTED = 20;
 
-function parser(file: string) {
-  return createReadStream(file).pipe(
-    parse({
-      columns: (header: string[]) => header.map((h) => h.trim().toLowerCase()),
-      bom: true,
-      trim: true,
-      skip_empty_lines: true,
-      info: true,
-    }),
-  );
+const READ_ERRORS: Record<string, string> = {
+  ENOENT: "does not exist",
+  EISDIR: "is a directory, not a file",
+  EACCES: "cannot be read (permission denied)",
+  EPERM: "cannot be read (permission denied)",
+};
+
+/**
+ * The file's rows as records. The file stream and the parser are one pipeline, so a file that cannot be read
+ * (missing, a directory, no permission) fails the iteration instead of raising an unhandled stream error. The
+ * header must name a `phone` column, and each column once.
+ */
+function parser(file: string, onHeader: () => void = () => {}) {
+  const csv = parse({
+    columns: (header: string[]) => {
+      onHeader();
+      const names = header.map((h) => h.trim().toLowerCase());
+      const twice = names.find((name, i) => name !== "" && names.indexOf(name) !== i);
+      if (twice !== undefined)
+        throw new DataError(`${file}: the header names the column "${twice}" twice`, "BAD_CSV_HEADER");
+      if (!names.includes("phone"))
+        throw new DataError(
+          `${file}: no "phone" column in the header (columns: ${names.join(", ")})`,
+          "BAD_CSV_HEADER",
+        );
+      return names;
+    },
+    bom: true,
+    trim: true,
+    skip_empty_lines: true,
+    info: true,
+  });
+  pipeline(createReadStream(file), csv, () => {});
+  return csv;
+}
+
+/** A file that cannot be read, or a CSV that cannot be parsed, as a DataError (exit 65) naming the file. */
+function readFailure(file: string, error: unknown): DataError {
+  if (error instanceof DataError) return error;
+  const e = error as NodeJS.ErrnoException & { lines?: number };
+  const reason = e.code ? READ_ERRORS[e.code] : undefined;
+  if (reason) return new DataError(`recipients file ${file} ${reason}`, "RECIPIENTS_FILE_UNREADABLE");
+  return new DataError(`${file}${e.lines ? `: line ${e.lines}` : ""}: ${e.message}`, "BAD_CSV");
 }
 
 function readRow(record: Record<string, string | undefined>, line: number): FileRecipient | string {
@@ -42,26 +76,24 @@ function readRow(record: Record<string, string | undefined>, line: number): File
 export async function checkRecipientsFile(file: string): Promise<number> {
   const problems: string[] = [];
   let count = 0;
+  let header = false;
+  const csv = parser(file, () => {
+    header = true;
+  });
   try {
-    for await (const { record, info } of parser(file) as AsyncIterable<{
+    for await (const { record, info } of csv as AsyncIterable<{
       record: Record<string, string>;
       info: { lines: number };
     }>) {
-      if (count === 0 && problems.length === 0 && !("phone" in record)) {
-        throw new DataError(
-          `${file}: no "phone" column in the header (columns: ${Object.keys(record).join(", ")})`,
-        );
-      }
       const row = readRow(record, info.lines);
       if (typeof row === "string") problems.push(row);
       else count++;
     }
   } catch (error) {
-    if (error instanceof DataError) throw error;
-    const e = error as NodeJS.ErrnoException & { lines?: number };
-    if (e.code === "ENOENT") throw new DataError(`recipients file ${file} does not exist`, "FILE_NOT_FOUND");
-    throw new DataError(`${file}${e.lines ? `: line ${e.lines}` : ""}: ${e.message}`, "BAD_CSV");
+    throw readFailure(file, error);
   }
+  if (!header)
+    throw new DataError(`${file}: the file is empty; it needs a header with a "phone" column`, "EMPTY_CSV");
   if (problems.length > 0) {
     const shown = problems.slice(0, MAX_REPORTED).join("\n  ");
     const more = problems.length > MAX_REPORTED ? `\n  … and ${problems.length - MAX_REPORTED} more` : "";
@@ -76,17 +108,19 @@ export async function checkRecipientsFile(file: string): Promise<number> {
 /** The recipients of a checked file in batches of `size`. */
 export async function* recipientBatches(file: string, size: number): AsyncGenerator<FileRecipient[]> {
   let batch: FileRecipient[] = [];
-  for await (const { record, info } of parser(file) as AsyncIterable<{
-    record: Record<string, string>;
-    info: { lines: number };
-  }>) {
-    const row = readRow(record, info.lines);
-    if (typeof row === "string") throw new DataError(`${file}: changed while being read (${row})`);
-    batch.push(row);
-    if (batch.length >= size) {
-      yield batch;
-      batch = [];
+  const rows = parser(file) as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>;
+  try {
+    for await (const { record, info } of rows) {
+      const row = readRow(record, info.lines);
+      if (typeof row === "string") throw new DataError(`${file}: changed while being read (${row})`);
+      batch.push(row);
+      if (batch.length >= size) {
+        yield batch;
+        batch = [];
+      }
     }
+  } catch (error) {
+    throw readFailure(file, error);
   }
   if (batch.length > 0) yield batch;
 }

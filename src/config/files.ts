@@ -1,0 +1,40 @@
+// The files a config names, checked by `topsync config check`: every job's `recipients_file` exists, is a
+// regular file and can be read. Run time does not rely on this check (a file can change after it): a
+// recipients file that cannot be read fails that job's fire alone.
+import { constants } from "node:fs";
+import { access, stat } from "node:fs/promises";
+import type { ConfigIssue, LoadedConfig } from "./load.js";
+
+export async function checkConfigFiles(loaded: LoadedConfig): Promise<ConfigIssue[]> {
+  const issues: ConfigIssue[] = [];
+  for (const [index, job] of loaded.config.purchases.entries()) {
+    if (job.recipients_file === undefined) continue;
+    const problem = await fileProblem(job.recipients_file);
+    if (problem === undefined) continue;
+    const where = ["purchases", index, "recipients_file"];
+    const { line, column } = loaded.positionOf(where);
+    issues.push({
+      file: loaded.file,
+      line,
+      column,
+      path: `purchases[${index}].recipients_file (job ${JSON.stringify(job.name)})`,
+      message: `${job.recipients_file} ${problem}`,
+    });
+  }
+  return issues;
+}
+
+async function fileProblem(file: string): Promise<string | undefined> {
+  try {
+    const found = await stat(file);
+    if (found.isDirectory()) return "is a directory, not a file";
+    if (!found.isFile()) return "is not a regular file";
+    await access(file, constants.R_OK);
+    return undefined;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return "does not exist";
+    if (code === "EACCES" || code === "EPERM") return "cannot be read (permission denied)";
+    return `cannot be used: ${(error as Error).message}`;
+  }
+}

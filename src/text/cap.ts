@@ -1,0 +1,24 @@
+// Bounds on what is kept of text from outside: a provider answer stored in the event log, a provider status
+// or reason in a column. Whatever a service sends, a row stays small enough to read back and print.
+
+/** Characters of a provider's answer kept in one event (its JSON text); the rest is cut with a marker. */
+export const MAX_STORED_RESPONSE_CHARS = 64 * 1024;
+/** Characters kept of one piece of provider text in a column (a status, a reason). */
+export const MAX_STORED_TEXT_CHARS = 2000;
+
+/** Text cut to `max` characters, with a marker saying how much was left out. */
+export function capText(text: string, max = MAX_STORED_TEXT_CHARS): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… [truncated: ${text.length - max} more characters]`;
+}
+
+/**
+ * A provider's answer as stored: as it came when its JSON text is within the limit, else a marker object
+ * with the first characters of that text and its full length.
+ */
+export function cappedResponse(value: unknown, max = MAX_STORED_RESPONSE_CHARS): unknown {
+  if (value === undefined || value === null) return null;
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  if (text === undefined || text.length <= max) return value;
+  return { truncated: true, length: text.length, head: text.slice(0, max) };
+}

@@ -1,0 +1,86 @@
+// The leaf helpers that keep outside text harmless: secrets in every encoding, control characters shown as
+// escapes, CSV formulas neutralised, stored answers capped, calendar dates that exist.
+import { describe, expect, it } from "vitest";
+import { parseCalendarInstant } from "../../src/calendar.js";
+import { cappedResponse, capText } from "../../src/text/cap.js";
+import { csvCell, inert, inertLines } from "../../src/text/inert.js";
+import { redactSecretForms, redactSecretsDeep } from "../../src/text/secrets.js";
+
+const KEY = "sk-Ab+(a)*?/=K9x live";
+
+describe("secret redaction", () => {
+  const strict = encodeURIComponent(KEY).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16)}`);
+  const forms = {
+    written: KEY,
+    urlEncoded: encodeURIComponent(KEY),
+    strictLowerHex: strict,
+    strictUpperHex: strict.replace(/%[0-9a-f]{2}/g, (m) => m.toUpperCase()),
+    formEncoded: new URLSearchParams({ k: KEY }).toString().slice(2),
+    partlyEncoded: KEY.replace("(", "%28").replace("/", "%2F"),
+    lower: KEY.toLowerCase(),
+    upper: KEY.toUpperCase(),
+    bearerBase64: Buffer.from(`Bearer ${KEY}`).toString("base64"),
+    keyBase64Url: Buffer.from(KEY).toString("base64url"),
+  };
+
+  for (const [name, form] of Object.entries(forms)) {
+    it(`replaces the key ${name}`, () => {
+      expect(redactSecretForms(`before ${form} after`, KEY)).toBe("before [redacted] after");
+    });
+  }
+
+  it("leaves other text alone, and short secrets are not matched everywhere", () => {
+    expect(redactSecretForms("sk-Ab+(b) is another key", KEY)).toBe("sk-Ab+(b) is another key");
+    expect(redactSecretForms("abc abc", "abc")).toBe("abc abc");
+  });
+
+  it("redacts deep in a parsed answer, keys included, without touching the prototype", () => {
+    const value = JSON.parse(`{"a":["${KEY.toUpperCase()}"],"${KEY}":1,"__proto__":{"x":"${KEY}"}}`);
+    const redacted = redactSecretsDeep(value, [KEY]) as Record<string, unknown>;
+    expect(JSON.stringify(redacted)).not.toContain("sk-");
+    expect(redacted["[redacted]"]).toBe(1);
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+});
+
+describe("inert text", () => {
+  it("shows controls and bidi marks as escapes", () => {
+    expect(inert("a\u001b[31mb\rc\nd\te\u202Ef\u0000g\u009bh")).toBe(
+      "a\\x1B[31mb\\rc\\nd\\te\\u202Ef\\x00g\\x9Bh",
+    );
+    expect(inertLines("one\ntwo\r\u2066x")).toBe("one\ntwo\\r\\u2066x");
+    expect(inert("Ọ̀yọ́ — naira ₦")).toBe("Ọ̀yọ́ — naira ₦");
+  });
+
+  it("neutralises CSV cells that start a formula (OWASP)", () => {
+    for (const cell of ["=1+1", "+1", "-1", "@SUM(A1)", "\t=1", "\r=1"])
+      expect(csvCell(cell)).toBe(`'${cell}`);
+    expect(csvCell("REF-1=2")).toBe("REF-1=2");
+  });
+});
+
+describe("caps on what is stored", () => {
+  it("cuts text with a marker", () => {
+    expect(capText("abcdef", 3)).toBe("abc… [truncated: 3 more characters]");
+    expect(capText("abc", 3)).toBe("abc");
+  });
+
+  it("keeps an answer within the limit as it came, and marks a longer one", () => {
+    expect(cappedResponse({ a: 1 }, 100)).toEqual({ a: 1 });
+    expect(cappedResponse(undefined)).toBeNull();
+    expect(cappedResponse({ a: "x".repeat(100) }, 10)).toEqual({
+      truncated: true,
+      length: 108,
+      head: '{"a":"xxxx',
+    });
+  });
+});
+
+describe("calendar dates", () => {
+  it("reads real dates and date-times, refuses ones that do not exist", () => {
+    expect(parseCalendarInstant("2026-11-01")?.toISOString()).toBe("2026-11-01T00:00:00.000Z");
+    expect(parseCalendarInstant("2028-02-29T10:00:00Z")?.toISOString()).toBe("2028-02-29T10:00:00.000Z");
+    for (const bad of ["2026-02-30", "2026-02-29", "2026-13-01", "2026-11-01T24:00:00Z", "2026-11-1", "soon"])
+      expect(parseCalendarInstant(bad), bad).toBeUndefined();
+  });
+});
