@@ -4,6 +4,7 @@ import { DataError, ExitCode, TopsyncError, UsageError } from "../errors.js";
 import { maskPhone } from "../log/mask.js";
 import { formatMoney } from "../money.js";
 import type { RunProgress, RunSummary } from "../purchases/executor.js";
+import { explicitFire } from "../purchases/fire-time.js";
 import type { PurchaseProjection } from "../purchases/projection.js";
 import { findJob, type PassResult, projectRun, runPurchasePass } from "../purchases/run-once.js";
 import { projectionJson } from "../report/forecast-json.js";
@@ -27,7 +28,12 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
     throw new UsageError("--now and --fire-time need --job NAME");
   const now = new Date();
   const job = flags.job ? findJob(ctx.config, flags.job) : undefined;
-  const fireTime = flags.fireTime ? parseFireTime(flags.fireTime) : flags.now ? onDemandFire(now) : undefined;
+  const fireTime =
+    job && flags.fireTime
+      ? explicitFire(job, ctx.config.timezone, parseFireTime(flags.fireTime))
+      : flags.now
+        ? onDemandFire(now)
+        : undefined;
   if (job && !fireTime && !job.schedule && !job.at) {
     throw new UsageError(`job "${job.name}" has no schedule or at; run it with --now or --fire-time`);
   }

@@ -13,7 +13,7 @@ import {
   type SourceRun,
 } from "./projection.js";
 import type { Catalogue } from "./resolve.js";
-import { type IntakeRow, intakePurchase } from "./sources/intake.js";
+import { type IntakeRow, intakePurchase, intakeRefusal } from "./sources/intake.js";
 import { fireRows } from "./sources/jobs.js";
 import { readGuardState, readWallet } from "./wallet.js";
 
@@ -107,7 +107,8 @@ async function intakeRows(db: Executor, now: Date, to: Date): Promise<TimedRow[]
         where processed_at is null and coalesce(not_before, ${now.toISOString()}::timestamptz) <= ${to.toISOString()}
         order by id`,
   );
-  return found.map((r) => intakePurchase(r, now) as TimedRow);
+  // A refused request never enters the ledger (its error is written when the run moves it).
+  return found.filter((r) => intakeRefusal(r) === null).map((r) => intakePurchase(r, now) as TimedRow);
 }
 
 /** Rows grouped into the runs that would take them: everything due now in one, later ones by minute. */

@@ -2,6 +2,7 @@
 // ledger exactly once, under its caller's request_key, and gets the purchase id written back.
 import { sql } from "drizzle-orm";
 import { type Db, rows } from "../../db/client.js";
+import { isMoneyText, parseMoney } from "../../money.js";
 import { parseSizeMb } from "../../reseller/size.js";
 import { insertPurchases, type NewPurchase } from "../ledger.js";
 
@@ -21,22 +22,56 @@ export async function ingestIntake(db: Db, batchSize: number, actor: string): Pr
           from purchase_requests where processed_at is null order by id limit ${batchSize} for update skip locked`,
     );
     if (pending.length === 0) return { moved: 0, invalid: 0 };
-    const invalid = pending.filter((r) => r.plan_size && parseSizeMb(r.plan_size) === null).length;
+    const refused = pending.flatMap((r) => {
+      const why = intakeRefusal(r);
+      return why ? [{ id: r.id, why }] : [];
+    });
+    const accepted = pending.filter((r) => !refused.some((x) => x.id === r.id));
+    const invalid =
+      refused.length + accepted.filter((r) => r.plan_size && parseSizeMb(r.plan_size) === null).length;
     const now = new Date();
     await insertPurchases(
       tx,
-      pending.map((r) => intakePurchase(r, now)),
+      accepted.map((r) => intakePurchase(r, now)),
       actor,
       "accepted from purchase_requests",
     );
-    const ids = pending.map((r) => sql`${r.id}::bigint`);
-    await tx.execute(sql`
-      update purchase_requests r set processed_at = now(), purchase_id = p.id,
-        error = case when r.plan_size is not null and r.plan_id is null and p.plan_selector is null
-                     then 'plan_size "' || r.plan_size || '" is not a size' end
-      from purchases p where p.request_key = r.request_key and r.id in (${sql.join(ids, sql`, `)})`);
+    if (accepted.length > 0) {
+      const ids = accepted.map((r) => sql`${r.id}::bigint`);
+      await tx.execute(sql`
+        update purchase_requests r set processed_at = now(), purchase_id = p.id,
+          error = case when r.plan_size is not null and r.plan_id is null and p.plan_selector is null
+                       then 'plan_size "' || r.plan_size || '" is not a size' end
+        from purchases p where p.request_key = r.request_key and r.id in (${sql.join(ids, sql`, `)})`);
+    }
+    for (const { id, why } of refused) {
+      await tx.execute(
+        sql`update purchase_requests set processed_at = now(), error = ${why} where id = ${id}`,
+      );
+    }
     return { moved: pending.length, invalid };
   });
+}
+
+/**
+ * Keys have owners: `job:` keys belong to job fires and `buy:` keys to `topsync buy`, so an intake row cannot
+ * take (and silently cancel) a purchase another source will make.
+ */
+export const RESERVED_KEY_PREFIXES = ["job:", "buy:"] as const;
+
+/** Why an intake request is refused outright (nothing enters the ledger), or null. Checked like config. */
+export function intakeRefusal(r: IntakeRow): string | null {
+  const key = r.request_key.trim().toLowerCase();
+  const prefix = RESERVED_KEY_PREFIXES.find((p) => key.startsWith(p));
+  if (prefix)
+    return `request_key may not start with "${prefix}": those keys belong to ${prefix === "job:" ? "job fires" : "topsync buy"}`;
+  if (r.request_key.trim() === "") return "request_key is empty";
+  if (r.network.trim() === "") return "network is empty";
+  if (r.plan_id !== null && r.plan_id.trim() === "") return "plan_id is empty";
+  if (r.plan_id === null && r.plan_size === null) return "give plan_id or plan_size";
+  if (r.max_price !== null && !(isMoneyText(r.max_price) && parseMoney(r.max_price).gt(0)))
+    return `max_price must be an amount above 0, got ${r.max_price}`;
+  return null;
 }
 
 /** The ledger row an intake request becomes (also what `topsync plan` shows for requests not moved yet). */
