@@ -22,16 +22,24 @@ import {
   markSubmitted,
   rejectUnsent,
   requeueForRetry,
+  returnUnclaimedSubmitting,
   returnUnsent,
 } from "./ledger.js";
 import { classifyPurchase, type PurchaseOutcome } from "./outcome.js";
 import { readOvercharges, recordOvercharge } from "./prices.js";
 import { guardLimits, priceKey } from "./projection.js";
 import type { Catalogue, Resolved } from "./resolve.js";
+import { HEARTBEAT_MS, RunLiveness } from "./run-liveness.js";
 import { Verifier } from "./verifier.js";
 import { recordWalletBalance } from "./wallet.js";
 
 const WALLET_FLUSH_MS = 50;
+/** A run without its liveness lock for this long stops (what it sent is recorded first). */
+const LOST_SESSION_MS = 30_000;
+/** How long an answer's recording is tried again while the database is away, before the run fails. */
+const RECORD_RETRY_MS = 120_000;
+/** After a failed claim, claiming waits this long. */
+const CLAIM_PAUSE_MS = 500;
 /** The window on the queue holds this many claims' worth of due purchases at full concurrency. */
 const WINDOW_BATCHES = 4;
 /**
@@ -121,6 +129,10 @@ class PurchaseRun {
   private readonly recordings = new Set<Promise<void>>();
   private failure: unknown;
   private readonly ensuredDays = new Set<string>();
+  private readonly liveness: RunLiveness;
+  /** Rows this run's claims handed it to send: any other row of this run left in submitting was never sent. */
+  private readonly claimedIds = new Set<number>();
+  private claimPausedUntil = 0;
   /** The newest wallet balance a purchase answer reported; written at most every WALLET_FLUSH_MS. */
   private wallet: { balance: string; seq: number; flushedAt: number; written: boolean } | undefined;
   /** Plans charged above their listed price, shared with the due window's resolution (this run's catalogue). */
@@ -139,6 +151,7 @@ class PurchaseRun {
     this.claimedCap = Math.max(this.concurrency, Math.min(2 * this.concurrency, SMALL_RUN_CLAIMS));
     this.claimBatch = Math.max(1, Math.floor((this.claimedCap * 3) / 4));
     this.batcher = new TransitionBatcher(deps.database);
+    this.liveness = new RunLiveness(deps.database, this.runId, this.actor, deps.logger, clock);
     this.verifier = new Verifier({
       db: deps.database,
       ledger: this.batcher,
@@ -160,15 +173,15 @@ class PurchaseRun {
   async execute(): Promise<RunSummary> {
     // The liveness lock (a session of its own) and the catalogue (reseller calls) do not wait for each other.
     const [lock, catalogue] = await Promise.allSettled([
-      this.deps.database.holdRunLock(this.runId),
+      this.liveness.start(),
       this.options.catalogue ?? loadCatalogue(this.deps.reseller, this.deps.logger),
     ]);
-    if (lock.status === "rejected") throw lock.reason;
     try {
+      if (lock.status === "rejected") throw lock.reason;
       if (catalogue.status === "rejected") throw catalogue.reason;
       return await this.executeHoldingLock(catalogue.value);
     } finally {
-      await lock.value();
+      await this.liveness.stop();
     }
   }
 
@@ -195,7 +208,18 @@ class PurchaseRun {
       while (!this.stopped()) {
         const free = this.claimedCap - this.inFlight.size - claiming;
         const idle = this.inFlight.size === 0 && claims.size === 0;
-        if (!window.exhausted && claims.size < 2 && free > 0 && (free >= this.claimBatch || idle)) {
+        // A run that lost its liveness lock claims nothing until it holds it again: a sweep may be about to
+        // call it dead, and what it claimed meanwhile would look abandoned.
+        const live = this.liveness.held;
+        const paused = this.clock.now() < this.claimPausedUntil;
+        if (
+          live &&
+          !paused &&
+          !window.exhausted &&
+          claims.size < 2 &&
+          free > 0 &&
+          (free >= this.claimBatch || idle)
+        ) {
           claiming += free;
           const claim = this.claim(window, free).finally(() => {
             claiming -= free;
@@ -209,6 +233,19 @@ class PurchaseRun {
           await this.nextEvent();
           continue;
         }
+        if (paused && live) {
+          await this.clock.sleep(Math.max(1, this.claimPausedUntil - this.clock.now()));
+          window.reset();
+          continue;
+        }
+        if (!live) {
+          if (this.clock.now() - (this.liveness.lostAt ?? this.clock.now()) > LOST_SESSION_MS) {
+            this.stoppedBy ??= "the run lost its database session and could not take its liveness lock again";
+            break;
+          }
+          await this.clock.sleep(HEARTBEAT_MS);
+          continue;
+        }
         if (!(await this.waitForRetries())) break;
         window.reset();
       }
@@ -218,6 +255,7 @@ class PurchaseRun {
       await Promise.allSettled([...claims]);
       await Promise.allSettled([...this.inFlight]);
       await Promise.allSettled([...this.recordings]);
+      await this.returnOrphans();
     }
     if (this.failure) throw this.failure;
     await this.flushWallet(true);
@@ -236,7 +274,20 @@ class PurchaseRun {
     return this.stoppedBy !== undefined || this.options.signal?.aborted === true;
   }
 
+  /**
+   * One claim. A claim that fails (the database away) is not the run's failure: claiming pauses and tries again;
+   * whatever the failed statement may have committed is given back at the end of the run (`returnOrphans`).
+   */
   private async claim(window: DueWindow, free: number): Promise<void> {
+    try {
+      await this.claimOnce(window, free);
+    } catch (error) {
+      this.claimPausedUntil = this.clock.now() + CLAIM_PAUSE_MS;
+      this.deps.logger.warn({ err: error }, `claiming failed for now: ${(error as Error).message}`);
+    }
+  }
+
+  private async claimOnce(window: DueWindow, free: number): Promise<void> {
     const { config } = this.deps;
     const candidates = await window.take(free);
     if (candidates.length === 0) return;
@@ -248,8 +299,12 @@ class PurchaseRun {
       runCommitted: this.progress.committed,
       timeZone: config.timezone,
       ensuredDays: this.ensuredDays,
+    }).catch((error: unknown) => {
+      window.settle(candidates, candidates);
+      throw error;
     });
     window.settle(candidates, result.lost);
+    for (const c of result.toSend) this.claimedIds.add(c.row.id);
     this.progress.committed = this.progress.committed.plus(result.committed);
     this.progress.claimed += result.toSend.length + result.rejected.length;
     this.progress.rejected += result.rejected.length;
@@ -320,7 +375,7 @@ class PurchaseRun {
         ? this.giveBack(row, resolved.amount)
         : "blocked" in sent
           ? this.rejectBlocked(row, resolved)
-          : this.record(row, resolved, sent.outcome)
+          : this.persist(row.id, () => this.record(row, resolved, sent.outcome))
     ).catch((error: unknown) => {
       this.failure ??= error;
     });
@@ -335,6 +390,47 @@ class PurchaseRun {
     this.progress.committed = this.progress.committed.minus(amount);
     this.progress.unsent++;
     this.report();
+  }
+
+  /**
+   * An answer is always recorded: while the database is away (a blip, a failover) its recording is tried again
+   * with backoff, so a provider's answer is never thrown away by a dropped connection.
+   */
+  private async persist(id: number, write: () => Promise<void>): Promise<void> {
+    const started = this.clock.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await write();
+      } catch (error) {
+        if (this.clock.now() - started > RECORD_RETRY_MS) throw error;
+        const wait = Math.max(50, backoffDelay(attempt, { baseDelayMs: 100, maxDelayMs: 2000 }));
+        this.deps.logger.warn(
+          { purchase: id, err: error },
+          `recording purchase ${id}'s answer failed (${(error as Error).message}); trying again in ${wait} ms`,
+        );
+        await this.clock.sleep(wait);
+      }
+    }
+  }
+
+  /**
+   * Rows a failed claim statement committed after all (its answer lost with the connection) are this run's and
+   * were never sent: back to the queue. If even this cannot be written, they stay in submitting, and once this
+   * run is gone a sweep makes them in_doubt (never sent, but nobody can know that then).
+   */
+  private async returnOrphans(): Promise<void> {
+    try {
+      const moved = await returnUnclaimedSubmitting(this.deps.database, this.runId, [...this.claimedIds], {
+        actor: this.actor,
+        reason: "not sent: claimed by a statement whose answer was lost with its database connection",
+      });
+      if (moved > 0)
+        this.deps.logger.warn(
+          `${moved} purchases claimed by a lost statement were never sent and are queued again`,
+        );
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, `could not give back unsent claims: ${(error as Error).message}`);
+    }
   }
 
   /** A claimed purchase whose plan was found overcharged before it was sent: rejected as a claim would be. */
@@ -383,7 +479,7 @@ class PurchaseRun {
         await markFailed(
           db,
           row.id,
-          ["submitting"],
+          ["submitting", "in_doubt"],
           { message: outcome.message },
           { ...event, reason: outcome.message },
         );

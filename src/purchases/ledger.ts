@@ -5,6 +5,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Database, type Db, type Executor, rows } from "../db/client.js";
 import type { PurchaseState, purchases } from "../db/schema.js";
 import { cappedResponse, capText } from "../text/cap.js";
+import { recentlyBeating } from "./run-liveness.js";
 
 export type PurchaseRow = typeof purchases.$inferSelect;
 export type NewPurchase = typeof purchases.$inferInsert;
@@ -223,10 +224,12 @@ export function markSubmitted(
   event: TransitionEvent,
   charged: { amount: string | null; note: string | null } = { amount: null, note: null },
 ): Promise<Moved | undefined> {
+  // From in_doubt too: an answer that arrives after a sweep moved the row (a database blip) is attached to it,
+  // and verification settles it like any submitted purchase.
   return transition(
     db,
     id,
-    ["submitting"],
+    ["submitting", "in_doubt"],
     "submitted",
     {
       reference,
@@ -293,6 +296,32 @@ export function rejectUnsent(
   event: TransitionEvent,
 ): Promise<Moved | undefined> {
   return transition(db, id, ["submitting"], "rejected", { reason, settled_at: new Date() }, event);
+}
+
+/** Rows of `runId` in submitting that it never knew it claimed (`known` are the ones it did): back to the queue. */
+export async function returnUnclaimedSubmitting(
+  db: Executor,
+  runId: string,
+  known: readonly number[],
+  event: TransitionEvent,
+): Promise<number> {
+  const found = await rows<{ id: number | string; attempts: number }>(
+    db,
+    sql`select id, attempts from purchases where state = 'submitting' and run_id = ${runId}
+          and not (id = any(${idArray(known)}::bigint[]))`,
+  );
+  const moved = await transitionMany(
+    db,
+    found.map((row) => ({
+      id: Number(row.id),
+      from: ["submitting"],
+      to: "queued",
+      set: { not_before: new Date(), attempts: Math.max(0, row.attempts - 1) },
+      actor: event.actor,
+      reason: event.reason,
+    })),
+  );
+  return moved.length;
 }
 
 /** The outcome of the POST is unknown: money may have moved. Never retried by itself. */
@@ -413,15 +442,32 @@ export function cancelByPerson(db: Db, id: number, event: TransitionEvent): Prom
   return transition(db, id, ["queued"], "cancelled", { settled_at: new Date() }, event);
 }
 
-/** Rows left in `submitting` by runs that are no longer alive become in_doubt (their call's outcome is unknown). */
-export async function sweepDeadSubmitting(database: Database, actor: string): Promise<number> {
-  const owners = await rows<{ run_id: string }>(
+/**
+ * Rows left in `submitting` by runs that are no longer alive become in_doubt (their call's outcome is unknown). A
+ * run is dead when its liveness lock is free and its heartbeat is older than the grace period (run-liveness.ts);
+ * `waiting` counts rows of runs whose lock is free but whose heartbeat is recent, left for a later sweep.
+ */
+export async function sweepDeadSubmitting(
+  database: Database,
+  actor: string,
+): Promise<{ swept: number; waiting: number }> {
+  const owners = await rows<{ run_id: string; n: number | string }>(
     database.db,
-    sql`select distinct run_id from purchases where state = 'submitting' and run_id is not null`,
+    sql`select run_id, count(*) as n from purchases where state = 'submitting' and run_id is not null group by run_id`,
+  );
+  const unlocked: typeof owners = [];
+  for (const owner of owners) if (!(await database.isRunAlive(owner.run_id))) unlocked.push(owner);
+  const beating = await recentlyBeating(
+    database,
+    unlocked.map((o) => o.run_id),
   );
   let swept = 0;
-  for (const { run_id } of owners) {
-    if (await database.isRunAlive(run_id)) continue;
+  let waiting = 0;
+  for (const { run_id, n } of unlocked) {
+    if (beating.has(run_id)) {
+      waiting += Number(n);
+      continue;
+    }
     const moved = await rows<{ id: number }>(
       database.db,
       sql`with old as (
@@ -438,7 +484,7 @@ export async function sweepDeadSubmitting(database: Database, actor: string): Pr
     );
     swept += moved.length;
   }
-  return swept;
+  return { swept, waiting };
 }
 
 /** Inserts new purchases in one statement; an existing request_key is left alone. Returns how many were new. */

@@ -3,6 +3,7 @@
 // daemon runs the same steps on its timers and ends each run through `executeAndRecord` as this pass does. The
 // dry run (`projectRun`) reads the same sources and decides with the same projection, writing nothing.
 import { sql } from "drizzle-orm";
+import { systemClock } from "../clock.js";
 import type { Config, PurchaseJob } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import { UsageError } from "../errors.js";
@@ -14,11 +15,14 @@ import { recordPlanPrices } from "./prices.js";
 import { type PurchaseProjection, projectPurchases } from "./projection.js";
 import { readFirstSeen, readProjectionInputs } from "./projection-read.js";
 import type { Catalogue } from "./resolve.js";
+import { HEARTBEAT_GRACE_MS, HEARTBEAT_MS } from "./run-liveness.js";
 import { ingestIntake } from "./sources/intake.js";
 import { type FireResult, fireJob } from "./sources/jobs.js";
 
 export interface PrepareResult {
   swept: number;
+  /** Rows in submitting of runs whose lock is free but whose heartbeat is recent: swept after the grace period. */
+  waiting: number;
   intake: number;
   fires: FireResult[];
 }
@@ -68,7 +72,7 @@ export async function prepareRun(
   config: Config,
   options: { now: Date; actor: string; configDir: string; fires: Fire[]; intake: boolean },
 ): Promise<PrepareResult> {
-  const swept = await sweepDeadSubmitting(database, options.actor);
+  const { swept, waiting } = await sweepDeadSubmitting(database, options.actor);
   let intake = 0;
   if (options.intake && config.intake.enabled) {
     for (;;) {
@@ -87,7 +91,7 @@ export async function prepareRun(
       }),
     );
   }
-  return { swept, intake, fires };
+  return { swept, waiting, intake, fires };
 }
 
 /** What one pass is asked to do: one job (at a given fire, or its due one) or everything due. */
@@ -142,7 +146,18 @@ export async function runPurchasePass(
     { ...deps, actor },
     { ...options, jobName: request.job?.name, catalogue },
   );
-  return { ...prepared, summary };
+  // Rows a stopped run left in submitting while its heartbeat was still fresh: settled now that it is stale.
+  const late = prepared.waiting > 0 ? await sweepWhenStale(deps, actor) : 0;
+  if (late > 0)
+    logger.warn(`${late} purchases were left in submitting by a stopped run and are now in_doubt`);
+  return { ...prepared, swept: prepared.swept + late, summary };
+}
+
+/** Waits out the heartbeat grace (at most once) and sweeps again. */
+async function sweepWhenStale(deps: PurchaseDeps, actor: string): Promise<number> {
+  const clock = deps.clock ?? systemClock;
+  await clock.sleep(HEARTBEAT_GRACE_MS + HEARTBEAT_MS);
+  return (await sweepDeadSubmitting(deps.database, actor)).swept;
 }
 
 /** The same pass decided without doing it: the projection over what the pass would take, nothing written. */

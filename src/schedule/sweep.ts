@@ -37,7 +37,7 @@ export class Sweeper {
     const { logger } = this.ctx;
     try {
       await this.liveness.ensure();
-      const swept = await sweepDeadSubmitting(this.ctx.database, this.ctx.replica);
+      const { swept } = await sweepDeadSubmitting(this.ctx.database, this.ctx.replica);
       if (swept > 0)
         logger.warn(
           `${swept} purchases were left in submitting by a stopped run and are now in_doubt; settle them with topsync purchases resolve`,
