@@ -1,21 +1,8 @@
 // When a job fires: the latest fire at or before an instant (for catch-up and one-shot runs) and the
-// next fires (for plans), from node-cron's own matcher in the job's time zone.
-import { createTask, type ScheduledTask } from "node-cron";
+// next fires (for plans), from the cron arithmetic in src/time/cron.ts, which agrees with node-cron's
+// scheduler fire for fire in the job's time zone.
 import type { PurchaseJob } from "../config/index.js";
-
-/** Seconds when the pattern has a seconds field (6 fields), else minutes. */
-function stepMs(expression: string): number {
-  return expression.trim().split(/\s+/).length === 6 ? 1000 : 60_000;
-}
-
-function withTask<T>(expression: string, timeZone: string, use: (task: ScheduledTask) => T): T {
-  const task = createTask(expression, () => {}, { timezone: timeZone });
-  try {
-    return use(task);
-  } finally {
-    void task.destroy();
-  }
-}
+import { cronFiresBefore, cronFiresBetween, cronLatestFire } from "../time/cron.js";
 
 /** The latest instant in (now - window, now] the schedule matches, or undefined. */
 export function latestFire(
@@ -24,14 +11,7 @@ export function latestFire(
   now: Date,
   windowMs: number,
 ): Date | undefined {
-  const step = stepMs(expression);
-  const start = Math.floor(now.getTime() / step) * step;
-  return withTask(expression, timeZone, (task) => {
-    for (let t = start; t > now.getTime() - windowMs; t -= step) {
-      if (task.match(new Date(t))) return new Date(t);
-    }
-    return undefined;
-  });
+  return cronLatestFire(expression, timeZone, now, windowMs);
 }
 
 /** Every instant in (from, to] the schedule matches, oldest first (at most `limit`). */
@@ -42,18 +22,7 @@ export function firesBetween(
   to: Date,
   limit = 10_000,
 ): Date[] {
-  const step = stepMs(expression);
-  const fires: Date[] = [];
-  withTask(expression, timeZone, (task) => {
-    for (
-      let t = Math.floor(from.getTime() / step) * step + step;
-      t <= to.getTime() && fires.length < limit;
-      t += step
-    ) {
-      if (task.match(new Date(t))) fires.push(new Date(t));
-    }
-  });
-  return fires;
+  return cronFiresBetween(expression, timeZone, from, to, limit);
 }
 
 /** The fire of a job that is due at `now`: its latest scheduled fire within catch_up, or its `at` time. */
@@ -84,15 +53,7 @@ export function firesBefore(
   after: Date,
   limit: number,
 ): Date[] {
-  const step = stepMs(expression);
-  const fires: Date[] = [];
-  withTask(expression, timeZone, (task) => {
-    let t = Math.ceil(before.getTime() / step) * step - step;
-    for (; t > after.getTime() && fires.length < limit; t -= step) {
-      if (task.match(new Date(t))) fires.push(new Date(t));
-    }
-  });
-  return fires;
+  return cronFiresBefore(expression, timeZone, before, after, limit);
 }
 
 /** A six-field cron expression (in UTC) matching the second of a one-off `at` time, every year. */
