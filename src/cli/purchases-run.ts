@@ -8,7 +8,7 @@ import { type DryRunReport, dryRunPurchases } from "../purchases/dry-run.js";
 import { executePurchases, type RunProgress, type RunSummary } from "../purchases/executor.js";
 import { findJob, firesToWrite, prepareRun, registerJobs } from "../purchases/run-once.js";
 import { recordPlanPrices } from "../report/plan-prices.js";
-import { onDemandFire } from "../schedule/fires.js";
+import { atWillNotFire, onDemandFire } from "../schedule/fires.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
@@ -47,6 +47,12 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
     job && explicitTime ? { job, fireTime: explicitTime } : undefined,
   );
   if (job && !explicitTime) fires = fires.filter((f) => f.job.name === job.name);
+  if (!flags.dryRun && !explicitTime) {
+    for (const j of job ? [job] : ctx.config.purchases) {
+      const reason = atWillNotFire(j, now, firstSeen.get(j.name));
+      if (reason) ctx.logger.warn(`job ${j.name} will not fire: ${reason}`);
+    }
+  }
 
   if (flags.dryRun) {
     const report = await dryRunPurchases(

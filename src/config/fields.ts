@@ -4,6 +4,7 @@ import cron from "node-cron";
 import { z } from "zod";
 import { parseDuration } from "../duration.js";
 import { parseMoney } from "../money.js";
+import { cronNextFire } from "../time/cron.js";
 
 /** How a value is quoted in a message: strings quoted, collections named, never a whole structure. */
 export function show(input: unknown): string {
@@ -150,6 +151,20 @@ function cronProblem(expression: string): string | undefined {
   }
 }
 
+/** "it never fires" when no day in node-cron's 100-year horizon matches it (e.g. "0 0 1 * 5#2"). */
+function neverFires(expression: string): string | undefined {
+  return cronNextFire(expression, "UTC", new Date()) === undefined
+    ? "never fires: no day in the next 100 years matches it (node-cron fires only on a day that matches both its day-of-month and its day-of-week)"
+    : undefined;
+}
+
+/** What node-cron accepts, for the message about an expression it refuses. */
+export const CRON_SYNTAX =
+  'five fields (minute hour day-of-month month day-of-week, e.g. "0 8 1 * *") or six with seconds first; ' +
+  "in each field *, a number, a range 1-5, a list 1,15, a step */10 or 9-17/2; month and weekday names " +
+  "(jan, mon); in day-of-month L (last day), L-3, 15W and LW (nearest weekday); in day-of-week 5L (last " +
+  "Friday) and 1#2 (second Monday); ? in either day field; or @hourly, @daily, @weekly, @monthly, @yearly";
+
 /** A cron expression node-cron accepts (five fields, or six with seconds first). */
 export function cronExpression() {
   return z
@@ -157,15 +172,23 @@ export function cronExpression() {
     .trim()
     .superRefine((expression, ctx) => {
       const problem = cronProblem(expression);
-      if (problem === undefined) return;
+      if (problem === undefined) {
+        const never = neverFires(expression);
+        if (never) ctx.addIssue({ code: "custom", input: expression, message: `"${expression}" ${never}` });
+        return;
+      }
       ctx.addIssue({
         code: "custom",
         input: expression,
-        message: `"${expression}" is not a valid cron expression (${problem}); use five fields: minute hour day-of-month month day-of-week, e.g. "0 8 1 * *"`,
+        message: `"${expression}" is not a valid cron expression (${problem}); use ${CRON_SYNTAX}`,
       });
     })
     .meta({
-      description: 'A cron expression: minute hour day-of-month month day-of-week, e.g. "0 8 1 * *".',
+      description:
+        'A cron expression as node-cron reads it: minute hour day-of-month month day-of-week, e.g. "0 8 1 * *" ' +
+        "(six fields with seconds first; L, W, # and @daily are accepted). When both day-of-month and " +
+        "day-of-week are restricted, a day must match both (node-cron), not either (crontab). An expression " +
+        "that never fires is found by `topsync config check`, not by this schema.",
     });
 }
 

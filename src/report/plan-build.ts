@@ -82,6 +82,7 @@ function jobLine(fires: JobFires, catalogue: Catalogue | null, globalTimeZone: s
     status: "catalogue_unavailable",
     fires: fires.dueNow ? [fires.dueNow, ...fires.fires] : fires.fires,
     nextFire: fires.nextFire,
+    willNotFire: fires.willNotFire ?? null,
   };
   if (!catalogue) return { ...line, reason: "the reseller's networks could not be read" };
   const network = findNetwork(catalogue.networks, job.plan.network);

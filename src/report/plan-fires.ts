@@ -1,7 +1,7 @@
 // Which fires of each job fall in a plan's window: the one due now (as `purchases run` would write it), the
 // scheduled ones (src/schedule/fires.ts), and the next fire after the window, all by src/time/cron.ts.
 import type { Config, PurchaseJob } from "../config/index.js";
-import { dueFire, firesBetween } from "../schedule/fires.js";
+import { atWillNotFire, dueFire, firesBetween } from "../schedule/fires.js";
 import { cronNextFire } from "../time/cron.js";
 import type { JobFires, UnknownPart } from "./plan-model.js";
 
@@ -29,7 +29,14 @@ export function jobFires(
       });
       return { job, dueNow, fires: fires.slice(0, MAX_FIRES_PER_JOB), nextFire: null };
     }
-    return { job, dueNow, fires, nextFire: nextFire(job, timeZone, to) };
+    const willNotFire = atWillNotFire(job, now, firstSeen.get(job.name));
+    return {
+      job,
+      dueNow,
+      fires,
+      nextFire: nextFire(job, timeZone, to),
+      ...(willNotFire ? { willNotFire } : {}),
+    };
   });
   return { jobs, unknown };
 }

@@ -44,6 +44,7 @@ export function planJson(report: PlanReport, options: { showPhone: boolean }) {
         reason: j.reason ?? null,
         fires: j.fires.map((f) => f.toISOString()),
         next_fire: iso(j.nextFire),
+        will_not_fire: j.willNotFire,
       })),
       runs: p.runs.map((r) => ({
         index: r.index,

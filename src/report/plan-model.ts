@@ -39,6 +39,8 @@ export interface JobFires {
   fires: Date[];
   /** The first fire after the window (node-cron's next runs), for jobs with a schedule or an `at`. */
   nextFire: Date | null;
+  /** Why the job's `at` time will never fire (it passed before the job was first seen). */
+  willNotFire?: string;
 }
 
 /** Everything the plan is decided from, read without writing anything. */
@@ -121,6 +123,8 @@ export interface JobLine {
   reason?: string;
   fires: Date[];
   nextFire: Date | null;
+  /** Why the job's `at` time will never fire. */
+  willNotFire: string | null;
 }
 
 export interface NetworkTotal {

@@ -40,6 +40,21 @@ export function dueFire(
   return fire;
 }
 
+/**
+ * Why a job's one-off `at` time will never fire, or undefined: it is earlier than the first time topsync saw
+ * the job (`firstSeen`; a job not seen yet is first seen `now`). Like a missed starting deadline, a time that
+ * passed before the job existed is not caught up.
+ */
+export function atWillNotFire(job: PurchaseJob, now: Date, firstSeen: Date | undefined): string | undefined {
+  if (!job.at || !job.enabled) return undefined;
+  const seen = firstSeen ?? now;
+  if (job.at.getTime() >= seen.getTime()) return undefined;
+  return (
+    `its at time ${job.at.toISOString()} is earlier than ${seen.toISOString()}, when topsync first saw the ` +
+    "job: a one-off time that passed before the job existed never fires (set a later at time)"
+  );
+}
+
 /** An on-demand fire time: now truncated to the minute, so repeating it within the minute adds nothing. */
 export function onDemandFire(now: Date): Date {
   return new Date(Math.floor(now.getTime() / 60_000) * 60_000);

@@ -208,8 +208,21 @@ function toInstant(l: Local, timeZone: string): { ms: number; exact: boolean } {
 
 const HALF_DAY_PLUS = 14 * 3_600_000;
 
+const steadyOffsets = new Map<string, number | null>();
+
 /** The zone's offset over the whole local day when it does not change that day, else undefined. */
 function steadyOffset(d: Day, timeZone: string): number | undefined {
+  const key = `${timeZone} ${dayKey(d)}`;
+  let offset = steadyOffsets.get(key);
+  if (offset === undefined) {
+    if (steadyOffsets.size > 100_000) steadyOffsets.clear();
+    offset = measureSteadyOffset(d, timeZone) ?? null;
+    steadyOffsets.set(key, offset);
+  }
+  return offset ?? undefined;
+}
+
+function measureSteadyOffset(d: Day, timeZone: string): number | undefined {
   const midnight = Date.UTC(d.year, d.month - 1, d.day);
   // Every instant that reads as this day (and every guess node-cron makes for it) lies in this span.
   const early = offsetAt(midnight - HALF_DAY_PLUS, timeZone);
