@@ -9,6 +9,7 @@ import type { DaemonContext } from "./context.js";
 import { FireCoordinator, jobTaskName, WEBSITES_TASK } from "./coordinator.js";
 import { atExpression } from "./fires.js";
 import { IntakeLoop } from "./intake-loop.js";
+import { WEBSITES_JOB } from "./fire-ledger.js";
 import { fireTimeOf, runJobFire, slotOf } from "./job-fire.js";
 import { ReplicaLiveness } from "./liveness.js";
 import { PurchaseRuns } from "./purchase-runs.js";
@@ -46,7 +47,7 @@ export async function startDaemon(ctx: DaemonContext): Promise<Daemon> {
     tasks.push(
       createFireTask(ctx, coordinator, {
         name: WEBSITES_TASK,
-        label: "websites",
+        label: WEBSITES_JOB,
         expression: websites,
         timezone: ctx.config.timezone,
         run: () => runWebsitePass(ctx),

@@ -65,3 +65,10 @@ describe("schedules in config check", () => {
     expect(load(job(`at: "${future}"`)).warnings).toEqual([]);
   });
 });
+
+describe("the website loop's label", () => {
+  it("no purchase job can be named as the website loop is in metrics and schedule_fires", () => {
+    const text = job('schedule: "0 8 * * *"').replace("name: j", 'name: "(websites)"');
+    expect(issues(text)[0]).toContain("purchases[0].name");
+  });
+});
