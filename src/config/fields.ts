@@ -61,13 +61,16 @@ export function duration(options: { min?: number } = {}) {
 }
 
 const MONEY_PATTERN = /^\d+(?:\.\d{1,2})?$/;
+/** A YAML number this large or larger is written with an exponent ("1e+21"), which is not an amount. */
+const MONEY_NUMBER_LIMIT = 1e21;
 
 function moneyMessage(input: unknown): string {
   const text =
     typeof input === "string" ? input.trim() : typeof input === "number" ? String(input) : undefined;
   if (text === undefined) return `expected a decimal amount like "350.00", got ${show(input)}`;
   const base = `expected a decimal amount like "350.00", got "${text}"`;
-  return /^-\d+(?:\.\d+)?$/.test(text) ? `${base} (amounts cannot be negative)` : base;
+  if (/^-\d+(?:\.\d+)?$/.test(text)) return `${base} (amounts cannot be negative)`;
+  return base;
 }
 
 /**
@@ -80,12 +83,21 @@ export function money() {
     .union(
       [
         z.string({ error }).trim().regex(MONEY_PATTERN, { error }),
-        z.number({ error }).refine((n) => MONEY_PATTERN.test(String(n)), { error }),
+        z
+          .number({ error })
+          .min(0, { error })
+          .lt(MONEY_NUMBER_LIMIT, { error })
+          .multipleOf(0.01, { error })
+          .refine((n) => MONEY_PATTERN.test(String(n)), { error }),
       ],
       { error },
     )
     .transform((value) => parseMoney(String(value)))
-    .meta({ description: 'An amount of money with at most two decimal places, e.g. "350.00".' });
+    .meta({
+      description:
+        'An amount of money: at least 0, with at most two decimal places, e.g. "350.00" (a number written with ' +
+        "an exponent, like 1e21, is refused).",
+    });
 }
 
 const INTEGER_TEXT = /^\s*[-+]?\d+\s*$/;
@@ -251,6 +263,9 @@ export function isoInstant() {
     .meta({ description: 'An ISO 8601 time with an offset or Z, e.g. "2026-12-01T08:00:00+01:00".' });
 }
 
+/** The start of an http(s) URL with a host, for the JSON Schema; `isHttpUrl` decides. */
+const HTTP_URL_PATTERN = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#]+/;
+
 function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
@@ -268,6 +283,7 @@ export function httpUrl() {
   return z
     .string({ error })
     .trim()
+    .regex(HTTP_URL_PATTERN, { error })
     .refine(isHttpUrl, { error })
     .transform((text) => text.replace(/\/+$/, ""))
     .meta({ description: 'An http(s) base URL, e.g. "http://127.0.0.1:4010".' });
