@@ -3,7 +3,7 @@
 // with `topsync config check` on every row the schema can express; the rows it cannot are listed too.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import Ajv2020 from "ajv/dist/2020.js";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { ConfigError, configJsonSchema, parseConfig } from "../../src/config/index.js";
