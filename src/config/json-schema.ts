@@ -79,10 +79,19 @@ function notBoth(keys: string[], properties: Json = {}): Json {
   };
 }
 
-/** schedule or at, not both; recipients or a recipients_file. */
+/** schedule or at, not both; recipients or a recipients_file; a network unless a plan_id names the plan. */
 function jobRules(job: Json): Json {
+  const properties = job.properties as Json;
+  const plan = {
+    ...(properties.plan as Json),
+    anyOf: [
+      { required: ["plan_id"], properties: { plan_id: true } },
+      { required: ["network"], properties: { network: true } },
+    ],
+  };
   return {
     ...job,
+    properties: { ...properties, plan },
     allOf: [
       notBoth(["schedule", "at"]),
       {

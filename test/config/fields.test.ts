@@ -187,9 +187,14 @@ describe("purchase jobs", () => {
     ]);
   });
 
-  it("requires a network in both plan forms", () => {
-    expect(issues(job().replace("network: MTN, ", ""))).toEqual([
-      'config.yaml:9:5: purchases[0].plan.network (job "a"): is required',
+  it("requires a network with a selector; a plan id alone finds its network at run time", () => {
+    expect(load(job().replace("network: MTN, ", "")).config.purchases[0]!.plan).toEqual({
+      kind: "id",
+      network: "",
+      plan_id: "1",
+    });
+    expect(issues(job().replace("network: MTN, plan_id: '1'", "size: 1GB"))).toEqual([
+      'config.yaml:9:5: purchases[0].plan.network (job "a"): is required with a selector (size, type, name_contains); only a plan_id finds its own network',
     ]);
   });
 

@@ -75,6 +75,16 @@ const EXPRESSIBLE: Array<[string, string, boolean]> = [
   ["https base_url", doc().replace("http://127.0.0.1:4010", "https://reseller.example.com/api"), true],
   ["a six-field schedule", withRecipients('schedule: "30 0 8 * * *"'), true],
   ["an at time", withRecipients('at: "2030-01-01T08:00:00+01:00"'), true],
+  [
+    "a plan id without its network",
+    withRecipients().replace('network: MTN, plan_id: "101"', 'plan_id: "208"'),
+    true,
+  ],
+  [
+    "a selector without a network",
+    withRecipients().replace('network: MTN, plan_id: "101"', "size: 1GB"),
+    false,
+  ],
   ["a recipients_file instead of recipients", job("recipients_file: ./r.csv"), true],
   [
     "privacy password with its password",
