@@ -74,7 +74,9 @@ export function requestedNetwork(
 ): { ok: true; network: Network } | Refused {
   if (request.network.trim() !== "") {
     const network = findNetwork(catalogue.networks, request.network);
-    return network ? { ok: true, network } : refuse("unknown_network", `unknown network "${request.network}"`);
+    return network
+      ? { ok: true, network }
+      : refuse("unknown_network", `unknown network "${request.network}"`);
   }
   const id = request.plan_id;
   if (!id) return refuse("unknown_network", "no network given, and no plan_id to find one by");
