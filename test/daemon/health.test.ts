@@ -200,19 +200,33 @@ describe("health and metrics of topsync run", () => {
         new Date(run!.finished_at).getTime() / 1000,
       );
 
-      // fires by job and status, as schedule_fires has them; and this replica's own count of what it ran
-      const fires = await rows<{ job_name: string; status: string; n: string }>(
-        database.db,
-        sql`select job_name, status, count(*) as n from schedule_fires group by job_name, status`,
+      // fires by job and status, as schedule_fires has them; and this replica's own count of what it ran.
+      // The website loop keeps firing: compare a scrape with the table as it was before and after it.
+      const readFires = () =>
+        rows<{ job_name: string; status: string; n: string }>(
+          database.db,
+          sql`select job_name, status, count(*) as n from schedule_fires group by job_name, status order by 1, 2`,
+        );
+      const { fires, scraped } = await waitFor(
+        "a scrape while no fire changed",
+        async () => {
+          const before = await readFires();
+          const scrape = parsePrometheus((await daemon.get("/metrics")).body);
+          const after = await readFires();
+          return JSON.stringify(before) === JSON.stringify(after)
+            ? { fires: after, scraped: scrape }
+            : undefined;
+        },
+        { daemons: [daemon] },
       );
       expect(fires.length).toBeGreaterThan(0);
       for (const f of fires)
-        expect(sampleValue(metrics, "topsync_schedule_fires", { job: f.job_name, status: f.status })).toBe(
+        expect(sampleValue(scraped, "topsync_schedule_fires", { job: f.job_name, status: f.status })).toBe(
           Number(f.n),
         );
       const websiteFires = Number(fires.find((f) => f.job_name === "(websites)" && f.status === "done")?.n);
       // One label value for the website loop in both families; no job name can take it.
-      expect(sampleValue(metrics, "topsync_fires_total", { job: "(websites)", result: "run" })).toBe(
+      expect(sampleValue(scraped, "topsync_fires_total", { job: "(websites)", result: "run" })).toBe(
         websiteFires,
       );
       expect(metrics.samples.some((s) => s.labels.job === "websites")).toBe(false);
