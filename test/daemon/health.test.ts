@@ -99,7 +99,9 @@ describe("health and metrics of topsync run", () => {
       await waitFor("a second failed attempt", () => daemon.stderr().includes("(attempt 2)"), {
         daemons: [daemon],
       });
-      expect(daemon.stderr()).toContain(`cannot connect to the database at 127.0.0.1:5432/${name}`);
+      expect(daemon.stderr()).toContain(
+        `cannot connect to the database at ${new URL(created.url).host}/${name}`,
+      );
       expect(daemon.stderr()).toContain("retrying in 1s (attempt 1)");
       expect(daemon.stderr()).toContain("retrying in 2s (attempt 2)");
       expect((await daemon.get("/healthz")).status).toBe(200);
