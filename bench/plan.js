@@ -106,6 +106,7 @@ function nodeCronFires(expression, timeZone, from, to, limit) {
 }
 
 async function main() {
+  const loadBefore = os.loadavg()[0];
   const from = new Date();
   const to = new Date(from.getTime() + WINDOW_MS);
 
@@ -157,7 +158,8 @@ async function main() {
   const fmt = (ms) => `${Math.round(ms)} ms`;
   const markdown = `
 Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:plan\` on ${machine()}, ${os.cpus().length} cores;
-PostgreSQL on loopback, the sandbox in its own process at 0 ms.
+PostgreSQL on loopback, the sandbox in its own process at 0 ms; load average ${loadBefore.toFixed(1)} before the run and
+${os.loadavg()[0].toFixed(1)} after it (other work shared the machine: the command's figures are only as steady as that).
 
 50 jobs (${SCHEDULES.length} schedules in turn, five of them six-field with seconds, over four time zones),
 \`plan --window ${WINDOW}\`: ${fires.toLocaleString("en-US")} fires in the window (each job under the
