@@ -4,6 +4,7 @@ import cron from "node-cron";
 import { z } from "zod";
 import { parseDuration } from "../duration.js";
 import { parseMoney } from "../money.js";
+import { cronNextFire } from "../time/cron.js";
 
 /** How a value is quoted in a message: strings quoted, collections named, never a whole structure. */
 export function show(input: unknown): string {
@@ -60,13 +61,16 @@ export function duration(options: { min?: number } = {}) {
 }
 
 const MONEY_PATTERN = /^\d+(?:\.\d{1,2})?$/;
+/** A YAML number this large or larger is written with an exponent ("1e+21"), which is not an amount. */
+const MONEY_NUMBER_LIMIT = 1e21;
 
 function moneyMessage(input: unknown): string {
   const text =
     typeof input === "string" ? input.trim() : typeof input === "number" ? String(input) : undefined;
   if (text === undefined) return `expected a decimal amount like "350.00", got ${show(input)}`;
   const base = `expected a decimal amount like "350.00", got "${text}"`;
-  return /^-\d+(?:\.\d+)?$/.test(text) ? `${base} (amounts cannot be negative)` : base;
+  if (/^-\d+(?:\.\d+)?$/.test(text)) return `${base} (amounts cannot be negative)`;
+  return base;
 }
 
 /**
@@ -79,12 +83,21 @@ export function money() {
     .union(
       [
         z.string({ error }).trim().regex(MONEY_PATTERN, { error }),
-        z.number({ error }).refine((n) => MONEY_PATTERN.test(String(n)), { error }),
+        z
+          .number({ error })
+          .min(0, { error })
+          .lt(MONEY_NUMBER_LIMIT, { error })
+          .multipleOf(0.01, { error })
+          .refine((n) => MONEY_PATTERN.test(String(n)), { error }),
       ],
       { error },
     )
     .transform((value) => parseMoney(String(value)))
-    .meta({ description: 'An amount of money with at most two decimal places, e.g. "350.00".' });
+    .meta({
+      description:
+        'An amount of money: at least 0, with at most two decimal places, e.g. "350.00" (a number written with ' +
+        "an exponent, like 1e21, is refused).",
+    });
 }
 
 const INTEGER_TEXT = /^\s*[-+]?\d+\s*$/;
@@ -150,6 +163,20 @@ function cronProblem(expression: string): string | undefined {
   }
 }
 
+/** "it never fires" when no day in node-cron's 100-year horizon matches it (e.g. "0 0 1 * 5#2"). */
+function neverFires(expression: string): string | undefined {
+  return cronNextFire(expression, "UTC", new Date()) === undefined
+    ? "never fires: no day in the next 100 years matches it (node-cron fires only on a day that matches both its day-of-month and its day-of-week)"
+    : undefined;
+}
+
+/** What node-cron accepts, for the message about an expression it refuses. */
+export const CRON_SYNTAX =
+  'five fields (minute hour day-of-month month day-of-week, e.g. "0 8 1 * *") or six with seconds first; ' +
+  "in each field *, a number, a range 1-5, a list 1,15, a step */10 or 9-17/2; month and weekday names " +
+  "(jan, mon); in day-of-month L (last day), L-3, 15W and LW (nearest weekday); in day-of-week 5L (last " +
+  "Friday) and 1#2 (second Monday); ? in either day field; or @hourly, @daily, @weekly, @monthly, @yearly";
+
 /** A cron expression node-cron accepts (five fields, or six with seconds first). */
 export function cronExpression() {
   return z
@@ -157,15 +184,23 @@ export function cronExpression() {
     .trim()
     .superRefine((expression, ctx) => {
       const problem = cronProblem(expression);
-      if (problem === undefined) return;
+      if (problem === undefined) {
+        const never = neverFires(expression);
+        if (never) ctx.addIssue({ code: "custom", input: expression, message: `"${expression}" ${never}` });
+        return;
+      }
       ctx.addIssue({
         code: "custom",
         input: expression,
-        message: `"${expression}" is not a valid cron expression (${problem}); use five fields: minute hour day-of-month month day-of-week, e.g. "0 8 1 * *"`,
+        message: `"${expression}" is not a valid cron expression (${problem}); use ${CRON_SYNTAX}`,
       });
     })
     .meta({
-      description: 'A cron expression: minute hour day-of-month month day-of-week, e.g. "0 8 1 * *".',
+      description:
+        'A cron expression as node-cron reads it: minute hour day-of-month month day-of-week, e.g. "0 8 1 * *" ' +
+        "(six fields with seconds first; L, W, # and @daily are accepted). When both day-of-month and " +
+        "day-of-week are restricted, a day must match both (node-cron), not either (crontab). An expression " +
+        "that never fires is found by `topsync config check`, not by this schema.",
     });
 }
 
@@ -228,6 +263,9 @@ export function isoInstant() {
     .meta({ description: 'An ISO 8601 time with an offset or Z, e.g. "2026-12-01T08:00:00+01:00".' });
 }
 
+/** The start of an http(s) URL with a host, for the JSON Schema; `isHttpUrl` decides. */
+const HTTP_URL_PATTERN = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/[^\s/?#]+/;
+
 function isHttpUrl(text: string): boolean {
   try {
     const url = new URL(text);
@@ -246,6 +284,7 @@ export function httpUrl() {
     z
       .string({ error })
       .trim()
+      .regex(HTTP_URL_PATTERN, { error })
       .refine(isHttpUrl, { error })
       // Paths are appended to the base URL, so a query or fragment would be dropped silently (and a key there
       // would travel where it should not); the value is not echoed, as it may carry one.

@@ -4,6 +4,8 @@ import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { type Document, LineCounter, parseDocument } from "yaml";
 import type { z } from "zod";
+import { formatDuration } from "../duration.js";
+import { cronNextFire, restrictsBothDayFields } from "../time/cron.js";
 import { locate, type PathProblem, type PathSegment, toPlain } from "./document.js";
 import { closestKey, configErrorMap, knownKeys, redact, unknownKeyMessage } from "./messages.js";
 import { type Config, configSchema, type DuplicateParams, formatPath } from "./schema.js";
@@ -221,6 +223,31 @@ function describeIssue(issue: z.core.$ZodIssue, doc: Document, at: At): ConfigIs
   return [at(place.offset, formatPath(issue.path), message)];
 }
 
+/** node-cron fires only on days matching both restricted day fields; crontab fires on either. */
+function bothDayFieldsWarning(expression: string, timeZone: string): string | undefined {
+  if (!restrictsBothDayFields(expression)) return undefined;
+  const next = cronNextFire(expression, timeZone, new Date());
+  return (
+    `"${expression}" restricts both day-of-month and day-of-week: topsync (node-cron) fires only on days ` +
+    "that match both, not on days that match either as crontab does" +
+    (next ? ` (next fire ${next.toISOString()})` : " (it never fires)") +
+    "; for either, write two jobs, one per day field"
+  );
+}
+
+/** A one-off time already past: it fires only for a job topsync saw before it, and only within catch_up. */
+function atPassedWarning(at: Date, catchUpMs: number, now: Date): string | undefined {
+  if (at.getTime() > now.getTime()) return undefined;
+  const tooLate = now.getTime() - at.getTime() >= catchUpMs;
+  return (
+    `${at.toISOString()} has passed: ` +
+    (tooLate
+      ? `it is more than catch_up (${formatDuration(catchUpMs)}) ago, so it will not fire`
+      : "it will not fire for a job topsync first sees now (a one-off time before the job was first seen " +
+        `never fires); a job seen before it fires once, within catch_up (${formatDuration(catchUpMs)})`)
+  );
+}
+
 /** Relative `recipients_file` paths are relative to the config file, like any path written in it. */
 function anchorPaths(config: Config, directory: string): Config {
   return {
@@ -234,10 +261,29 @@ function anchorPaths(config: Config, directory: string): Config {
 }
 
 function domainWarnings(config: Config, doc: Document, at: At): ConfigIssue[] {
-  return config.websites.items.flatMap((item, index) => {
+  const websites = config.websites.items.flatMap((item, index) => {
     if (item.declared_domain === item.domain) return [];
     const itemPath: PathSegment[] = ["websites", "items", index, "domain"];
     const message = `${JSON.stringify(item.declared_domain)} is normalised to ${JSON.stringify(item.domain)}`;
     return [at(locate(doc, itemPath).offset, formatPath(itemPath), message)];
   });
+  const warn = (issuePath: PathSegment[], message: string) =>
+    at(locate(doc, issuePath).offset, formatPath(issuePath), message);
+  const schedules = config.purchases.flatMap((job, index) => {
+    const found: ConfigIssue[] = [];
+    if (job.schedule !== undefined) {
+      const message = bothDayFieldsWarning(job.schedule, job.timezone ?? config.timezone);
+      if (message) found.push(warn(["purchases", index, "schedule"], message));
+    }
+    if (job.at !== undefined) {
+      const message = atPassedWarning(job.at, job.catch_up, new Date());
+      if (message) found.push(warn(["purchases", index, "at"], message));
+    }
+    return found;
+  });
+  const loop =
+    config.websites.schedule === undefined
+      ? undefined
+      : bothDayFieldsWarning(config.websites.schedule, config.timezone);
+  return [...websites, ...schedules, ...(loop ? [warn(["websites", "schedule"], loop)] : [])];
 }

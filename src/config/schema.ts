@@ -129,7 +129,13 @@ const SELECTOR_KEYS = ["size", "type", "name_contains"] as const;
 /** `{network, plan_id}` or a selector `{network, size, type?, name_contains?}` resolved at run time. */
 const planSchema = z
   .strictObject({
-    network: text().meta({ description: "Network id, code or name (MTN, GLO, AIRTEL, 9MOBILE)." }),
+    network: text()
+      .optional()
+      .meta({
+        description:
+          "Network id, code or name (MTN, GLO, AIRTEL, 9MOBILE). May be left out with plan_id: the network " +
+          "whose live plans list that id is used (an id listed under two networks is refused).",
+      }),
     plan_id: text().optional(),
     size: text().optional().meta({ description: 'Data size, e.g. "500MB", "1GB", "1.5GB".' }),
     type: text().optional().meta({ description: 'Plan type, e.g. "CORPORATE GIFTING".' }),
@@ -143,7 +149,15 @@ const planSchema = z
         path: [selector[0]!],
         message: "give either plan_id or a selector (size, type, name_contains), not both",
       });
-    } else if (plan.plan_id === undefined && plan.size === undefined) {
+    } else if (plan.plan_id === undefined && plan.network === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["network"],
+        message:
+          "is required with a selector (size, type, name_contains); only a plan_id finds its own network",
+      });
+    }
+    if (plan.plan_id === undefined && plan.size === undefined) {
       ctx.addIssue({
         code: "custom",
         message: "needs plan_id, or a selector with size (and optionally type and name_contains)",
@@ -159,10 +173,11 @@ const planSchema = z
   }, evenWithFieldIssues)
   .transform((plan) =>
     plan.plan_id !== undefined
-      ? { kind: "id" as const, network: plan.network, plan_id: plan.plan_id }
+      ? // An empty network: the network whose live plans list plan_id (src/purchases/resolve.ts).
+        { kind: "id" as const, network: plan.network ?? "", plan_id: plan.plan_id }
       : {
           kind: "selector" as const,
-          network: plan.network,
+          network: plan.network ?? "",
           size: plan.size!,
           size_mb: parseSizeMb(plan.size!)!,
           type: plan.type,

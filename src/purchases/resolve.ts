@@ -54,8 +54,9 @@ export interface Refused {
 export function resolvePurchase(request: PurchaseRequest, catalogue: Catalogue): Resolved | Refused {
   const phone = normalisePhone(request.phone);
   if (!phone.ok) return refuse("invalid_phone", phone.reason);
-  const network = findNetwork(catalogue.networks, request.network);
-  if (!network) return refuse("unknown_network", `unknown network "${request.network}"`);
+  const found = requestedNetwork(catalogue, request);
+  if (!found.ok) return found;
+  const network = found.network;
   const plans = catalogue.plans.get(network.id);
   if (!plans) return refuse("catalogue_unavailable", `the plans of ${network.name} could not be read`);
   const plan = findPlan(plans, request);
@@ -76,6 +77,38 @@ export function resolvePurchase(request: PurchaseRequest, catalogue: Catalogue):
   const wrong = wrongNetwork(phone.phone, network, request.ported);
   if (wrong) return refuse("wrong_network", wrong);
   return { ok: true, network, plan, phone: phone.phone, amount: plan.price };
+}
+
+/**
+ * The network a request names; for a plan id given without a network (`network` empty), the one network
+ * whose live plans list that id. An id listed under two networks is refused, naming both.
+ */
+export function requestedNetwork(
+  catalogue: Catalogue,
+  request: Pick<PurchaseRequest, "network" | "plan_id">,
+): { ok: true; network: Network } | Refused {
+  if (request.network.trim() !== "") {
+    const network = findNetwork(catalogue.networks, request.network);
+    return network
+      ? { ok: true, network }
+      : refuse("unknown_network", `unknown network "${request.network}"`);
+  }
+  const id = request.plan_id;
+  if (!id) return refuse("unknown_network", "no network given, and no plan_id to find one by");
+  const holders = catalogue.networks.filter((n) => catalogue.plans.get(n.id)?.some((p) => p.id === id));
+  if (holders.length === 1) return { ok: true, network: holders[0]! };
+  if (holders.length > 1) {
+    const names = holders.map((n) => n.name).join(" and ");
+    return refuse("ambiguous_plan", `plan id "${id}" is listed under ${names}; give the network`);
+  }
+  const unread = catalogue.networks.filter((n) => !catalogue.plans.has(n.id)).map((n) => n.name);
+  if (unread.length > 0) {
+    return refuse(
+      "catalogue_unavailable",
+      `plan id "${id}" is not among the plans read, and the plans of ${unread.join(", ")} could not be read`,
+    );
+  }
+  return refuse("plan_not_found", `no network lists plan id "${id}"`);
 }
 
 /** The plan a request names: by id, or the cheapest plan matching the selector (lowest id on a tie). */

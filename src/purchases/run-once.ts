@@ -7,7 +7,7 @@ import { systemClock } from "../clock.js";
 import type { Config, PurchaseJob } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import { UsageError } from "../errors.js";
-import { dueFire } from "../time/fires.js";
+import { atWillNotFire, dueFire } from "../time/fires.js";
 import { loadCatalogue } from "./catalogue-cache.js";
 import { executePurchases, type PurchaseDeps, type RunOptions, type RunSummary } from "./executor.js";
 import { sweepDeadSubmitting } from "./ledger.js";
@@ -127,6 +127,12 @@ export async function runPurchasePass(
   const actor = deps.actor ?? `run:${process.pid}`;
   const firstSeen = await registerJobs(database, config.purchases, request.now);
   const fires = passFires(config, request, firstSeen);
+  if (!request.fireTime) {
+    for (const job of request.job ? [request.job] : config.purchases) {
+      const reason = atWillNotFire(job, request.now, firstSeen.get(job.name));
+      if (reason) logger.warn(`job ${job.name} will not fire: ${reason}`);
+    }
+  }
   const prepared = await prepareRun(database, config, {
     now: request.now,
     actor,

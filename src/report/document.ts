@@ -20,13 +20,43 @@ export type Block =
       /** Rows left out of the readable formats (the JSON has them all). */
       omitted: number;
     }
-  | { kind: "chart"; name: string; title: string; bars: ChartBar[] };
+  | {
+      kind: "chart";
+      name: string;
+      title: string;
+      bars: ChartBar[];
+      /** The stacked layers of every bar, bottom first (each bar's `parts` in this order). */
+      layers?: ChartLayer[];
+      /** A line across the chart, e.g. the daily limit. */
+      limit?: { label: string; value: Money; text: string };
+      /** Said instead of the chart when every bar is zero. */
+      whenEmpty?: string;
+    };
+
+export interface ChartLayer {
+  /** A stable name: the CSS class and `data-layer` of its segments. */
+  name: string;
+  label: string;
+}
 
 export interface ChartBar {
   label: string;
+  /** The whole bar (the sum of its parts when it is stacked). */
   value: Money;
   /** The value as shown, e.g. "NGN 1,234.00". */
   text: string;
+  /** One value per layer of the chart, in the layers' order. */
+  parts?: Array<{ value: Money; text: string }>;
+}
+
+/** Every calendar day from `first` to `last` (YYYY-MM-DD, inclusive), so a chart's axis is true. */
+export function everyDay(first: string, last: string): string[] {
+  const days: string[] = [];
+  const end = Date.parse(`${last}T00:00:00Z`);
+  for (let t = Date.parse(`${first}T00:00:00Z`); t <= end; t += 86_400_000) {
+    days.push(new Date(t).toISOString().slice(0, 10));
+  }
+  return days;
 }
 
 export interface DocSection {

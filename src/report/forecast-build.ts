@@ -3,8 +3,7 @@
 import type { PurchaseJob } from "../config/index.js";
 import { priceChanges } from "../purchases/prices.js";
 import { priceKey, projectPurchases } from "../purchases/projection.js";
-import { type Catalogue, describePlan, findPlan } from "../purchases/resolve.js";
-import { findNetwork } from "../reseller/catalogue.js";
+import { type Catalogue, describePlan, findPlan, requestedNetwork } from "../purchases/resolve.js";
 import { deleteRefusal } from "../websites/guards.js";
 import { hasChanges } from "../websites/model.js";
 import { planWebsites } from "../websites/plan.js";
@@ -72,7 +71,7 @@ function jobLine(fires: JobFires, catalogue: Catalogue | null, globalTimeZone: s
     schedule: job.schedule ?? null,
     at: job.at ?? null,
     timezone: job.timezone ?? globalTimeZone,
-    requested: `${job.plan.network} ${describePlan(request)}`,
+    requested: [job.plan.network, describePlan(request)].filter((part) => part !== "").join(" "),
     networkId: null,
     network: null,
     planId: null,
@@ -82,11 +81,15 @@ function jobLine(fires: JobFires, catalogue: Catalogue | null, globalTimeZone: s
     status: "catalogue_unavailable",
     fires: fires.dueNow ? [fires.dueNow, ...fires.fires] : fires.fires,
     nextFire: fires.nextFire,
+    willNotFire: fires.willNotFire ?? null,
   };
   if (!catalogue) return { ...line, reason: "the reseller's networks could not be read" };
-  const network = findNetwork(catalogue.networks, job.plan.network);
-  if (!network)
-    return { ...line, status: "unknown_network", reason: `unknown network "${job.plan.network}"` };
+  const byRequest = requestedNetwork(catalogue, { network: job.plan.network, plan_id: request.plan_id });
+  if (!byRequest.ok) {
+    const status = byRequest.code === "catalogue_unavailable" ? byRequest.code : "unknown_network";
+    return { ...line, status, reason: byRequest.reason };
+  }
+  const network = byRequest.network;
   const found = { ...line, networkId: network.id, network: network.name };
   const plans = catalogue.plans.get(network.id);
   if (!plans) return { ...found, reason: `the plans of ${network.name} could not be read` };

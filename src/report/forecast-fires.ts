@@ -1,8 +1,8 @@
 // Which fires of each job fall in a plan's window: the one due now (as `purchases run` would write it), the
-// scheduled ones from node-cron's matcher (src/schedule/fires.ts), and node-cron's next run after the window.
-import { createTask } from "node-cron";
+// scheduled ones (src/time/fires.ts), and the next fire after the window, all by src/time/cron.ts.
 import type { Config, PurchaseJob } from "../config/index.js";
-import { dueFire, firesBetween } from "../time/fires.js";
+import { cronNextFire } from "../time/cron.js";
+import { atWillNotFire, dueFire, firesBetween } from "../time/fires.js";
 import type { JobFires, UnknownPart } from "./forecast-model.js";
 
 /** More fires than this for one job in one window are not planned one by one: the plan says so. */
@@ -29,7 +29,14 @@ export function jobFires(
       });
       return { job, dueNow, fires: fires.slice(0, MAX_FIRES_PER_JOB), nextFire: null };
     }
-    return { job, dueNow, fires, nextFire: nextFire(job, timeZone, to, fires.length) };
+    const willNotFire = atWillNotFire(job, now, firstSeen.get(job.name));
+    return {
+      job,
+      dueNow,
+      fires,
+      nextFire: nextFire(job, timeZone, to),
+      ...(willNotFire ? { willNotFire } : {}),
+    };
   });
   return { jobs, unknown };
 }
@@ -40,14 +47,9 @@ function scheduledFires(job: PurchaseJob, timeZone: string, now: Date, to: Date)
   return [];
 }
 
-/** The first fire after the window: node-cron's next runs (counted from the clock) past `to`. */
-function nextFire(job: PurchaseJob, timeZone: string, to: Date, inWindow: number): Date | null {
+/** The first fire after the window. */
+function nextFire(job: PurchaseJob, timeZone: string, to: Date): Date | null {
   if (job.at) return job.at.getTime() > to.getTime() ? job.at : null;
   if (!job.schedule) return null;
-  const task = createTask(job.schedule, () => {}, { timezone: timeZone });
-  try {
-    return task.getNextRuns(inWindow + 2).find((run) => run.getTime() > to.getTime()) ?? null;
-  } finally {
-    void task.destroy();
-  }
+  return cronNextFire(job.schedule, timeZone, to) ?? null;
 }

@@ -43,6 +43,7 @@ export function forecastJson(report: Forecast, options: { showPhone: boolean }) 
         reason: j.reason ?? null,
         fires: j.fires.map((f) => f.toISOString()),
         next_fire: iso(j.nextFire),
+        will_not_fire: j.willNotFire,
       })),
       runs: p.runs.map(runJson(view)),
       by_network: p.byNetwork.map(networkJson),

@@ -32,6 +32,8 @@ export interface JobFires {
   fires: Date[];
   /** The first fire after the window (node-cron's next runs), for jobs with a schedule or an `at`. */
   nextFire: Date | null;
+  /** Why the job's `at` time will never fire (it passed before the job was first seen). */
+  willNotFire?: string;
 }
 
 /** Everything the forecast is decided from, read without writing anything. */
@@ -74,6 +76,8 @@ export interface JobLine {
   reason?: string;
   fires: Date[];
   nextFire: Date | null;
+  /** Why the job's `at` time will never fire. */
+  willNotFire: string | null;
 }
 
 export interface PurchaseForecast {

@@ -1,21 +1,59 @@
 // The money parts of the plan document: the budget by day (chart and table), the per-run limit, the wallet
 // projection against min_wallet_balance, and the prices that changed or are above max_price.
-import type { Money } from "../money.js";
-import { type Block, left, right, table, text } from "./document.js";
+import { type Money, ZERO } from "../money.js";
+import { budgetDay } from "../purchases/guards.js";
+import { type Block, everyDay, left, right, table, text } from "./document.js";
 import type { Forecast, PurchaseForecast } from "./forecast-model.js";
 import { runLabel } from "./forecast-purchase-blocks.js";
 import { counted, formatAmount } from "./format.js";
+
+/**
+ * Every budget day of the window: what the ledger has committed and what this plan would buy, stacked, with
+ * the daily limit as a line; a sentence instead when nothing is committed or planned on any of them.
+ */
+function budgetChart(report: Forecast): Block {
+  const p = report.purchases;
+  const days = everyDay(budgetDay(report.from, report.timezone), budgetDay(report.to, report.timezone));
+  const byDay = new Map(p.byDay.map((d) => [d.day, d]));
+  const limit = p.budget.dailyLimit;
+  const span =
+    days.length === 1
+      ? `on ${days[0]}`
+      : `on any of the ${days.length} days from ${days[0]} to ${days.at(-1)}`;
+  return {
+    kind: "chart",
+    name: "spend-by-day",
+    title: "Budget by day: committed in the ledger and what this plan would buy",
+    layers: [
+      { name: "committed", label: "committed" },
+      { name: "planned", label: "this plan" },
+    ],
+    bars: days.map((day) => {
+      const committed = byDay.get(day)?.committed ?? ZERO;
+      const planned = byDay.get(day)?.projected ?? ZERO;
+      const total = committed.plus(planned);
+      return {
+        label: day,
+        value: total,
+        text: formatAmount(total),
+        parts: [
+          { value: committed, text: formatAmount(committed) },
+          { value: planned, text: formatAmount(planned) },
+        ],
+      };
+    }),
+    ...(limit ? { limit: { label: "daily limit", value: limit, text: formatAmount(limit) } } : {}),
+    whenEmpty:
+      `Nothing is committed or planned ${span}` +
+      (limit ? `; the daily limit is ${formatAmount(limit)} a day.` : "; there is no daily limit."),
+  };
+}
 
 export function budgetBlocks(report: Forecast, at: (d: Date) => string): Block[] {
   const p = report.purchases;
   const runAt = (index: number | null) => (index === null ? "-" : runLabel(p.runs[index]!, at));
   const blocks: Block[] = [
-    {
-      kind: "chart",
-      name: "spend-by-day",
-      title: "Spend by day: what this plan would buy",
-      bars: p.byDay.map((d) => ({ label: d.day, value: d.projected, text: formatAmount(d.projected) })),
-    },
+    budgetChart(report),
     table(
       "budget",
       [

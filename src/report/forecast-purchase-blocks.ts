@@ -38,7 +38,7 @@ export function jobBlocks(jobs: JobLine[], at: (d: Date) => string): Block[] {
 function when(job: JobLine, at: (d: Date) => string): string {
   if (!job.enabled) return "disabled";
   if (job.schedule) return `${job.schedule} (${job.timezone})`;
-  if (job.at) return `at ${at(job.at)}`;
+  if (job.at) return `at ${at(job.at)}${job.willNotFire ? ` (will not fire: ${job.willNotFire})` : ""}`;
   return "on demand only";
 }
 

@@ -23,6 +23,7 @@ export function buildLedgerReport(
     spent: parseMoney(d.spent),
     unsettled: parseMoney(d.unsettled),
     failed: d.failed,
+    failedAmount: parseMoney(d.failed_amount),
     refunded: parseMoney(d.refunded),
   }));
   const passes = data.passTotals.reduce((n, p) => n + p.n, 0);

@@ -1,7 +1,17 @@
 // The ledger report as the readable formats show it: what was spent (chart and tables), outcomes, what
 // needs a person and the command that settles it, failures by the provider's message, website passes.
 import { ZERO } from "../money.js";
-import { type Block, type DocSection, left, type ReportDocument, right, table, text } from "./document.js";
+import { budgetDay } from "../purchases/guards.js";
+import {
+  type Block,
+  type DocSection,
+  everyDay,
+  left,
+  type ReportDocument,
+  right,
+  table,
+  text,
+} from "./document.js";
 import {
   counted,
   formatAge,
@@ -86,12 +96,7 @@ function spendBlocks(days: SpendDay[], report: LedgerReport): Block[] {
   if (days.length === 0) return [text("Nothing was sent to the reseller in this period.")];
   const p = report.purchases;
   return [
-    {
-      kind: "chart",
-      name: "spend-by-day",
-      title: "Spend by day: succeeded purchases",
-      bars: fillDays(days).map((d) => ({ label: d.day, value: d.spent, text: formatAmount(d.spent) })),
-    },
+    spendChart(days, report),
     table(
       "spend",
       [
@@ -130,27 +135,38 @@ function spendBlocks(days: SpendDay[], report: LedgerReport): Block[] {
   ];
 }
 
-/** Every day from the first to the last with sends, the quiet ones at zero, so the chart's axis is true. */
-export function fillDays(days: SpendDay[]): SpendDay[] {
+/**
+ * Every day of the period, the quiet ones at zero: what was sent, stacked as succeeded, unsettled and failed
+ * (at the prices sent), so a day's bar is all the money that day's purchases asked for.
+ */
+function spendChart(days: SpendDay[], report: LedgerReport): Block {
   const byDay = new Map(days.map((d) => [d.day, d]));
-  const first = Date.parse(`${days[0]!.day}T00:00:00Z`);
-  const last = Date.parse(`${days[days.length - 1]!.day}T00:00:00Z`);
-  const filled: SpendDay[] = [];
-  for (let t = first; t <= last; t += 86_400_000) {
-    const day = new Date(t).toISOString().slice(0, 10);
-    filled.push(
-      byDay.get(day) ?? {
-        day,
-        sent: 0,
-        succeeded: 0,
-        spent: ZERO,
-        unsettled: ZERO,
-        failed: 0,
-        refunded: ZERO,
-      },
-    );
-  }
-  return filled;
+  const period = everyDay(
+    [budgetDay(report.since, report.timezone), days[0]!.day].sort()[0]!,
+    [budgetDay(report.generatedAt, report.timezone), days.at(-1)!.day].sort().at(-1)!,
+  );
+  return {
+    kind: "chart",
+    name: "spend-by-day",
+    title: "Spend by day: succeeded, unsettled and failed purchases",
+    layers: [
+      { name: "succeeded", label: "succeeded" },
+      { name: "unsettled", label: "unsettled" },
+      { name: "failed", label: "failed" },
+    ],
+    bars: period.map((day) => {
+      const d = byDay.get(day);
+      const parts = [d?.spent ?? ZERO, d?.unsettled ?? ZERO, d?.failedAmount ?? ZERO];
+      const total = parts.reduce((sum, part) => sum.plus(part), ZERO);
+      return {
+        label: day,
+        value: total,
+        text: formatAmount(total),
+        parts: parts.map((value) => ({ value, text: formatAmount(value) })),
+      };
+    }),
+    whenEmpty: "Nothing was sent to the reseller on any day of this period.",
+  };
 }
 
 function groupBlocks(name: string, header: string, groups: GroupTotal[]): Block[] {

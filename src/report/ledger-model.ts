@@ -14,6 +14,8 @@ export interface LedgerRows {
     spent: string;
     unsettled: string;
     failed: number;
+    /** What the failed purchases would have cost (their refunds are in `refunded`). */
+    failed_amount: string;
     refunded: string;
   }>;
   networks: GroupRow[];
@@ -65,6 +67,8 @@ export interface SpendDay {
   spent: Money;
   unsettled: Money;
   failed: number;
+  /** What the day's failed purchases would have cost. */
+  failedAmount: Money;
   refunded: Money;
 }
 

@@ -35,6 +35,7 @@ export async function readLedger(db: Executor, since: Date, timeZone: string): P
       sql`select coalesce(budget_day::text,
                    to_char(coalesce(submitted_at, created_at) at time zone ${timeZone}, 'YYYY-MM-DD')) as day,
             ${groupColumns}, count(*) filter (where state = 'failed')::int as failed,
+            coalesce(sum(amount) filter (where state = 'failed'), 0)::text as failed_amount,
             coalesce(sum(refund_amount) filter (where state = 'failed'), 0)::text as refunded
           from purchases where ${period} and ${SENT} group by 1 order by 1`,
     ),

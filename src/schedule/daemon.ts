@@ -8,6 +8,7 @@ import { atExpression } from "../time/fires.js";
 import { catchUpJobs } from "./catch-up-run.js";
 import type { DaemonContext } from "./context.js";
 import { FireCoordinator, jobTaskName, WEBSITES_TASK } from "./coordinator.js";
+import { WEBSITES_JOB } from "./fire-ledger.js";
 import { IntakeLoop } from "./intake-loop.js";
 import { fireTimeOf, runJobFire, slotOf } from "./job-fire.js";
 import { ReplicaLiveness } from "./liveness.js";
@@ -46,7 +47,7 @@ export async function startDaemon(ctx: DaemonContext): Promise<Daemon> {
     tasks.push(
       createFireTask(ctx, coordinator, {
         name: WEBSITES_TASK,
-        label: "websites",
+        label: WEBSITES_JOB,
         expression: websites,
         timezone: ctx.config.timezone,
         run: () => runWebsitePass(ctx),

@@ -9,7 +9,7 @@ import { type FireCoordinator, fireKeyOf } from "./coordinator.js";
 export interface FireTaskSpec {
   /** node-cron task name: the fire key prefix (`job:<name>` or `websites`). */
   name: string;
-  /** What logs and metrics call it: the job's name, or "websites". */
+  /** What logs and metrics call it: the job's name, or "(websites)" (no job name has parentheses). */
   label: string;
   expression: string;
   timezone: string;

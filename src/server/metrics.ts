@@ -17,6 +17,13 @@ export type FireResult =
   | "coordinator_error"
   | "missed";
 
+/** prom-client's default gauges whose names end in _total, which promtool reads as counters. */
+const NAMED_LIKE_COUNTERS = [
+  "nodejs_active_handles_total",
+  "nodejs_active_requests_total",
+  "nodejs_active_resources_total",
+];
+
 const PLAN_ACTIONS = ["create", "update", "delete", "unchanged", "unmanaged", "conflicts"] as const;
 
 export class DaemonMetrics {
@@ -87,13 +94,29 @@ export class DaemonMetrics {
     registers: [this.registry],
   });
 
+  /** The gauges read from the ledger: absent from /metrics while the ledger cannot be read. */
+  private readonly ledgerGauges: Gauge[];
+  private ledgerShown = true;
+
   constructor(config: Pick<Config, "budget">) {
     collectDefaultMetrics({ register: this.registry, prefix: "topsync_" });
+    // Gauges named like counters (promtool warns): the per-type gauges beside them carry the same counts.
+    for (const name of NAMED_LIKE_COUNTERS) this.registry.removeSingleMetric(`topsync_${name}`);
     const limit = config.budget.daily_limit;
     if (limit !== undefined) {
       this.gauge("topsync_budget_daily_limit_naira", "budget.daily_limit.").set(Number(limit.toFixed(2)));
       this.budgetLeft = this.gauge("topsync_budget_remaining_today_naira", "What today's budget has left.");
     }
+    this.ledgerGauges = [
+      this.purchases,
+      this.inDoubt,
+      this.unverified,
+      this.noted,
+      this.spendToday,
+      ...(this.budgetLeft ? [this.budgetLeft] : []),
+      this.scheduleFires,
+      this.websitePlan,
+    ];
   }
 
   /** Feeds the latency histograms; give it to both service clients. */
@@ -114,10 +137,14 @@ export class DaemonMetrics {
     if (status === "ok" && at) this.websiteLastSuccess.set(at.getTime() / 1000);
   }
 
-  /** Sets the ledger gauges from a fresh read; undefined (database unreadable) clears them. */
+  /**
+   * Sets the ledger gauges from a fresh read; undefined (database unreadable) takes them out of /metrics, so
+   * an alert on `topsync_purchases_in_doubt > 0` sees no value ("unknown"), never a 0 ("all clear").
+   */
   setLedger(stats: LedgerStats | undefined, config: Pick<Config, "budget">): void {
     this.databaseUp.set(stats ? 1 : 0);
     for (const gauge of [this.purchases, this.scheduleFires, this.websitePlan, this.noted]) gauge.reset();
+    this.showLedger(stats !== undefined);
     if (!stats) return;
     for (const [state, count] of Object.entries(stats.byState)) this.purchases.set({ state }, count);
     this.inDoubt.set(stats.byState.in_doubt ?? 0);
@@ -131,6 +158,16 @@ export class DaemonMetrics {
     if (stats.lastWebsitePlan)
       for (const action of PLAN_ACTIONS) this.websitePlan.set({ action }, stats.lastWebsitePlan[action] ?? 0);
     if (stats.lastWebsiteSuccess) this.websiteLastSuccess.set(stats.lastWebsiteSuccess.getTime() / 1000);
+  }
+
+  private showLedger(show: boolean): void {
+    if (show === this.ledgerShown) return;
+    this.ledgerShown = show;
+    for (const gauge of this.ledgerGauges) {
+      const name = (gauge as unknown as { name: string }).name;
+      if (show) this.registry.registerMetric(gauge);
+      else this.registry.removeSingleMetric(name);
+    }
   }
 
   private gauge<L extends string>(name: string, help: string, labelNames: L[] = []): Gauge<L> {

@@ -1,29 +1,17 @@
 // When a job fires: the latest fire at or before an instant (for catch-up and one-shot runs) and the
-// next fires (for plans), from node-cron's own matcher in the job's time zone. A leaf: purchases, the
-// forecast and the daemon all use it, and it knows nothing of them.
-import { createTask, type ScheduledTask } from "node-cron";
+// next fires (for plans), from the cron arithmetic in cron.ts, which agrees with node-cron's scheduler fire
+// for fire in the job's time zone. A leaf: purchases, the forecast and the daemon all use it, and it knows
+// nothing of them.
+import { cronFiresBefore, cronFiresBetween, cronLatestFire } from "./cron.js";
 
 /** What deciding a job's fires needs of it (a config purchase job fits). */
 export interface FireSchedule {
   schedule?: string;
   at?: Date;
   timezone?: string;
+  enabled?: boolean;
   /** How late a missed fire may still run, in ms. */
   catch_up: number;
-}
-
-/** Seconds when the pattern has a seconds field (6 fields), else minutes. */
-function stepMs(expression: string): number {
-  return expression.trim().split(/\s+/).length === 6 ? 1000 : 60_000;
-}
-
-function withTask<T>(expression: string, timeZone: string, use: (task: ScheduledTask) => T): T {
-  const task = createTask(expression, () => {}, { timezone: timeZone });
-  try {
-    return use(task);
-  } finally {
-    void task.destroy();
-  }
 }
 
 /** The latest instant in (now - window, now] the schedule matches, or undefined. */
@@ -33,14 +21,7 @@ export function latestFire(
   now: Date,
   windowMs: number,
 ): Date | undefined {
-  const step = stepMs(expression);
-  const start = Math.floor(now.getTime() / step) * step;
-  return withTask(expression, timeZone, (task) => {
-    for (let t = start; t > now.getTime() - windowMs; t -= step) {
-      if (task.match(new Date(t))) return new Date(t);
-    }
-    return undefined;
-  });
+  return cronLatestFire(expression, timeZone, now, windowMs);
 }
 
 /** Every instant in (from, to] the schedule matches, oldest first (at most `limit`). */
@@ -51,18 +32,7 @@ export function firesBetween(
   to: Date,
   limit = 10_000,
 ): Date[] {
-  const step = stepMs(expression);
-  const fires: Date[] = [];
-  withTask(expression, timeZone, (task) => {
-    for (
-      let t = Math.floor(from.getTime() / step) * step + step;
-      t <= to.getTime() && fires.length < limit;
-      t += step
-    ) {
-      if (task.match(new Date(t))) fires.push(new Date(t));
-    }
-  });
-  return fires;
+  return cronFiresBetween(expression, timeZone, from, to, limit);
 }
 
 /** The fire of a job that is due at `now`: its latest scheduled fire within catch_up, or its `at` time. */
@@ -80,6 +50,21 @@ export function dueFire(
   return fire;
 }
 
+/**
+ * Why a job's one-off `at` time will never fire, or undefined: it is earlier than the first time topsync saw
+ * the job (`firstSeen`; a job not seen yet is first seen `now`). Like a missed starting deadline, a time that
+ * passed before the job existed is not caught up.
+ */
+export function atWillNotFire(job: FireSchedule, now: Date, firstSeen: Date | undefined): string | undefined {
+  if (!job.at || !job.enabled) return undefined;
+  const seen = firstSeen ?? now;
+  if (job.at.getTime() >= seen.getTime()) return undefined;
+  return (
+    `its at time ${job.at.toISOString()} is earlier than ${seen.toISOString()}, when topsync first saw the ` +
+    "job: a one-off time that passed before the job existed never fires (set a later at time)"
+  );
+}
+
 /** An on-demand fire time: now truncated to the minute, so repeating it within the minute adds nothing. */
 export function onDemandFire(now: Date): Date {
   return new Date(Math.floor(now.getTime() / 60_000) * 60_000);
@@ -93,15 +78,7 @@ export function firesBefore(
   after: Date,
   limit: number,
 ): Date[] {
-  const step = stepMs(expression);
-  const fires: Date[] = [];
-  withTask(expression, timeZone, (task) => {
-    let t = Math.ceil(before.getTime() / step) * step - step;
-    for (; t > after.getTime() && fires.length < limit; t -= step) {
-      if (task.match(new Date(t))) fires.push(new Date(t));
-    }
-  });
-  return fires;
+  return cronFiresBefore(expression, timeZone, before, after, limit);
 }
 
 /** A six-field cron expression (in UTC) matching the second of a one-off `at` time, every year. */

@@ -105,10 +105,10 @@ describe("schedules and time zones", () => {
 
   it("refuses a cron expression node-cron does not accept", () => {
     expect(issues(job('    schedule: "61 8 1 * *"'))).toEqual([
-      'config.yaml:11:15: purchases[0].schedule (job "a"): "61 8 1 * *" is not a valid cron expression (61 is a invalid expression for minute); use five fields: minute hour day-of-month month day-of-week, e.g. "0 8 1 * *"',
+      'config.yaml:11:15: purchases[0].schedule (job "a"): "61 8 1 * *" is not a valid cron expression (61 is a invalid expression for minute); use five fields (minute hour day-of-month month day-of-week, e.g. "0 8 1 * *") or six with seconds first; in each field *, a number, a range 1-5, a list 1,15, a step */10 or 9-17/2; month and weekday names (jan, mon); in day-of-month L (last day), L-3, 15W and LW (nearest weekday); in day-of-week 5L (last Friday) and 1#2 (second Monday); ? in either day field; or @hourly, @daily, @weekly, @monthly, @yearly',
     ]);
     expect(issues(yaml("websites:", "  schedule: every day"))).toEqual([
-      'config.yaml:8:13: websites.schedule: "every day" is not a valid cron expression (expected 5 or 6 fields but got 2); use five fields: minute hour day-of-month month day-of-week, e.g. "0 8 1 * *"',
+      'config.yaml:8:13: websites.schedule: "every day" is not a valid cron expression (expected 5 or 6 fields but got 2); use five fields (minute hour day-of-month month day-of-week, e.g. "0 8 1 * *") or six with seconds first; in each field *, a number, a range 1-5, a list 1,15, a step */10 or 9-17/2; month and weekday names (jan, mon); in day-of-month L (last day), L-3, 15W and LW (nearest weekday); in day-of-week 5L (last Friday) and 1#2 (second Monday); ? in either day field; or @hourly, @daily, @weekly, @monthly, @yearly',
     ]);
   });
 
@@ -187,9 +187,14 @@ describe("purchase jobs", () => {
     ]);
   });
 
-  it("requires a network in both plan forms", () => {
-    expect(issues(job().replace("network: MTN, ", ""))).toEqual([
-      'config.yaml:9:5: purchases[0].plan.network (job "a"): is required',
+  it("requires a network with a selector; a plan id alone finds its network at run time", () => {
+    expect(load(job().replace("network: MTN, ", "")).config.purchases[0]!.plan).toEqual({
+      kind: "id",
+      network: "",
+      plan_id: "1",
+    });
+    expect(issues(job().replace("network: MTN, plan_id: '1'", "size: 1GB"))).toEqual([
+      'config.yaml:9:5: purchases[0].plan.network (job "a"): is required with a selector (size, type, name_contains); only a plan_id finds its own network',
     ]);
   });
 

@@ -1,5 +1,7 @@
 // A strict reader of the Prometheus text exposition format (0.0.4), for checking /metrics: every line must
 // be a HELP, a TYPE or a sample of a family whose TYPE came before it; anything else throws.
+import { spawnSync } from "node:child_process";
+import { expect } from "vitest";
 
 export interface Sample {
   name: string;
@@ -72,7 +74,8 @@ function parseLabels(text: string, where: string): Record<string, string> {
 function parseValue(text: string, where: string): number {
   if (text === "+Inf") return Number.POSITIVE_INFINITY;
   if (text === "-Inf") return Number.NEGATIVE_INFINITY;
-  if (text === "NaN") return Number.NaN;
+  // Prometheus reads values with Go's ParseFloat, which ignores case ("Nan" from prom-client is NaN).
+  if (/^nan$/i.test(text)) return Number.NaN;
   if (!/^-?\d+(\.\d+)?([eE][-+]?\d+)?$/.test(text)) throw new Error(`${where}: bad value ${text}`);
   return Number(text);
 }
@@ -88,4 +91,17 @@ export function sampleValue(
   );
   if (found.length !== 1) throw new Error(`${found.length} samples of ${name} ${JSON.stringify(labels)}`);
   return found[0]!.value;
+}
+
+/** Whether Prometheus's own `promtool` is on the PATH (Debian's `prometheus` package; .ci/run installs it). */
+export function hasPromtool(): boolean {
+  return spawnSync("promtool", ["--version"], { stdio: "ignore" }).status === 0;
+}
+
+/** `promtool check metrics` over an exposition: exit 0 and no warning, when promtool is installed. */
+export async function expectPromtoolClean(text: string): Promise<void> {
+  if (!hasPromtool()) return;
+  const result = spawnSync("promtool", ["check", "metrics"], { input: text, encoding: "utf8" });
+  expect(`${result.stdout}${result.stderr}`.trim()).toBe("");
+  expect(result.status).toBe(0);
 }

@@ -287,3 +287,25 @@ describe("settling the ledger by hand", () => {
     expect(bad.stderr).toContain("--state must be one of queued, rejected");
   });
 });
+
+describe("a one-off at time before the job was first seen", () => {
+  it("purchases run says it will not fire and why, and writes nothing for it", async () => {
+    const created = await createPostgresDatabase();
+    try {
+      const at = new Date(Date.now() - 3_600_000).toISOString();
+      const { file: late } = writeConfigFile(sandbox, created.url, {
+        purchases: [
+          { name: "late", at, plan: { network: "MTN", plan_id: "101" }, recipients: ["08031110040"] },
+        ],
+      });
+      expect((await runCli(["-c", late, "migrate"])).code).toBe(0);
+      const result = await runCli(["-c", late, "purchases", "run"]);
+      expect(result.code).toBe(0);
+      expect(result.stderr).toContain(`job late will not fire: its at time ${at} is earlier than`);
+      expect(result.stderr).toContain("a one-off time that passed before the job existed never fires");
+      expect(posts()).toBe(0);
+    } finally {
+      await created.drop();
+    }
+  });
+});

@@ -17,7 +17,7 @@ import { createPostgresDatabase, SERVER_URL } from "../helpers/db.js";
 import { waitFor } from "../helpers/wait.js";
 
 /** A TCP proxy to PostgreSQL that can cut every connection and refuse new ones for a while. */
-class Proxy {
+class CuttableProxy {
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   private refuseUntil = 0;
@@ -58,7 +58,7 @@ class Proxy {
 
 describe("a database blip during a run", () => {
   let sandbox: Sandbox;
-  let proxy: Proxy;
+  let proxy: CuttableProxy;
   let direct: Database;
   let proxied: string;
   let drop: () => Promise<void>;
@@ -68,7 +68,7 @@ describe("a database blip during a run", () => {
     const created = await createPostgresDatabase();
     drop = created.drop;
     const server = new URL(SERVER_URL);
-    proxy = new Proxy({ host: server.hostname, port: Number(server.port || 5432) });
+    proxy = new CuttableProxy({ host: server.hostname, port: Number(server.port || 5432) });
     await proxy.listen();
     const url = new URL(created.url);
     url.port = String(proxy.port);

@@ -1,7 +1,7 @@
 // Debian's headless Chromium for the HTML report test: the DOM as Chromium parsed it (--dump-dom), and
 // measurements from the laid-out page at a phone's width over the DevTools protocol on a pipe (fd 3 / 4).
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Readable, Writable } from "node:stream";
@@ -73,7 +73,30 @@ export function dumpDom(target: string): Promise<string> {
  * Opens a file at a phone's viewport (390×844, like an iPhone 12–15) and returns the value of `expression`
  * evaluated in the laid-out page.
  */
-export function measureOnPhone<T>(file: string, expression: string): Promise<T> {
+export function measureOnPhone<T>(file: string, expression: string, screenshot?: string): Promise<T> {
+  return measureAt<T>(file, expression, PHONE, screenshot);
+}
+
+export interface Viewport {
+  width: number;
+  height: number;
+  mobile: boolean;
+  deviceScaleFactor: number;
+}
+
+export const PHONE: Viewport = { width: 390, height: 844, mobile: true, deviceScaleFactor: 3 };
+export const DESKTOP: Viewport = { width: 1280, height: 800, mobile: false, deviceScaleFactor: 1 };
+
+/**
+ * Opens a file at a viewport and returns the value of `expression` evaluated in the laid-out page; with
+ * `screenshot`, also writes a PNG of the whole page there.
+ */
+export function measureAt<T>(
+  file: string,
+  expression: string,
+  viewport: Viewport,
+  screenshot?: string,
+): Promise<T> {
   return withProfile(async (profile) => {
     const browser = spawn(
       CHROMIUM!,
@@ -93,12 +116,7 @@ export function measureOnPhone<T>(file: string, expression: string): Promise<T> 
         flatten: true,
       });
       const page = (method: string, params: object = {}) => devtools.send(method, params, sessionId);
-      await page("Emulation.setDeviceMetricsOverride", {
-        width: 390,
-        height: 844,
-        deviceScaleFactor: 3,
-        mobile: true,
-      });
+      await page("Emulation.setDeviceMetricsOverride", viewport);
       await page("Page.enable");
       const loaded = devtools.event("Page.loadEventFired", sessionId);
       await page("Page.navigate", { url: pathToFileURL(file).href });
@@ -108,6 +126,13 @@ export function measureOnPhone<T>(file: string, expression: string): Promise<T> 
         exceptionDetails?: { text: string };
       };
       if (result.exceptionDetails) throw new Error(`evaluation failed: ${result.exceptionDetails.text}`);
+      if (screenshot) {
+        const shot = (await page("Page.captureScreenshot", {
+          format: "png",
+          captureBeyondViewport: true,
+        })) as { data: string };
+        writeFileSync(screenshot, Buffer.from(shot.data, "base64"));
+      }
       await devtools.send("Browser.close").catch(() => {});
       return result.result.value;
     } finally {

@@ -300,6 +300,38 @@ describe("what the plan cannot plan one by one", () => {
     expect(json.purchases.totals).toMatchObject({ to_buy: 500, cost: "84000.00" });
   });
 
+  it("says a one-off at time earlier than the job was first seen will not fire, and why", async () => {
+    const at = new Date(Date.now() - 3_600_000);
+    const config = testConfig(sandbox, {
+      purchases: [
+        {
+          name: "late",
+          at: at.toISOString(),
+          plan: { network: "MTN", plan_id: "101" },
+          recipients: ["08031110001"],
+        },
+        {
+          name: "soon",
+          at: new Date(Date.now() + 3_600_000).toISOString(),
+          plan: { network: "MTN", plan_id: "101" },
+          recipients: ["08031110002"],
+        },
+      ],
+    });
+    const { json } = await plan(config, { format: "json" });
+    const [late, soon] = json.purchases.jobs;
+    expect(late.will_not_fire).toMatch(
+      new RegExp(
+        `^its at time ${at.toISOString()} is earlier than \\d{4}-.+Z, when topsync first saw the job: a one-off time that passed before the job existed never fires`,
+      ),
+    );
+    expect(late.fires).toEqual([]);
+    expect(soon.will_not_fire).toBeNull();
+    expect(soon.fires).toHaveLength(1);
+    const { io } = await plan(config, { format: "text" });
+    expect(io.stdout()).toContain("(will not fire: its at time");
+  });
+
   it("a recipients file that cannot be used shows on its fire, which would queue nothing", async () => {
     const file = join(dir, "bad.csv");
     writeFileSync(file, "phone\n08031110001\nnot-a-phone\n");

@@ -1,0 +1,73 @@
+// The daemon's metrics registry on its own: what Prometheus's promtool says of it, and ledger gauges that are
+// absent (not 0) while the ledger cannot be read.
+import { describe, expect, it } from "vitest";
+import { parseMoney } from "../../src/money.js";
+import { DaemonMetrics } from "../../src/server/metrics.js";
+import { expectPromtoolClean, hasPromtool, parsePrometheus, sampleValue } from "./prometheus.js";
+
+const config = { budget: { daily_limit: parseMoney("50000.00"), min_wallet_balance: parseMoney("0.00") } };
+const stats = {
+  byState: { queued: 1, in_doubt: 2, unverified: 3, succeeded: 4 },
+  spentToday: "1200.50",
+  noted: { price_mismatch: 1, verify_mismatch: 0 },
+  fires: [{ job: "(websites)", status: "done", count: 2 }],
+  lastWebsitePlan: { create: 1 },
+};
+const LEDGER = [
+  "topsync_purchases",
+  "topsync_purchases_in_doubt",
+  "topsync_purchases_unverified",
+  "topsync_spend_today_naira",
+  "topsync_budget_remaining_today_naira",
+  "topsync_schedule_fires",
+  "topsync_website_plan",
+];
+
+async function scrape(metrics: DaemonMetrics) {
+  const text = await metrics.registry.metrics();
+  return { text, exposition: parsePrometheus(text) };
+}
+
+describe("daemon metrics", () => {
+  it("leaves the ledger gauges out while the ledger cannot be read, and brings them back", async () => {
+    const metrics = new DaemonMetrics(config as never);
+    metrics.setLedger(stats, config as never);
+    let { exposition } = await scrape(metrics);
+    expect(sampleValue(exposition, "topsync_purchases_in_doubt")).toBe(2);
+    expect(sampleValue(exposition, "topsync_budget_remaining_today_naira")).toBe(48799.5);
+
+    metrics.setLedger(undefined, config as never);
+    ({ exposition } = await scrape(metrics));
+    expect(sampleValue(exposition, "topsync_database_up")).toBe(0);
+    for (const name of LEDGER) {
+      expect(
+        exposition.samples.filter((s) => s.name === name),
+        name,
+      ).toEqual([]);
+      expect(exposition.types.has(name), name).toBe(false);
+    }
+    expect(sampleValue(exposition, "topsync_budget_daily_limit_naira")).toBe(50000);
+
+    metrics.setLedger({ ...stats, byState: { in_doubt: 0 } }, config as never);
+    ({ exposition } = await scrape(metrics));
+    expect(sampleValue(exposition, "topsync_database_up")).toBe(1);
+    expect(sampleValue(exposition, "topsync_purchases_in_doubt")).toBe(0);
+    expect(sampleValue(exposition, "topsync_schedule_fires", { job: "(websites)" })).toBe(2);
+  });
+
+  it("has no gauge named like a counter, and promtool check metrics passes when installed", async () => {
+    const metrics = new DaemonMetrics(config as never);
+    metrics.setLedger(stats, config as never);
+    metrics.fire("(websites)", "run");
+    metrics.observer({ service: "reseller", endpoint: "data" } as never, "ok", 12);
+    const { text, exposition } = await scrape(metrics);
+    for (const [name, type] of exposition.types) {
+      if (name.endsWith("_total")) expect(type, name).toBe("counter");
+    }
+    expect(exposition.types.get("topsync_nodejs_active_handles")).toBe("gauge");
+    await expectPromtoolClean(text);
+    metrics.setLedger(undefined, config as never);
+    await expectPromtoolClean((await scrape(metrics)).text);
+    if (process.env.CI_REQUIRE_PROMTOOL === "1") expect(hasPromtool()).toBe(true);
+  });
+});
