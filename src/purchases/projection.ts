@@ -136,6 +136,15 @@ export interface AboveMax {
   count: number;
 }
 
+export interface ProjectionTotals {
+  toBuy: number;
+  cost: Money;
+  rejected: number;
+  existing: number;
+  duplicates: number;
+  unknown: number;
+}
+
 export interface PurchaseProjection {
   runs: ProjectedRun[];
   items: ProjectedItem[];
@@ -143,14 +152,7 @@ export interface PurchaseProjection {
   byDay: DayLine[];
   wallet: WalletLine;
   aboveMax: AboveMax[];
-  totals: {
-    toBuy: number;
-    cost: Money;
-    rejected: number;
-    existing: number;
-    duplicates: number;
-    unknown: number;
-  };
+  totals: ProjectionTotals;
   /** `<network id>:<plan id>` of every plan a candidate resolved to. */
   usedPlans: Set<string>;
   /** Networks whose plans could not be read although a candidate needed them. */

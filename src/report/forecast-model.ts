@@ -11,6 +11,7 @@ import type {
   ProjectedItem,
   ProjectedRun,
   ProjectionInputs,
+  ProjectionTotals,
   WalletLine,
 } from "../purchases/projection.js";
 import type { DeleteRefusal } from "../websites/guards.js";
@@ -90,14 +91,7 @@ export interface PurchaseForecast {
   budget: { dailyLimit: Money | null; perRunLimit: Money | null; minWalletBalance: Money };
   prices: PriceReport;
   aboveMax: AboveMax[];
-  totals: {
-    toBuy: number;
-    cost: Money;
-    rejected: number;
-    existing: number;
-    duplicates: number;
-    unknown: number;
-  };
+  totals: ProjectionTotals;
 }
 
 export interface WebsitePart {
