@@ -277,7 +277,7 @@ describe("a plan made from an incomplete listing", () => {
       items: [{ domain: "keep.example.com" }, { domain: "new.example.com" }],
     });
     const deps = depsFor(sandbox, config, test.database.db);
-    const { websites } = await deps.api.listWebsites();
+    const { websites } = await deps.api.readWebsites();
     const partial = planWebsites(config.websites.items, websites, await loadOwnership(test.database.db), {
       prune: true,
       secretKey: deps.secretKey,

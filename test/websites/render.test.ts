@@ -96,6 +96,7 @@ describe("the apply report", () => {
         { action: "create", domain: "a.example.com", id: 7 },
         { action: "delete", domain: "old.example.com", id: 2 },
       ],
+      conflicts: [],
       errors: [
         { domain: "b.example.com", action: "update", code: "HTTP_VALIDATION", message: "update b failed" },
       ],
