@@ -12,13 +12,14 @@ import {
   flag,
   httpUrl,
   integer,
+  ipList,
   isoInstant,
   money,
   positiveNumber,
   show,
   text,
-  textList,
   timeZone,
+  tokenList,
 } from "./fields.js";
 import { PRIVACY_NAMES, type Privacy, privacyCode } from "./privacy.js";
 
@@ -249,8 +250,8 @@ const websiteSettings = {
   password: passwordSchema.optional(),
   email: flag().optional(),
   exclude_bots: flag().optional(),
-  exclude_params: textList().optional(),
-  exclude_ips: textList().optional(),
+  exclude_params: tokenList().optional(),
+  exclude_ips: ipList().optional(),
 };
 
 const domainSchema = z
