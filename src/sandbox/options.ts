@@ -25,14 +25,29 @@ export const sandboxOptionsSchema = z.strictObject({
   validationShape: z.enum(["laravel", "message-object"]).optional(),
   stringInts: z.boolean().optional(),
   maxWebsites: count.optional(),
+  /** Single-record answers (create, show, update): wrapped in `{data, status}` or the bare model. */
+  recordShape: z.enum(["wrapped", "bare"]).optional(),
+  /** An installation configured with smaller pages: per_page is answered at most this. */
+  perPageCap: z.number().int().min(1).optional(),
+  /** Domains another account on the installation holds: never listed, a create of one is a 422 "taken". */
+  takenDomains: z.array(z.string().min(1)).optional(),
+  /** Laravel's throttle on the analytics API: `limit` requests per window; null or absent is off. */
+  throttle: z
+    .strictObject({ limit: z.number().int().min(1), windowSeconds: z.number().positive() })
+    .nullable()
+    .optional(),
   faults: faultConfigSchema.optional(),
 });
 
 export type SandboxOptions = z.infer<typeof sandboxOptionsSchema>;
 
 /** Options with every default filled in; `maxWebsites` stays undefined for "unlimited". */
-export type ResolvedOptions = Required<Omit<SandboxOptions, "maxWebsites" | "faults">> & {
+export type ResolvedOptions = Required<
+  Omit<SandboxOptions, "maxWebsites" | "faults" | "perPageCap" | "throttle">
+> & {
   maxWebsites: number | undefined;
+  perPageCap: number | undefined;
+  throttle: { limit: number; windowSeconds: number } | null;
 };
 
 export const DEFAULT_OPTIONS: ResolvedOptions = {
@@ -52,6 +67,10 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   validationShape: "laravel",
   stringInts: false,
   maxWebsites: undefined,
+  recordShape: "wrapped",
+  perPageCap: undefined,
+  takenDomains: [],
+  throttle: null,
 };
 
 /** Validates options from code or the admin endpoint; throws an Error listing every problem. */
@@ -67,6 +86,7 @@ export function mergeOptions(base: ResolvedOptions, change: SandboxOptions): Res
   for (const [key, value] of Object.entries(change)) {
     if (value !== undefined && key !== "faults") (merged as Record<string, unknown>)[key] = value;
   }
+  merged.takenDomains = merged.takenDomains.map((domain) => domain.trim().toLowerCase());
   if (merged.failRate + merged.reverseRate > 1) {
     throw new Error("invalid sandbox options: failRate + reverseRate must be at most 1");
   }

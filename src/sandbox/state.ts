@@ -6,6 +6,7 @@ import { toKobo } from "./kobo.js";
 import type { ResolvedOptions } from "./options.js";
 import { createPrng, type Prng } from "./prng.js";
 import type { Debit, Refund, RequestLogEntry, WebsiteMutation } from "./records.js";
+import type { ThrottleWindow } from "./throttle.js";
 import type { Transaction } from "./transactions.js";
 import { createWebsiteStore, type WebsiteStore } from "./website-store.js";
 
@@ -26,6 +27,8 @@ export interface SandboxState {
   faultStreams: Map<string, Prng>;
   /** Draws the final status of each accepted purchase. */
   outcomes: Prng;
+  /** The analytics API's throttle window, once a request opened one. */
+  throttle?: ThrottleWindow;
   /** Aborted by close(), so sleeping requests stop waiting. */
   readonly closing: AbortController;
 }
@@ -69,4 +72,5 @@ export function resetState(state: SandboxState, options: ResolvedOptions, faults
   state.faults = faults;
   state.faultStreams = new Map();
   state.outcomes = createPrng(options.seed);
+  state.throttle = undefined;
 }
