@@ -77,7 +77,8 @@ function integer(text: string, flag: string, min: number, max: number): number {
 
 function choice<T extends string>(text: string, flag: string, allowed: readonly T[]): T {
   const found = allowed.find((value) => value === text);
-  if (found === undefined) throw new UsageError(`${flag} must be one of ${allowed.join(", ")}, got "${text}"`);
+  if (found === undefined)
+    throw new UsageError(`${flag} must be one of ${allowed.join(", ")}, got "${text}"`);
   return found;
 }
 

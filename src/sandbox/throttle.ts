@@ -39,5 +39,7 @@ export function throttle(state: SandboxState, now: number): Throttled {
     };
   }
   window.hits += 1;
-  return { headers: { "x-ratelimit-limit": String(limit), "x-ratelimit-remaining": String(limit - window.hits) } };
+  return {
+    headers: { "x-ratelimit-limit": String(limit), "x-ratelimit-remaining": String(limit - window.hits) },
+  };
 }

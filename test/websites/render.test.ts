@@ -74,6 +74,7 @@ describe("the JSON plan", () => {
       unchanged: 0,
       unmanaged: 1,
       conflicts: 1,
+      withheld: 0,
     });
     expect(json.changes.map((c) => [c.action, c.domain, c.id ?? c.ids])).toEqual([
       ["update", "a.example.com", 1],
