@@ -76,3 +76,51 @@ describe("provider messages", () => {
     );
   });
 });
+
+describe("the limits a service announces", () => {
+  it("reads Laravel's headers, X-RateLimit-Reset as epoch seconds or seconds from now", async () => {
+    const { readLimitHeaders } = await import("../../src/http/server-limits.js");
+    const now = 1_800_000_000_000;
+    expect(
+      readLimitHeaders(
+        {
+          "x-ratelimit-limit": "60",
+          "x-ratelimit-remaining": "0",
+          "retry-after": "12",
+          "x-ratelimit-reset": "1800000012",
+        },
+        now,
+      ),
+    ).toEqual({ limit: 60, remaining: 0, retryAt: now + 12_000, resetAt: now + 12_000 });
+    expect(readLimitHeaders({ "x-ratelimit-reset": "30" }, now)).toEqual({ resetAt: now + 30_000 });
+    expect(readLimitHeaders({ "x-ratelimit-remaining": "many" }, now)).toEqual({});
+  });
+
+  it("holds requests once the window is spent and lets them go when it closes", async () => {
+    const { ServerLimits } = await import("../../src/http/server-limits.js");
+    const clock = manualClock(true);
+    const limits = new ServerLimits(clock);
+    const headers = (remaining: number) => ({
+      "x-ratelimit-limit": "2",
+      "x-ratelimit-remaining": String(remaining),
+    });
+    limits.release(await limits.acquire(), { status: 200, headers: headers(1) });
+    limits.release(await limits.acquire(), { status: 200, headers: headers(0) });
+    // spent, and nothing says until when: one request finds out
+    const probe = await limits.acquire();
+    limits.release(probe, { status: 429, headers: { ...headers(0), "retry-after": "5" } });
+    expect(clock.slept).toEqual([]);
+    limits.release(await limits.acquire(), { status: 200, headers: headers(1) });
+    expect(clock.slept).toEqual([5000]);
+  });
+});
+
+describe("a listing's pages", () => {
+  it("stop at the hard cap of pages", async () => {
+    const { ListingTracker, MAX_PAGES } = await import("../../src/analytics/listing.js");
+    const tracker = new ListingTracker(1);
+    expect(() => {
+      for (let page = 1; page <= MAX_PAGES + 1; page++) tracker.take({ page, ids: [page] });
+    }).toThrow(`the listing did not end after ${MAX_PAGES} pages`);
+  });
+});
