@@ -116,7 +116,10 @@ export class ServerLimits {
     const now = this.clock.now();
     const said = readLimitHeaders(answer.headers, now);
     if (said.limit !== undefined) this.limit = said.limit;
-    if (answer.status === 429) return this.refused(ticket, said, now);
+    if (answer.status === 429) {
+      this.refused(ticket, said, now);
+      return;
+    }
     if (said.remaining === undefined) return;
     if (this.remaining === undefined || said.remaining <= this.remaining) {
       this.remaining = said.remaining;
@@ -161,7 +164,10 @@ export class ServerLimits {
         signal?.removeEventListener("abort", abort);
         resolve();
       };
-      if (signal?.aborted) return abort();
+      if (signal?.aborted) {
+        abort();
+        return;
+      }
       this.waiting.add(done);
       signal?.addEventListener("abort", abort, { once: true });
     });
