@@ -2,7 +2,8 @@
 // X-RateLimit-Limit / X-RateLimit-Remaining, and Retry-After / X-RateLimit-Reset, shared by every concurrent
 // call to the service. Requests go while the window has room for them; when it is spent, they wait for it to
 // close — at a time the service said, or learned from an earlier window — or, when nothing says when, one
-// request alone finds out. So a throttled service sees at most one refusal per window, usually none.
+// request alone finds out. The very first request also goes alone, since its answer says whether the service
+// counts at all. So a throttled service sees at most one refusal per window, usually none.
 import type { Clock } from "../clock.js";
 
 export interface LimitHeaders {
@@ -55,6 +56,8 @@ export interface Answer {
   headers: Record<string, HeaderValue>;
 }
 
+/** How long the others wait for the very first answer; a first request that hangs must not hold them all. */
+const FIRST_WAIT_MS = 1000;
 /** After a refusal that says "now" (Retry-After: 0), still this long before the next try. */
 const MIN_PAUSE_MS = 250;
 
@@ -72,17 +75,27 @@ export class ServerLimits {
   /** How long a window lasts, learned from a refusal in a window whose opening was seen. */
   private windowMs: number | undefined;
   private readonly waiting = new Set<() => void>();
+  /** Until the first answer, one request at a time: it tells whether (and how) the service counts. */
+  private heard = false;
+  private firstSentAt = 0;
 
   constructor(private readonly clock: Clock) {}
 
   /** Waits until the service's announced limits leave room for one more request. */
   async acquire(signal?: AbortSignal): Promise<Ticket> {
     for (;;) {
-      const wait = this.waitFor(this.clock.now());
+      const now = this.clock.now();
+      const wait = this.waitFor(now);
       if (wait === 0) break;
-      if (wait === "answer") await this.nextAnswer(signal);
-      else await this.clock.sleep(wait, signal);
+      if (wait !== "answer") await this.clock.sleep(wait, signal);
+      else if (this.heard) await this.nextAnswer(signal);
+      else
+        await Promise.race([
+          this.nextAnswer(signal),
+          this.clock.sleep(this.firstSentAt + FIRST_WAIT_MS - now, signal),
+        ]);
     }
+    if (this.inFlight === 0 && !this.heard) this.firstSentAt = this.clock.now();
     this.inFlight += 1;
     return { sentAt: this.clock.now() };
   }
@@ -97,6 +110,7 @@ export class ServerLimits {
   /** 0 to go now, milliseconds to sleep, or "answer" to wait for an answer in flight to say more. */
   private waitFor(now: number): number | "answer" {
     if (now < this.blockedUntil) return this.blockedUntil - now;
+    if (!this.heard) return this.inFlight > 0 && now < this.firstSentAt + FIRST_WAIT_MS ? "answer" : 0;
     if (this.remaining === undefined) return 0;
     if (this.closesAt !== undefined && now >= this.closesAt) this.windowClosed(now);
     if (this.remaining === undefined || this.remaining - this.inFlight > 0) return 0;
@@ -113,6 +127,7 @@ export class ServerLimits {
   }
 
   private learn(ticket: Ticket, answer: Answer): void {
+    this.heard = true;
     const now = this.clock.now();
     const said = readLimitHeaders(answer.headers, now);
     if (said.limit !== undefined) this.limit = said.limit;
