@@ -116,6 +116,38 @@ describe("the limits a service announces", () => {
 });
 
 describe("a listing's pages", () => {
+  it("follow last_page past short pages, and agree with total", async () => {
+    const { ListingTracker } = await import("../../src/analytics/listing.js");
+    const tracker = new ListingTracker(100);
+    const page = (n: number, ids: number[]) =>
+      tracker.take({ page: n, ids, lastPage: 3, total: 25, perPage: 10 });
+    expect(page(1, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]).next).toBe(true);
+    expect(page(2, [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]).next).toBe(true);
+    expect(page(3, [21, 22, 23, 24, 25]).next).toBe(false);
+    expect(tracker.problem()).toBeUndefined();
+  });
+
+  it("are incomplete when they disagree: a website on two pages, a changed total, fewer than total", async () => {
+    const { ListingTracker } = await import("../../src/analytics/listing.js");
+    const tracker = new ListingTracker(2);
+    expect(tracker.take({ page: 1, ids: [1, 2], lastPage: 2, total: 4 }).fresh).toEqual([0, 1]);
+    expect(tracker.take({ page: 2, ids: [2, 3], lastPage: 2, total: 5 })).toEqual({
+      fresh: [1],
+      next: false,
+    });
+    expect(tracker.problem()).toBe(
+      "1 website (id 2) appeared on two pages: the list changed while it was read; total changed from 4 to 5 while the list was read; 3 websites were read but the service's total is 5",
+    );
+  });
+
+  it("without last_page, end at a page shorter than asked for", async () => {
+    const { ListingTracker } = await import("../../src/analytics/listing.js");
+    const tracker = new ListingTracker(2);
+    expect(tracker.take({ page: 1, ids: [1, 2] }).next).toBe(true);
+    expect(tracker.take({ page: 2, ids: [3] }).next).toBe(false);
+    expect(tracker.problem()).toBeUndefined();
+  });
+
   it("stop at the hard cap of pages", async () => {
     const { ListingTracker, MAX_PAGES } = await import("../../src/analytics/listing.js");
     const tracker = new ListingTracker(1);
