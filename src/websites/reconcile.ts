@@ -86,6 +86,9 @@ export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions):
   const clock = deps.clock ?? systemClock;
   const started = clock.now();
   const runId = await startRun(deps.db, options.mode);
+  // Read while the pages come in; used only once the listing is complete enough to plan from.
+  const ownership = loadOwnership(deps.db);
+  ownership.catch(() => {});
   let listing: WebsiteListing;
   try {
     listing = await deps.api.readWebsites({ signal: deps.signal });
@@ -93,7 +96,7 @@ export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions):
     await finishRun(deps.db, runId, failedOutcome(error, "list"));
     throw error;
   }
-  const plan = planWebsites(deps.websites.items, listing.websites, await loadOwnership(deps.db), {
+  const plan = planWebsites(deps.websites.items, listing.websites, await ownership, {
     prune: deps.websites.prune,
     secretKey: deps.secretKey,
     complete: listing.complete,
