@@ -32,6 +32,7 @@ const CLI_ROUNDS = 3;
 const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 const run = promisify(execFile);
 const RESULTS = new URL("./RESULTS.md", import.meta.url);
+const LOAD_AT_START = os.loadavg()[0];
 const logger = createLogger({ level: "silent" });
 
 function items(count, privacy) {
@@ -205,6 +206,7 @@ function section(rows, plans) {
     "## Websites",
     "",
     `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:websites\` on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown CPU"}), Node ${process.version}, ` +
+      `load average ${LOAD_AT_START.toFixed(1)} at the start (other work on the machine), ` +
       `sandbox on loopback, database ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "embedded PGlite (in memory)"}, ` +
       `analytics.concurrency ${CONCURRENCY}, rate limit lifted (the real service's limit would dominate otherwise).`,
     "",
