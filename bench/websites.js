@@ -238,7 +238,8 @@ function cliSection(plans) {
   return [
     `**As an operator runs it:** \`topsync websites plan --json\` from spawn to exit (median of ${CLI_ROUNDS}), ${n} websites declared,`,
     "the sandbox at 0 ms, the embedded database on disk, rate limit lifted. What it costs beside the plan itself: starting",
-    "Node, reading the 10,000-item config.yaml, opening the embedded database. DESIGN §10 target: a " +
+    "Node, reading the 10,000-item config.yaml, opening the embedded database; so these figures move with the machine's",
+    "load far more than the in-process ones (the same run at a load average near 9 took twice as long). DESIGN §10 target: a " +
       `${n}-change plan under 3 s: ${fmt(worst)} — ${worst < CHANGES_TARGET_MS ? "meets" : "MISSES"} the target.`,
     "",
     "| plan | changes | spawn to exit |",
