@@ -64,6 +64,12 @@ program
   .option("--reverse-rate <share>", "share of purchases that end reversed", "0")
   .option("--wallet <amount>", "starting wallet balance", "1000000.00")
   .option("--websites <n>", "seed this many websites", "0")
+  .option("--throttle-limit <n>", "analytics API: requests per window, as Laravel's throttle", "60")
+  .option("--throttle-window <seconds>", "analytics API: the throttle window in seconds", "60")
+  .option("--no-throttle", "analytics API: no throttle")
+  .option("--page-shape <shape>", "website pages: laravel (meta) or bare (paginator)", "laravel")
+  .option("--record-shape <shape>", "single websites: wrapped ({data}) or bare", "wrapped")
+  .option("--per-page-cap <n>", "answer at most this many websites a page")
   .action(async (options) => (await import("./cli/sandbox.js")).sandboxCommand(options));
 
 const config = program.command("config").description("validate the config or print its JSON Schema");

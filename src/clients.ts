@@ -26,6 +26,7 @@ export function createServiceClient(
     timeout: config.timeout,
     concurrency: config.concurrency,
     rateLimit: config.rate_limit,
+    burst: config.burst,
     retry: config.retry,
     clock: deps.clock,
     observer: deps.observer,

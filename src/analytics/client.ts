@@ -1,19 +1,40 @@
 // The website analytics API (seed §4.2): list every page, read, create, update, delete. Bodies form-encoded.
 import type { CallInfo } from "../http/errors.js";
-import { MalformedResponseError } from "../http/errors.js";
+import { HttpError, MalformedResponseError } from "../http/errors.js";
 import { parseAnswer } from "../http/parse.js";
-import type { RequestSpec, ServiceClient } from "../http/service-client.js";
+import type { RequestSpec, ServiceClient, ServiceResponse } from "../http/service-client.js";
+import { EndlessListing, ListingTracker } from "./listing.js";
 import {
   deleteResultSchema,
   type RemoteWebsite,
-  websiteEnvelopeSchema,
+  singleWebsiteSchema,
   websitePageSchema,
   websiteSchema,
 } from "./schemas.js";
 
+export { MAX_PAGES } from "./listing.js";
 export const PER_PAGE = 100;
-/** No account holds more; a listing that goes on past this is a paging bug on one side or the other. */
-const MAX_PAGES = 10_000;
+
+const LIST_CALL: CallInfo = {
+  service: "analytics",
+  endpoint: "websites.list",
+  method: "GET",
+  path: "/api/v1/websites",
+};
+
+/** The listing would never end: a page repeated, last_page running away, or past the page cap. */
+export class EndlessListingError extends HttpError {
+  constructor(detail: string) {
+    super("LISTING_ENDLESS", "unknown", LIST_CALL, `the website listing does not end: ${detail}`);
+  }
+}
+
+/** The pages disagreed with each other or with the service's total (see WebsiteListing.problem). */
+export class IncompleteListingError extends HttpError {
+  constructor(detail: string) {
+    super("LISTING_INCOMPLETE", "unknown", LIST_CALL, `the website listing is incomplete: ${detail}`);
+  }
+}
 
 /** What topsync sends for a website; lists go one entry per line. */
 export interface WebsiteInput {
@@ -29,22 +50,38 @@ export interface WebsiteInput {
 export interface WebsiteListing {
   websites: RemoteWebsite[];
   pages: number;
+  /** False when the pages disagreed with each other, or the count read is not the service's total. */
+  complete: boolean;
+  /** Why the listing is incomplete. */
+  problem?: string;
 }
 
 export class AnalyticsClient {
   constructor(readonly http: ServiceClient) {}
 
-  /** Every website, page by page in a stable order (id ascending), until a short or empty page. */
+  /** Every website, and nothing less: an incomplete listing is an IncompleteListingError. */
   async listWebsites(
     options: { signal?: AbortSignal; onPage?: (page: number) => void } = {},
   ): Promise<WebsiteListing> {
+    const listing = await this.readWebsites(options);
+    if (!listing.complete) throw new IncompleteListingError(listing.problem ?? "the pages disagreed");
+    return listing;
+  }
+
+  /**
+   * Every page in a stable order (id ascending), following last_page, for a caller that can act on a partial
+   * picture with care (the reconciler): `complete` says whether it may. A listing that would never end throws.
+   */
+  async readWebsites(
+    options: { signal?: AbortSignal; onPage?: (page: number) => void } = {},
+  ): Promise<WebsiteListing> {
     const websites: RemoteWebsite[] = [];
-    let lastFirstId: number | undefined;
-    for (let page = 1; page <= MAX_PAGES; page++) {
+    const tracker = new ListingTracker(PER_PAGE);
+    for (let page = 1; ; page++) {
       const spec: RequestSpec = {
         endpoint: "websites.list",
         method: "GET",
-        path: "/api/v1/websites",
+        path: LIST_CALL.path,
         query: { per_page: PER_PAGE, sort_by: "id", sort: "asc", page },
         signal: options.signal,
       };
@@ -52,31 +89,24 @@ export class AnalyticsClient {
       const parsed = parseAnswer(websitePageSchema, response, this.call(spec));
       const records = parsed.data.map((record, index) => this.record(record, spec, response.status, index));
       options.onPage?.(page);
-      if (records.length > 0 && records[0]!.id === lastFirstId) {
-        throw new MalformedResponseError(
-          this.call(spec),
-          response.status,
-          `page ${page} repeats page ${page - 1}`,
-          null,
-        );
+      let verdict: ReturnType<ListingTracker["take"]>;
+      try {
+        verdict = tracker.take({ ...parsed, page, ids: records.map((record) => record.id) });
+      } catch (error) {
+        if (error instanceof EndlessListing) throw new EndlessListingError(error.message);
+        throw error;
       }
-      lastFirstId = records[0]?.id;
-      websites.push(...records);
-      const onLastPage = parsed.lastPage !== undefined && page >= parsed.lastPage;
-      if (records.length < PER_PAGE || onLastPage) return { websites, pages: page };
+      for (const index of verdict.fresh) websites.push(records[index]!);
+      if (!verdict.next) {
+        const problem = tracker.problem();
+        return { websites, pages: page, complete: problem === undefined, ...(problem ? { problem } : {}) };
+      }
     }
-    throw new MalformedResponseError(
-      { service: "analytics", endpoint: "websites.list", method: "GET", path: "/api/v1/websites" },
-      200,
-      `the listing did not end after ${MAX_PAGES} pages`,
-      null,
-    );
   }
 
   async getWebsite(id: number): Promise<RemoteWebsite> {
     const spec: RequestSpec = { endpoint: "websites.get", method: "GET", path: `/api/v1/websites/${id}` };
-    const response = await this.http.request(spec);
-    return parseAnswer(websiteEnvelopeSchema, response, this.call(spec)).data;
+    return this.single(await this.http.request(spec), spec);
   }
 
   async createWebsite(input: WebsiteInput & { domain: string }): Promise<RemoteWebsite> {
@@ -86,16 +116,14 @@ export class AnalyticsClient {
       path: "/api/v1/websites",
       form: toForm(input),
     };
-    const response = await this.http.request(spec);
-    return parseAnswer(websiteEnvelopeSchema, response, this.call(spec)).data;
+    return this.single(await this.http.request(spec), spec);
   }
 
   /** Sends only the given fields (the service leaves the others as they are); the domain cannot change. */
   async updateWebsite(id: number, input: Omit<WebsiteInput, "domain">): Promise<RemoteWebsite> {
     const path = `/api/v1/websites/${id}`;
     const spec: RequestSpec = { endpoint: "websites.update", method: "PUT", path, form: toForm(input) };
-    const response = await this.http.request(spec);
-    return parseAnswer(websiteEnvelopeSchema, response, this.call(spec)).data;
+    return this.single(await this.http.request(spec), spec);
   }
 
   async deleteWebsite(id: number): Promise<void> {
@@ -110,6 +138,10 @@ export class AnalyticsClient {
 
   close(): Promise<void> {
     return this.http.close();
+  }
+
+  private single(response: ServiceResponse, spec: RequestSpec): RemoteWebsite {
+    return parseAnswer(singleWebsiteSchema(response.body), response, this.call(spec));
   }
 
   private record(record: unknown, spec: RequestSpec, status: number, index: number): RemoteWebsite {

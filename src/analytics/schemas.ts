@@ -49,9 +49,20 @@ export const websitePageSchema = z
     currentPage: page.meta?.current_page ?? page.current_page,
     lastPage: page.meta?.last_page ?? page.last_page,
     total: page.meta?.total ?? page.total,
+    perPage: page.meta?.per_page ?? page.per_page,
   }));
 
-export const websiteEnvelopeSchema = z.looseObject({ data: websiteSchema });
+const wrappedWebsiteSchema = z.looseObject({ data: websiteSchema }).transform((wrapped) => wrapped.data);
+
+/**
+ * The schema for a single website (create, show, update) in either shape: wrapped by the resource class as
+ * `{"data":{…},"status":200}` when the body has `data`, else the bare model (builds that list with the bare
+ * paginator answer so). Anything else fails either schema and is malformed.
+ */
+export function singleWebsiteSchema(body: unknown): z.ZodType<RemoteWebsite> {
+  const wrapped = typeof body === "object" && body !== null && !Array.isArray(body) && "data" in body;
+  return (wrapped ? wrappedWebsiteSchema : websiteSchema) as z.ZodType<RemoteWebsite>;
+}
 
 export const deleteResultSchema = z.looseObject({ deleted: z.boolean().optional(), id: int.optional() });
 

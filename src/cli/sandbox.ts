@@ -14,6 +14,12 @@ export interface SandboxFlags {
   reverseRate: string;
   wallet: string;
   websites: string;
+  throttle: boolean;
+  throttleLimit: string;
+  throttleWindow: string;
+  pageShape: string;
+  recordShape: string;
+  perPageCap?: string;
 }
 
 export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
@@ -27,6 +33,16 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
     reverseRate: share(flags.reverseRate, "--reverse-rate"),
     walletBalance: flags.wallet,
     faults: flags.faults ? loadFaultsFile(flags.faults) : undefined,
+    throttle: flags.throttle
+      ? {
+          limit: integer(flags.throttleLimit, "--throttle-limit", 1, 1_000_000),
+          windowSeconds: integer(flags.throttleWindow, "--throttle-window", 1, 86_400),
+        }
+      : null,
+    pageShape: choice(flags.pageShape, "--page-shape", ["laravel", "bare"] as const),
+    recordShape: choice(flags.recordShape, "--record-shape", ["wrapped", "bare"] as const),
+    perPageCap:
+      flags.perPageCap === undefined ? undefined : integer(flags.perPageCap, "--per-page-cap", 1, 100),
   });
   const count = integer(flags.websites, "--websites", 0, 1_000_000);
   if (count > 0) {
@@ -40,6 +56,7 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
     `sandbox reseller  ${sandbox.resellerUrl}\n` +
       `sandbox analytics ${sandbox.analyticsUrl}\n` +
       `admin             ${sandbox.resellerUrl}/__admin/state\n` +
+      `throttle          ${flags.throttle ? `analytics API ${flags.throttleLimit} requests per ${flags.throttleWindow}s (--no-throttle: off)` : "off"}\n` +
       `API keys are the sandbox defaults of config.yaml. Ctrl-C stops.\n`,
   );
   await new Promise<void>((resolve) => {
@@ -56,6 +73,13 @@ function integer(text: string, flag: string, min: number, max: number): number {
     throw new UsageError(`${flag} must be a whole number from ${min} to ${max}, got "${text}"`);
   }
   return value;
+}
+
+function choice<T extends string>(text: string, flag: string, allowed: readonly T[]): T {
+  const found = allowed.find((value) => value === text);
+  if (found === undefined)
+    throw new UsageError(`${flag} must be one of ${allowed.join(", ")}, got "${text}"`);
+  return found;
 }
 
 function share(text: string, flag: string): number {

@@ -49,7 +49,10 @@ async function load() {
   return { ...reconcile, ...render, ...guards, ...model, ...database, ...output };
 }
 
-/** Prints the plan; with --detailed-exitcode returns 2 when there are changes (errors throw: exit 1). */
+/**
+ * Prints the plan; with --detailed-exitcode returns 2 when there are changes (errors throw: exit 1). A plan
+ * from an incomplete listing is printed and returns 1 whatever the flag, as `topsync plan` does.
+ */
 export async function websitesPlanCommand(
   ctx: CommandContext,
   flags: PlanFlags,
@@ -65,6 +68,7 @@ export async function websitesPlanCommand(
   });
   const json = flags.json || ctx.globals.json;
   io.write(json ? m.renderJson(m.planJson(plan, refusal)) : m.renderPlanText(plan, refusal));
+  if (!plan.remote.complete) return 1;
   return flags.detailedExitcode && m.hasChanges(plan) ? 2 : 0;
 }
 
@@ -103,7 +107,7 @@ export async function websitesApplyCommand(
   });
   if (!m.hasChanges(pass.plan)) {
     io.write(m.renderPlanText(pass.plan));
-    return 0;
+    return pass.plan.remote.complete ? 0 : 1;
   }
   if (pass.status === "cancelled") {
     io.write("Apply cancelled; nothing was changed.\n");

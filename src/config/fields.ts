@@ -1,5 +1,6 @@
 // Field-level schemas shared by the config sections: durations, money, counts, flags, cron, time zones.
 // Each accepts the text a YAML scalar or an environment variable gives and says in its message what it wanted.
+import { isIP } from "node:net";
 import cron from "node-cron";
 import { z } from "zod";
 import { parseDuration } from "../duration.js";
@@ -315,15 +316,68 @@ export function text() {
   return z.string().trim().min(1);
 }
 
-/** A list of entries: a YAML list, or one string with an entry per line; trimmed, empty entries dropped. */
-export function textList() {
+/**
+ * A list whose every entry is checked: a YAML list (an entry with a line break in it is an error, never two
+ * entries) or one string with an entry per line. `problem` says why an entry (trimmed) cannot be used.
+ */
+function checkedList(problem: (entry: string) => string | undefined, description: string) {
   return z
     .union([z.array(z.string()), z.string()])
+    .superRefine((value, ctx) => {
+      const report = (entry: string, path: number[]) => {
+        const why = entry.trim() === "" ? undefined : problem(entry.trim());
+        if (why !== undefined) ctx.addIssue({ code: "custom", path, input: entry, message: why });
+      };
+      if (!Array.isArray(value)) {
+        for (const line of value.split(/\r?\n/)) report(line, []);
+        return;
+      }
+      value.forEach((entry, index) => {
+        if (/[\r\n]/.test(entry)) {
+          ctx.addIssue({
+            code: "custom",
+            path: [index],
+            input: entry,
+            message: `${show(entry)} contains a line break; write each entry as its own list item`,
+          });
+        } else report(entry, [index]);
+      });
+    })
     .transform((value) =>
-      (Array.isArray(value) ? value : [value])
-        .flatMap((entry) => entry.split(/\r?\n/))
+      (Array.isArray(value) ? value : value.split(/\r?\n/))
         .map((entry) => entry.trim())
         .filter((entry) => entry !== ""),
     )
-    .meta({ description: "A list of entries, or one string with an entry per line." });
+    .meta({ description });
+}
+
+/** Why an entry is not an IPv4 or IPv6 address or a CIDR range (node:net's isIP, prefix within bounds). */
+export function ipProblem(entry: string): string | undefined {
+  const [address = "", prefix, extra] = entry.split("/");
+  const version = isIP(address);
+  const expected = 'expected an IPv4 or IPv6 address or a CIDR range like "203.0.113.0/24"';
+  if (version === 0 || extra !== undefined)
+    return `${show(entry)} is not an IP address or CIDR range: ${expected}`;
+  if (prefix === undefined) return undefined;
+  const bits = version === 4 ? 32 : 128;
+  if (!/^\d{1,3}$/.test(prefix) || Number(prefix) > bits) {
+    return `${show(entry)} is not a CIDR range: the prefix of an IPv${version} range is 0 to ${bits}`;
+  }
+  return undefined;
+}
+
+/** Addresses and CIDR ranges, one per entry. */
+export function ipList() {
+  return checkedList(ipProblem, "IPv4/IPv6 addresses or CIDR ranges, e.g. 203.0.113.7 or 198.51.100.0/24.");
+}
+
+/** Non-empty tokens without whitespace (query parameter names), one per entry. */
+export function tokenList() {
+  return checkedList(
+    (entry) =>
+      /\s/.test(entry)
+        ? `${show(entry)} contains whitespace: expected a query parameter name like "utm_source"`
+        : undefined,
+    "Query parameter names without whitespace, e.g. utm_source.",
+  );
 }

@@ -13,13 +13,14 @@ import {
   flag,
   httpUrl,
   integer,
+  ipList,
   isoInstant,
   money,
   positiveNumber,
   show,
   text,
-  textList,
   timeZone,
+  tokenList,
 } from "./fields.js";
 import { PRIVACY_NAMES, type Privacy, privacyCode } from "./privacy.js";
 
@@ -59,13 +60,18 @@ const timeoutSchema = z
   )
   .prefault({});
 
-function serviceSchema(defaults: { concurrency: number; rate_limit: number }) {
+function serviceSchema(defaults: { concurrency: number; rate_limit: number; burst?: number }) {
+  const burst = integer(1, 100_000).meta({
+    description:
+      "Requests that may go at once after a quiet spell; a tenth of rate_limit (at least 1) when absent.",
+  });
   return z.strictObject({
     base_url: httpUrl(),
     api_key: apiKey(),
     timeout: timeoutSchema,
     concurrency: integer(1, 256).prefault(defaults.concurrency),
     rate_limit: positiveNumber().prefault(defaults.rate_limit).meta({ description: "Requests per second." }),
+    burst: defaults.burst === undefined ? burst.optional() : burst.prefault(defaults.burst),
     retry: retrySchema.prefault({}),
   });
 }
@@ -276,8 +282,8 @@ const websiteSettings = {
   password: passwordSchema.optional(),
   email: flag().optional(),
   exclude_bots: flag().optional(),
-  exclude_params: textList().optional(),
-  exclude_ips: textList().optional(),
+  exclude_params: tokenList().optional(),
+  exclude_ips: ipList().optional(),
 };
 
 const domainSchema = z
@@ -425,7 +431,9 @@ function checkUnique(config: { purchases?: unknown; websites?: unknown }, ctx: z
 export const configSchema = z
   .strictObject({
     reseller: serviceSchema({ concurrency: 8, rate_limit: 20 }),
-    analytics: serviceSchema({ concurrency: 4, rate_limit: 10 }),
+    // The real service allows 60 requests a minute (Laravel's throttle:60,1): 6 at once, then 0.9 a second,
+    // is at most 60 in any minute.
+    analytics: serviceSchema({ concurrency: 4, rate_limit: 0.9, burst: 6 }),
     database: databaseSchema.prefault({}),
     timezone: timeZone().prefault(DEFAULT_TIMEZONE),
     budget: budgetSchema.prefault({}),

@@ -1,5 +1,6 @@
-// One keep-alive undici pool per remote service: bearer auth, timeouts, the service's rate limit, retries
-// with backoff for reads, and every failure turned into one typed HttpError. The API key lives here only.
+// One keep-alive undici pool per remote service: bearer auth, timeouts, the configured rate limit and the
+// limits the service announces on its answers (server-limits.ts), retries with backoff for reads, and every
+// failure turned into one typed HttpError. The API key lives here only.
 import { Pool } from "undici";
 import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
@@ -18,6 +19,7 @@ import {
 } from "./errors.js";
 import { providerMessage, redactSecret } from "./message.js";
 import { RateLimiter } from "./rate-limit.js";
+import { readLimitHeaders, ServerLimits, type Ticket } from "./server-limits.js";
 
 export interface ServiceClientOptions {
   service: ServiceName;
@@ -26,6 +28,8 @@ export interface ServiceClientOptions {
   timeout: { connect: number; headers: number; body: number };
   concurrency: number;
   rateLimit: number;
+  /** Requests that may go at once after a quiet spell; a tenth of `rateLimit` (at least 1) when absent. */
+  burst?: number;
   retry: { max_attempts: number; base_delay: number; max_delay: number };
   clock?: Clock;
   random?: () => number;
@@ -64,6 +68,7 @@ export class ServiceClient {
   private readonly pool: Pool;
   private readonly basePath: string;
   private readonly limiter: RateLimiter;
+  private readonly limits: ServerLimits;
   private readonly clock: Clock;
   private readonly random: () => number;
 
@@ -75,8 +80,9 @@ export class ServiceClient {
     this.limiter = new RateLimiter(
       options.rateLimit,
       this.clock,
-      Math.max(1, Math.ceil(options.rateLimit / 10)),
+      options.burst ?? Math.max(1, Math.ceil(options.rateLimit / 10)),
     );
+    this.limits = new ServerLimits(this.clock);
     this.pool = new Pool(url.origin, {
       connections: options.concurrency,
       pipelining: 1,
@@ -139,7 +145,22 @@ export class ServiceClient {
   }
 
   private async exchange(spec: RequestSpec, call: CallInfo): Promise<ServiceResponse> {
-    await this.limiter.acquire(spec.signal);
+    const ticket = await this.limits.acquire(spec.signal);
+    let answered = false;
+    try {
+      await this.limiter.acquire(spec.signal);
+      const { status, headers, text } = await this.transmit(spec, ticket);
+      answered = true;
+      const retryAfter = headers["retry-after"];
+      const resetAt = readLimitHeaders(headers, this.clock.now()).resetAt;
+      return this.interpret(call, status, retryAfter, text, resetAt);
+    } finally {
+      if (!answered) this.limits.release(ticket);
+    }
+  }
+
+  /** One HTTP exchange; the service's announced limits are taken from its answer before anything else. */
+  private async transmit(spec: RequestSpec, ticket: Ticket) {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.options.apiKey}`,
       accept: "application/json",
@@ -160,7 +181,8 @@ export class ServiceClient {
       signal: spec.signal,
     });
     const text = await response.body.text();
-    return this.interpret(call, response.statusCode, response.headers["retry-after"], text);
+    this.limits.release(ticket, { status: response.statusCode, headers: response.headers });
+    return { status: response.statusCode, headers: response.headers, text };
   }
 
   private interpret(
@@ -168,6 +190,7 @@ export class ServiceClient {
     status: number,
     retryAfter: string | string[] | undefined,
     text: string,
+    resetAt?: number,
   ): ServiceResponse {
     const safeText = redactSecret(text, this.options.apiKey);
     const body = parseJson(safeText);
@@ -183,7 +206,12 @@ export class ServiceClient {
       return { status, body };
     }
     const reason = providerMessage(body, safeText);
-    if (status === 429) throw new RateLimitedError(call, parseRetryAfter(retryAfter, this.clock.now()), body);
+    if (status === 429) {
+      const now = this.clock.now();
+      const wait =
+        parseRetryAfter(retryAfter, now) ?? (resetAt === undefined ? undefined : Math.max(0, resetAt - now));
+      throw new RateLimitedError(call, wait, body);
+    }
     if (status === 401 || status === 403) throw new AuthError(call, status, body);
     if (status >= 400 && status < 500) throw new ClientError(call, status, reason, body);
     throw new ServerError(call, status, reason, body ?? safeText);

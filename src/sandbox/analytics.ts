@@ -21,8 +21,10 @@ function invalid(state: SandboxState, errors: FieldErrors): Reply {
   return { status: 422, body: { message: summarise(errors), errors } };
 }
 
+/** A single website as the resource class wraps it, or bare as builds with the bare paginator answer. */
 function shown(state: SandboxState, record: WebsiteRecord, status = 200): Reply {
-  return { status, body: { data: websiteView(record, state.options.stringInts), status: 200 } };
+  const view = websiteView(record, state.options.stringInts);
+  return { status, body: state.options.recordShape === "bare" ? view : { data: view, status: 200 } };
 }
 
 function findWebsite({ state, params }: Call): WebsiteRecord | undefined {
@@ -39,7 +41,7 @@ function showWebsite(call: Call): Reply {
 }
 
 function createWebsite({ state, fields }: Call): Reply {
-  const checked = checkCreate(fields, state.websites, state.options.maxWebsites);
+  const checked = checkCreate(fields, state.websites, state.options);
   if (!checked.ok) return invalid(state, checked.errors);
   return shown(state, insertWebsite(state.websites, checked.value, isoMicros(state.clock())), 201);
 }
@@ -91,4 +93,5 @@ export const ANALYTICS_SERVICE: ServiceDefinition = {
   unauthenticated: { status: 401, body: { message: "Unauthenticated." } },
   notFound: NOT_FOUND,
   onAnswered: recordMutation,
+  throttled: true,
 };

@@ -31,14 +31,29 @@ export const sandboxOptionsSchema = z.strictObject({
   verifyLie: z
     .enum(["none", "phone", "amount", "reference", "status_false", "failed_huge_refund"])
     .optional(),
+  /** Single-record answers (create, show, update): wrapped in `{data, status}` or the bare model. */
+  recordShape: z.enum(["wrapped", "bare"]).optional(),
+  /** An installation configured with smaller pages: per_page is answered at most this. */
+  perPageCap: z.number().int().min(1).optional(),
+  /** Domains another account on the installation holds: never listed, a create of one is a 422 "taken". */
+  takenDomains: z.array(z.string().min(1)).optional(),
+  /** Laravel's throttle on the analytics API: `limit` requests per window; null or absent is off. */
+  throttle: z
+    .strictObject({ limit: z.number().int().min(1), windowSeconds: z.number().positive() })
+    .nullable()
+    .optional(),
   faults: faultConfigSchema.optional(),
 });
 
 export type SandboxOptions = z.infer<typeof sandboxOptionsSchema>;
 
 /** Options with every default filled in; `maxWebsites` stays undefined for "unlimited". */
-export type ResolvedOptions = Required<Omit<SandboxOptions, "maxWebsites" | "faults">> & {
+export type ResolvedOptions = Required<
+  Omit<SandboxOptions, "maxWebsites" | "faults" | "perPageCap" | "throttle">
+> & {
   maxWebsites: number | undefined;
+  perPageCap: number | undefined;
+  throttle: { limit: number; windowSeconds: number } | null;
 };
 
 export const DEFAULT_OPTIONS: ResolvedOptions = {
@@ -60,6 +75,10 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   maxWebsites: undefined,
   overchargeFactor: 1,
   verifyLie: "none",
+  recordShape: "wrapped",
+  perPageCap: undefined,
+  takenDomains: [],
+  throttle: null,
 };
 
 /** Validates options from code or the admin endpoint; throws an Error listing every problem. */
@@ -75,6 +94,7 @@ export function mergeOptions(base: ResolvedOptions, change: SandboxOptions): Res
   for (const [key, value] of Object.entries(change)) {
     if (value !== undefined && key !== "faults") (merged as Record<string, unknown>)[key] = value;
   }
+  merged.takenDomains = merged.takenDomains.map((domain) => domain.trim().toLowerCase());
   if (merged.failRate + merged.reverseRate > 1) {
     throw new Error("invalid sandbox options: failRate + reverseRate must be at most 1");
   }

@@ -9,6 +9,7 @@ import type { ResolvedOptions } from "./options.js";
 import type { RequestLogEntry, ServiceName } from "./records.js";
 import { matchRoute, type Reply, type Route } from "./route.js";
 import type { SandboxState } from "./state.js";
+import { throttle } from "./throttle.js";
 import { isoMicros } from "./time.js";
 
 /** What one request was, for a service's own bookkeeping once its answer (or none) is known. */
@@ -25,6 +26,8 @@ export interface ServiceDefinition {
   apiKey(options: ResolvedOptions): string;
   unauthenticated: Reply;
   notFound: Reply;
+  /** Whether the API answers under the configured throttle (Laravel's, on the analytics service). */
+  throttled?: boolean;
   /** Called once per request with the status answered, or null when no response was sent. */
   onAnswered?(state: SandboxState, exchange: Exchange, status: number | null): void;
 }
@@ -73,15 +76,22 @@ async function handleRequest(
     entry.status = status;
     definition.onAnswered?.(state, exchange, status);
   };
+  let limits: Record<string, string> = {};
   const answer = (reply: Reply) => {
     answered(reply.status);
-    sendJson(res, reply.status, reply.body, reply.headers);
+    sendJson(res, reply.status, reply.body, { ...limits, ...reply.headers });
   };
 
   const match = matchRoute(definition.routes, method, url.pathname);
   const spec = match.kind === "found" ? faultSpecOf(state, match.route.endpoint) : undefined;
   const waited = await sleep(state.options.latencyMs + (spec?.latencyMs ?? 0), state.closing.signal);
   if (!waited) return void res.destroy();
+
+  if (definition.throttled) {
+    const throttled = throttle(state, state.clock().getTime());
+    limits = throttled.headers;
+    if (throttled.refused) return answer(throttled.refused);
+  }
 
   if (!isAuthorized(req, definition.apiKey(state.options))) return answer(definition.unauthenticated);
   if (match.kind === "not-found") return answer(definition.notFound);

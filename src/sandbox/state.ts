@@ -9,6 +9,13 @@ import type { Debit, Refund, RequestLogEntry, WebsiteMutation } from "./records.
 import type { Transaction } from "./transactions.js";
 import { createWebsiteStore, type WebsiteStore } from "./website-store.js";
 
+/** The analytics throttle's current window (throttle.ts). */
+export interface ThrottleWindow {
+  hits: number;
+  /** Epoch ms at which the window closes. */
+  closesAt: number;
+}
+
 export interface SandboxState {
   /** The options the sandbox started with; reset returns to these (plus its own overrides). */
   readonly initial: ResolvedOptions;
@@ -26,6 +33,8 @@ export interface SandboxState {
   faultStreams: Map<string, Prng>;
   /** Draws the final status of each accepted purchase. */
   outcomes: Prng;
+  /** The analytics API's throttle window, once a request opened one. */
+  throttle?: ThrottleWindow;
   /** Aborted by close(), so sleeping requests stop waiting. */
   readonly closing: AbortController;
 }
@@ -69,4 +78,5 @@ export function resetState(state: SandboxState, options: ResolvedOptions, faults
   state.faults = faults;
   state.faultStreams = new Map();
   state.outcomes = createPrng(options.seed);
+  state.throttle = undefined;
 }

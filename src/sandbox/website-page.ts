@@ -16,15 +16,17 @@ interface ListQuery {
   page: number;
 }
 
-export function readListQuery(query: URLSearchParams): ListQuery {
+/** `perPageCap`: an installation configured with smaller pages answers at most that many. */
+export function readListQuery(query: URLSearchParams, perPageCap?: number): ListQuery {
   const perPage = Number(query.get("per_page"));
+  const chosen = PER_PAGE.find((allowed) => allowed === perPage) ?? 10;
   const page = Number(query.get("page"));
   return {
     search: query.get("search") || undefined,
     searchBy: "domain",
     sortBy: query.get("sort_by") === "domain" ? "domain" : "id",
     sort: query.get("sort") === "asc" ? "asc" : "desc",
-    perPage: PER_PAGE.find((allowed) => allowed === perPage) ?? 10,
+    perPage: perPageCap === undefined ? chosen : Math.min(chosen, perPageCap),
     page: Number.isInteger(page) && page >= 1 ? page : 1,
   };
 }
@@ -54,7 +56,7 @@ export function websitePage(
   path: string,
   options: ResolvedOptions,
 ) {
-  const q = readListQuery(query);
+  const q = readListQuery(query, options.perPageCap);
   const rows = matching(store, q);
   const total = rows.length;
   const lastPage = Math.max(1, Math.ceil(total / q.perPage));

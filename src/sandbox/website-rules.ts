@@ -20,13 +20,23 @@ export function normaliseDomain(domain: string): string {
     .replace(/^www\./, "");
 }
 
-function domainError(domain: string | null | undefined, store: WebsiteStore, limit: number | undefined) {
+/** What the installation holds beyond this account's store: the plan limit and other accounts' domains. */
+export interface Installation {
+  maxWebsites: number | undefined;
+  takenDomains: readonly string[];
+}
+
+function domainError(domain: string | null | undefined, store: WebsiteStore, installation: Installation) {
+  const limit = installation.maxWebsites;
   if (limit !== undefined && store.byId.size >= limit) return "You created too many websites.";
   if (domain == null) return "The domain field is required.";
   const normal = normaliseDomain(domain);
   if (normal.length > 255) return "The domain must not be greater than 255 characters.";
   if (!HOSTNAME.test(normal)) return "The domain format is invalid.";
-  if (store.byDomain.has(normal)) return "The domain has already been taken.";
+  // `unique:websites,domain` is installation-wide: another account's website takes the domain too.
+  if (store.byDomain.has(normal) || installation.takenDomains.includes(normal)) {
+    return "The domain has already been taken.";
+  }
   return undefined;
 }
 
@@ -67,11 +77,11 @@ function requirePassword(privacy: Privacy, password: string | null | undefined, 
 export function checkCreate(
   fields: Fields,
   store: WebsiteStore,
-  limit: number | undefined,
+  installation: Installation,
 ): Checked<WebsiteInput> {
   const errors: FieldErrors = {};
   const domain = textField(fields, "domain");
-  const problem = domainError(domain, store, limit);
+  const problem = domainError(domain, store, installation);
   if (problem) errors.domain = [problem];
   const settings = readSettings(fields, errors);
   const privacy = settings.privacy ?? 1;

@@ -1,6 +1,7 @@
 // Carrying out a website Plan: creates and updates first (bounded concurrency, per-website retries), deletes
 // last and only when the delete guards allow; every website on its own, ownership recorded as changes land.
 import type { WebsiteInput } from "../analytics/client.js";
+import { domainTakenMessage } from "../analytics/refusals.js";
 import type { RemoteWebsite } from "../analytics/schemas.js";
 import { type Clock, systemClock } from "../clock.js";
 import { normaliseDomain, type WebsiteItem } from "../config/index.js";
@@ -45,6 +46,12 @@ export interface Applied {
   id: number;
 }
 
+/** A create the service refused because another account on the installation holds the domain. */
+export interface AppliedConflict {
+  domain: string;
+  reason: string;
+}
+
 export interface ApplyResult {
   created: number;
   updated: number;
@@ -52,6 +59,8 @@ export interface ApplyResult {
   /** What was done, in completion order. */
   applied: Applied[];
   errors: WebsiteError[];
+  /** Not errors: reported like the plan's conflicts, never retried within the pass. */
+  conflicts: AppliedConflict[];
   deletesRefused?: DeleteRefusal;
 }
 
@@ -75,7 +84,7 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
     passwords: new Map(deps.desired.map((item) => [normaliseDomain(item.domain), item.password])),
     owners: new OwnershipWriter(deps.db),
     slots: new Semaphore(Math.max(1, deps.concurrency)),
-    result: { created: 0, updated: 0, deleted: 0, applied: [], errors: [] },
+    result: { created: 0, updated: 0, deleted: 0, applied: [], errors: [], conflicts: [] },
   };
   const writes = plan.entries.filter(
     (e): e is CreateEntry | UpdateEntry => e.action === "create" || e.action === "update",
@@ -133,6 +142,8 @@ async function create(pass: Pass, entry: CreateEntry): Promise<void> {
   try {
     website = await send(pass, "create", () => api.createWebsite(input));
   } catch (error) {
+    const taken = domainTakenMessage(error);
+    if (taken !== undefined) return conflict(pass, entry.domain, taken);
     // It may exist now: own the domain so that the next pass adopts what it finds instead of leaving it.
     if (error instanceof HttpError && error.outcome === "unknown") {
       await pass.owners.record({
@@ -204,6 +215,13 @@ function done(pass: Pass, action: WriteAction, domain: string, id: number): void
   else if (action === "update") result.updated += 1;
   else result.deleted += 1;
   deps.logger?.debug({ domain, id, action }, `${action}d website ${domain}`);
+}
+
+/** The domain is not in our listing yet the service says it is taken: someone else's website holds it. */
+function conflict(pass: Pass, domain: string, said: string): void {
+  const reason = `held by another account on this installation (the service refused the create: ${JSON.stringify(said)}); topsync leaves it alone`;
+  pass.result.conflicts.push({ domain, reason });
+  pass.deps.logger?.warn({ domain, action: "create", code: "DOMAIN_TAKEN" }, `conflict ${domain}: ${reason}`);
 }
 
 function record(pass: Pass, entry: WriteEntry, error: unknown): void {

@@ -78,13 +78,31 @@ export interface ConflictEntry {
   reason: string;
 }
 
+/** A create or delete not planned because the remote listing was incomplete: the website may be on a page not read. */
+export interface WithheldEntry {
+  action: "withheld";
+  domain: string;
+  /** The remote website a withheld delete is about. */
+  id?: number;
+  /** What would have been planned from a complete listing. */
+  instead: "create" | "delete";
+  reason: string;
+}
+
 export interface NoopEntry {
   action: "noop";
   domain: string;
   id: number;
 }
 
-export type PlanEntry = CreateEntry | UpdateEntry | DeleteEntry | UnmanagedEntry | ConflictEntry | NoopEntry;
+export type PlanEntry =
+  | CreateEntry
+  | UpdateEntry
+  | DeleteEntry
+  | UnmanagedEntry
+  | ConflictEntry
+  | WithheldEntry
+  | NoopEntry;
 export type Action = PlanEntry["action"];
 
 export interface PlanSummary {
@@ -94,6 +112,8 @@ export interface PlanSummary {
   unchanged: number;
   unmanaged: number;
   conflicts: number;
+  /** Creates and deletes not planned because the listing was incomplete. */
+  withheld: number;
 }
 
 export interface Plan {
@@ -102,7 +122,8 @@ export interface Plan {
   summary: PlanSummary;
   /** How many websites config declares (an empty list never deletes anything). */
   declared: number;
-  remote: { websites: number; complete: boolean };
+  /** `complete` false: the pages disagreed (`problem` says how); no create or delete is planned from it. */
+  remote: { websites: number; complete: boolean; problem?: string };
   prune: boolean;
   /** Owned domains that are neither declared nor remote any more: their ownership rows are dropped. */
   forget: string[];

@@ -11,8 +11,13 @@ export interface PlanOptions {
   prune: boolean;
   /** From {@link deriveSecretKey}: the key of the write-only values' hashes. */
   secretKey: string;
-  /** False when the remote listing missed a page: nothing is deleted or forgotten then. */
+  /**
+   * False when the remote listing may have missed websites: no create and no delete is planned from it (the
+   * website may be on a page not read), nothing is forgotten; updates of the websites seen go ahead.
+   */
   complete?: boolean;
+  /** Why the listing is incomplete, for the plan to say. */
+  problem?: string;
 }
 
 export function planWebsites(
@@ -35,6 +40,7 @@ export function planWebsites(
     else if (item) entries.push(update(item, websites[0]!, record, options.secretKey));
     else entries.push(undeclared(websites[0]!, domain, record, options.prune));
   }
+  if (!complete) withhold(entries);
   const forget = complete
     ? [...ownership.keys()].filter((domain) => !declared.has(domain) && !found.has(domain)).sort()
     : [];
@@ -42,7 +48,7 @@ export function planWebsites(
     entries,
     summary: summarise(entries),
     declared: declared.size,
-    remote: { websites: remote.length, complete },
+    remote: { websites: remote.length, complete, ...(options.problem ? { problem: options.problem } : {}) },
     prune: options.prune,
     forget,
   };
@@ -145,8 +151,39 @@ function undeclared(
   return { action: "delete", ...base, reason: `no longer declared (${record!.origin} by topsync)` };
 }
 
+/** An incomplete listing plans no create (the website may be on a page not read) and no delete. */
+function withhold(entries: PlanEntry[]): void {
+  const why = "the remote listing was incomplete";
+  entries.forEach((entry, index) => {
+    if (entry.action === "create") {
+      entries[index] = {
+        action: "withheld",
+        domain: entry.domain,
+        instead: "create",
+        reason: `not created: ${why}, and it may exist on a page not read`,
+      };
+    } else if (entry.action === "delete") {
+      entries[index] = {
+        action: "withheld",
+        domain: entry.domain,
+        id: entry.id,
+        instead: "delete",
+        reason: `not deleted: ${why}, and a partial picture never causes a delete`,
+      };
+    }
+  });
+}
+
 function summarise(entries: readonly PlanEntry[]): PlanSummary {
-  const summary: PlanSummary = { create: 0, update: 0, delete: 0, unchanged: 0, unmanaged: 0, conflicts: 0 };
+  const summary: PlanSummary = {
+    create: 0,
+    update: 0,
+    delete: 0,
+    unchanged: 0,
+    unmanaged: 0,
+    conflicts: 0,
+    withheld: 0,
+  };
   for (const entry of entries) {
     if (entry.action === "noop") summary.unchanged += 1;
     else if (entry.action === "conflict") summary.conflicts += 1;

@@ -26,7 +26,8 @@ import { deriveSecretKey } from "./secrets.js";
 
 /** The part of the analytics client a pass uses. */
 export interface WebsiteApi extends WebsiteWriter {
-  listWebsites(options?: { signal?: AbortSignal }): Promise<WebsiteListing>;
+  /** Every page; `complete` false when the pages disagreed (then nothing is created or deleted). */
+  readWebsites(options?: { signal?: AbortSignal }): Promise<WebsiteListing>;
 }
 
 export interface ReconcileDeps {
@@ -85,16 +86,21 @@ export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions):
   const clock = deps.clock ?? systemClock;
   const started = clock.now();
   const runId = await startRun(deps.db, options.mode);
+  // Read while the pages come in; used only once the listing is complete enough to plan from.
+  const ownership = loadOwnership(deps.db);
+  ownership.catch(() => {});
   let listing: WebsiteListing;
   try {
-    listing = await deps.api.listWebsites({ signal: deps.signal });
+    listing = await deps.api.readWebsites({ signal: deps.signal });
   } catch (error) {
     await finishRun(deps.db, runId, failedOutcome(error, "list"));
     throw error;
   }
-  const plan = planWebsites(deps.websites.items, listing.websites, await loadOwnership(deps.db), {
+  const plan = planWebsites(deps.websites.items, listing.websites, await ownership, {
     prune: deps.websites.prune,
     secretKey: deps.secretKey,
+    complete: listing.complete,
+    ...(listing.problem ? { problem: listing.problem } : {}),
   });
   const base = { runId, mode: options.mode, plan, pages: listing.pages };
   const limits = { maxDeletes: deps.websites.max_deletes, allowMassDelete: options.allowMassDelete ?? false };
@@ -111,8 +117,8 @@ export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions):
       throw error;
     }
   }
-  const errors = applied?.errors ?? [];
-  if (errors.length > 0) status = "partial";
+  const errors = [...incompleteness(listing), ...(applied?.errors ?? [])];
+  if (errors.length > 0 && status === "ok") status = "partial";
   const counts = passCounts(plan, applied);
   const durationMs = clock.now() - started;
   const refusal = options.mode === "apply" ? undefined : deleteRefusal(plan, limits);
@@ -125,6 +131,13 @@ export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions):
   return { ...base, status, applied, counts, errors, durationMs };
 }
 
+/** An incomplete listing is a pass that could not do all it should: one error naming why. */
+function incompleteness(listing: WebsiteListing): WebsiteError[] {
+  if (listing.complete) return [];
+  const message = `the remote listing was incomplete, so no website was created or deleted: ${listing.problem ?? "the pages disagreed"}`;
+  return [{ domain: "*", action: "list", code: "LISTING_INCOMPLETE", message }];
+}
+
 /** Counts of what was done (apply) — or, for plan and observe, what would be: 0 done, as planned below. */
 function passCounts(plan: Plan, applied: ApplyResult | undefined): RunCounts {
   return {
@@ -133,7 +146,7 @@ function passCounts(plan: Plan, applied: ApplyResult | undefined): RunCounts {
     deleted: applied?.deleted ?? 0,
     unchanged: plan.summary.unchanged,
     unmanaged: plan.summary.unmanaged,
-    conflicts: plan.summary.conflicts,
+    conflicts: plan.summary.conflicts + (applied?.conflicts.length ?? 0),
   };
 }
 

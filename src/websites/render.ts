@@ -11,6 +11,13 @@ const MARK = { create: "+", update: "~", delete: "-" } as const;
 
 export function renderPlanText(plan: Plan, refusal?: DeleteRefusal): string {
   const out: string[] = [];
+  if (!plan.remote.complete) {
+    out.push(
+      `INCOMPLETE: the remote listing was incomplete (${plan.remote.problem ?? "the pages disagreed"}).`,
+      "No website is created or deleted from it; updates of the websites it shows go ahead.",
+      "",
+    );
+  }
   const changes = plan.entries.filter(
     (e) => e.action === "create" || e.action === "update" || e.action === "delete",
   );
@@ -22,13 +29,15 @@ export function renderPlanText(plan: Plan, refusal?: DeleteRefusal): string {
   }
   out.push(...apart(plan, "unmanaged", "Unmanaged (not touched)"));
   out.push(...apart(plan, "conflict", "Conflicts (not touched)"));
+  out.push(...apart(plan, "withheld", "Withheld (listing incomplete)"));
   if (refusal) out.push(`Warning: ${refusal.message}.`, "");
   out.push(summaryLine(plan.summary));
   return `${out.join("\n")}\n`;
 }
 
 export function summaryLine(summary: PlanSummary): string {
-  return `Plan: ${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ${summary.unchanged} unchanged.`;
+  const withheld = summary.withheld > 0 ? `, ${summary.withheld} withheld (listing incomplete)` : "";
+  return `Plan: ${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ${summary.unchanged} unchanged${withheld}.`;
 }
 
 function changeLines(entry: PlanEntry): string[] {
@@ -62,7 +71,7 @@ function show(value: FieldValue): string {
   return JSON.stringify(value).replace(/","/g, '", "');
 }
 
-function apart(plan: Plan, action: "unmanaged" | "conflict", title: string): string[] {
+function apart(plan: Plan, action: "unmanaged" | "conflict" | "withheld", title: string): string[] {
   const entries = plan.entries.filter((entry) => entry.action === action);
   if (entries.length === 0) return [];
   const lines = entries.map((entry) => {
@@ -80,6 +89,7 @@ export function planJson(plan: Plan, refusal?: DeleteRefusal) {
       const change: Record<string, unknown> = { action: entry.action, domain: entry.domain };
       if ("id" in entry) change.id = entry.id;
       if ("ids" in entry) change.ids = entry.ids;
+      if ("instead" in entry) change.instead = entry.instead;
       if ("declared_domain" in entry && entry.declared_domain) change.declared_domain = entry.declared_domain;
       if ("diff" in entry) change.diff = entry.diff;
       if ("reason" in entry && entry.reason) change.reason = entry.reason;
@@ -87,6 +97,8 @@ export function planJson(plan: Plan, refusal?: DeleteRefusal) {
     });
   return {
     format_version: PLAN_FORMAT_VERSION,
+    complete: plan.remote.complete,
+    ...(plan.remote.complete ? {} : { incomplete_reason: plan.remote.problem ?? "the pages disagreed" }),
     summary: plan.summary,
     changes,
     ...(refusal ? { deletes_refused: { code: refusal.code, message: refusal.message } } : {}),
@@ -97,10 +109,12 @@ const DONE = { create: "created", update: "updated", delete: "deleted" } as cons
 
 export function renderApplyText(result: ApplyResult): string {
   const out = result.applied.map((a) => `  ${MARK[a.action]} ${DONE[a.action]} ${a.domain} (id ${a.id})`);
+  for (const conflict of result.conflicts) out.push(`  ! conflict ${conflict.domain}: ${conflict.reason}`);
   for (const error of result.errors) out.push(`  ! ${error.message}`);
   const errors = result.errors.length;
+  const conflicts = result.conflicts.length;
   out.push(
-    `Apply ${errors > 0 ? "finished with errors" : "complete"}: ${result.created} created, ${result.updated} updated, ${result.deleted} deleted${errors > 0 ? `, ${errors} ${errors === 1 ? "error" : "errors"}` : ""}.`,
+    `Apply ${errors > 0 ? "finished with errors" : "complete"}: ${result.created} created, ${result.updated} updated, ${result.deleted} deleted${conflicts > 0 ? `, ${conflicts} ${conflicts === 1 ? "conflict" : "conflicts"}` : ""}${errors > 0 ? `, ${errors} ${errors === 1 ? "error" : "errors"}` : ""}.`,
   );
   return `${out.join("\n")}\n`;
 }

@@ -150,6 +150,20 @@ describe("listings that misbehave", () => {
     await odd.close();
   });
 
+  it("reads a single website wrapped or bare, and refuses any other shape as malformed", async () => {
+    const odd = analyticsFor({ analyticsUrl: url, analyticsApiKey: "k-0000" });
+    const website = { id: 5, domain: "x.example.com", privacy: 0, password: true };
+    body = JSON.stringify(website);
+    expect(await odd.createWebsite({ domain: "x.example.com" })).toMatchObject({ id: 5, password: true });
+    body = JSON.stringify({ data: website, status: 200 });
+    expect(await odd.updateWebsite(5, { email: 1 })).toMatchObject({ id: 5, domain: "x.example.com" });
+    for (const shape of [{ website }, { data: [website] }, { data: { ...website, id: "five" } }]) {
+      body = JSON.stringify(shape);
+      expect((await failureOf(odd.getWebsite(5))).code).toBe("HTTP_MALFORMED_RESPONSE");
+    }
+    await odd.close();
+  });
+
   it("names the website whose record cannot be read", async () => {
     body = JSON.stringify({
       data: [

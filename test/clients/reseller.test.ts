@@ -2,9 +2,10 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AuthError, HttpError, NotSentError, RateLimitedError } from "../../src/http/errors.js";
+import { ServiceClient } from "../../src/http/service-client.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { failureOf, recordingClock, resellerFor } from "../helpers/clients.js";
+import { FAST, failureOf, recordingClock, resellerFor } from "../helpers/clients.js";
 
 const MTN_1GB = { network_id: "1", plan_id: "102", phone_number: "08031234567" };
 
@@ -99,7 +100,9 @@ describe("purchase faults and their outcomes", () => {
 
   it("429 is rejected with the Retry-After delay and is not retried for a purchase", async () => {
     sandbox.setFaults({ endpoints: { data: { rate429: 1, retryAfter: 7 } } });
-    const error = await failureOf(client.buyData(MTN_1GB));
+    // Its own client: a client told to wait 7 s holds every later call to the service that long.
+    const own = resellerFor(sandbox);
+    const error = await failureOf(own.buyData(MTN_1GB)).finally(() => own.close());
     expect(error).toBeInstanceOf(RateLimitedError);
     expect((error as RateLimitedError).retryAfterMs).toBe(7000);
     expect(error.outcome).toBe("rejected");
@@ -247,5 +250,47 @@ describe("answers that break the documented shape", () => {
     ]);
     expect(verification.found && (verification.transaction as Record<string, unknown>).extra_field).toBe(1);
     await odd.close();
+  });
+});
+
+describe("a reseller that announces its limits", () => {
+  it("is paced to them: concurrent reads wait for the window instead of being refused", async () => {
+    // 5 requests per 300 ms window, Laravel-style; every answer says the limit and what is left.
+    let window = { hits: 0, closesAt: 0 };
+    const statuses: number[] = [];
+    const server = createServer((_req, res) => {
+      const now = Date.now();
+      if (now >= window.closesAt) window = { hits: 0, closesAt: now + 300 };
+      const limits = { "x-ratelimit-limit": "5", "content-type": "application/json" };
+      if (window.hits >= 5) {
+        statuses.push(429);
+        const retryAfter = String(Math.max(1, Math.ceil((window.closesAt - now) / 1000)));
+        res.writeHead(429, { ...limits, "x-ratelimit-remaining": "0", "retry-after": retryAfter });
+        return res.end('{"message":"Too Many Attempts."}');
+      }
+      window.hits += 1;
+      statuses.push(200);
+      res.writeHead(200, { ...limits, "x-ratelimit-remaining": String(5 - window.hits) });
+      res.end("{}");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const http = new ServiceClient({
+      service: "reseller",
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiKey: "k-0000",
+      ...FAST,
+      retry: { max_attempts: 5, base_delay: 5, max_delay: 20 },
+    });
+    try {
+      const reads = Array.from({ length: 12 }, () =>
+        http.request({ endpoint: "networks", method: "GET", path: "/public/api/network" }),
+      );
+      expect((await Promise.all(reads)).map((r) => r.status)).toEqual(Array(12).fill(200));
+      // At most the one request that found out when the spent window closes was refused.
+      expect(statuses.filter((s) => s === 429).length).toBeLessThanOrEqual(1);
+    } finally {
+      await http.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -20,7 +20,8 @@ describe("a valid config", () => {
       retry: { max_attempts: 5, base_delay: 200, max_delay: 30000 },
     });
     expect(config.analytics.concurrency).toBe(4);
-    expect(config.analytics.rate_limit).toBe(10);
+    // 6 at once, then 0.9 a second: at most 60 in any minute, the real service's throttle:60,1
+    expect([config.analytics.rate_limit, config.analytics.burst]).toEqual([0.9, 6]);
     expect(config.database).toEqual({ url: "", pglite_dir: "./.topsync/pglite" });
     expect(config.timezone).toBe("Africa/Lagos");
     expect(config.budget.daily_limit).toBeUndefined();

@@ -190,3 +190,58 @@ describe("website domains", () => {
     ]);
   });
 });
+
+describe("declared lists checked when the config is read", () => {
+  it("refuses exclude_ips that are not addresses or CIDR ranges, naming line and column", () => {
+    expect(
+      issues(
+        websites(
+          "  items:",
+          "    - domain: a.example.com",
+          "      exclude_ips: [10.0.0.0/33, 999.1.1.1, not-an-ip, 203.0.113.0/24, '2001:db8::/129', '2001:db8::1']",
+        ),
+      ),
+    ).toEqual([
+      'config.yaml:10:21: websites.items[0].exclude_ips[0] (website "a.example.com"): "10.0.0.0/33" is not a CIDR range: the prefix of an IPv4 range is 0 to 32',
+      'config.yaml:10:34: websites.items[0].exclude_ips[1] (website "a.example.com"): "999.1.1.1" is not an IP address or CIDR range: expected an IPv4 or IPv6 address or a CIDR range like "203.0.113.0/24"',
+      'config.yaml:10:45: websites.items[0].exclude_ips[2] (website "a.example.com"): "not-an-ip" is not an IP address or CIDR range: expected an IPv4 or IPv6 address or a CIDR range like "203.0.113.0/24"',
+      'config.yaml:10:72: websites.items[0].exclude_ips[4] (website "a.example.com"): "2001:db8::/129" is not a CIDR range: the prefix of an IPv6 range is 0 to 128',
+    ]);
+  });
+
+  it("accepts IPv4 and IPv6 addresses and ranges", () => {
+    const { config } = load(
+      websites(
+        "  defaults:",
+        "    exclude_ips: [203.0.113.7, 198.51.100.0/24, '2001:db8::1', '2001:db8::/32']",
+      ),
+    );
+    expect(config.websites.defaults.exclude_ips).toEqual([
+      "203.0.113.7",
+      "198.51.100.0/24",
+      "2001:db8::1",
+      "2001:db8::/32",
+    ]);
+  });
+
+  it("refuses a list entry with a line break instead of splitting it in two", () => {
+    expect(
+      issues(
+        websites(
+          "  defaults:",
+          '    exclude_params: [utm_source, "ref\\nsrc"]',
+          '    exclude_ips: ["10.0.0.1\\n10.0.0.2"]',
+        ),
+      ),
+    ).toEqual([
+      'config.yaml:9:34: websites.defaults.exclude_params[1]: "ref\\nsrc" contains a line break; write each entry as its own list item',
+      'config.yaml:10:19: websites.defaults.exclude_ips[0]: "10.0.0.1\\n10.0.0.2" contains a line break; write each entry as its own list item',
+    ]);
+  });
+
+  it("refuses exclude_params with whitespace inside an entry", () => {
+    expect(issues(websites("  defaults:", "    exclude_params: [utm_source, 'utm medium']"))).toEqual([
+      'config.yaml:9:34: websites.defaults.exclude_params[1]: "utm medium" contains whitespace: expected a query parameter name like "utm_source"',
+    ]);
+  });
+});

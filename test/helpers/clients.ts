@@ -14,14 +14,19 @@ export const FAST: Omit<ServiceClientOptions, "service" | "baseUrl" | "apiKey"> 
   retry: { max_attempts: 3, base_delay: 5, max_delay: 20 },
 };
 
-/** A clock that really waits at most a few ms, recording the delays it was asked for. */
+/**
+ * A clock that really waits at most a few ms, recording the delays it was asked for; its time moves on by
+ * every delay asked for, so whatever waits for a moment (a Retry-After) sees it come.
+ */
 export function recordingClock(onSleep?: (ms: number) => void): Clock & { slept: number[] } {
   const slept: number[] = [];
+  let skipped = 0;
   return {
     slept,
-    now: () => Date.now(),
+    now: () => Date.now() + skipped,
     sleep: async (ms) => {
       slept.push(ms);
+      skipped += Math.max(0, ms);
       onSleep?.(ms);
       await new Promise((resolve) => setTimeout(resolve, Math.min(ms, 5)));
     },

@@ -191,3 +191,63 @@ describe("reading, updating and deleting websites", () => {
     expect(sandbox.websiteMutations()[0]?.fields).toEqual({ domain: "d.example.com" });
   });
 });
+
+describe("behaving like real installations", () => {
+  it("throttles like Laravel: the limit and what is left on every answer, then 429 with Retry-After and X-RateLimit-Reset", async () => {
+    sandbox.setOptions({ throttle: { limit: 3, windowSeconds: 60 } });
+    const remaining: (string | null)[] = [];
+    for (let i = 0; i < 3; i++) {
+      const response = await analytics(sandbox, "GET", "/api/v1/websites");
+      expect(response.status).toBe(200);
+      expect(response.headers.get("x-ratelimit-limit")).toBe("3");
+      remaining.push(response.headers.get("x-ratelimit-remaining"));
+    }
+    expect(remaining).toEqual(["2", "1", "0"]);
+    const refused = await analytics(sandbox, "POST", "/api/v1/websites", {
+      form: { domain: "a.example.com" },
+    });
+    expect(refused.status).toBe(429);
+    expect(await json(refused)).toEqual({ message: "Too Many Attempts." });
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThanOrEqual(59);
+    expect(Number(refused.headers.get("x-ratelimit-reset"))).toBeGreaterThan(Date.now() / 1000 + 58);
+    expect(sandbox.websites()).toEqual([]);
+  });
+
+  it("does not throttle unless asked", async () => {
+    const response = await analytics(sandbox, "GET", "/api/v1/websites");
+    expect(response.headers.get("x-ratelimit-limit")).toBeNull();
+  });
+
+  it("answers single records bare when asked, with password as a boolean and never exclude_params", async () => {
+    sandbox.setOptions({ recordShape: "bare" });
+    const { status, body } = await create({
+      domain: "a.example.com",
+      privacy: "2",
+      password: "pw-123456",
+      exclude_params: "utm_source",
+    });
+    expect(status).toBe(201);
+    expect(body).toMatchObject({ id: 1, domain: "a.example.com", privacy: 2, password: true });
+    expect(body).not.toHaveProperty("data");
+    expect(body).not.toHaveProperty("exclude_params");
+    const shown = await json(await analytics(sandbox, "GET", "/api/v1/websites/1"));
+    expect([shown.id, shown.password, "exclude_params" in shown]).toEqual([1, true, false]);
+  });
+
+  it("caps per_page when the installation is configured so, and says so in the page", async () => {
+    sandbox.setOptions({ perPageCap: 10 });
+    sandbox.seedWebsites(Array.from({ length: 25 }, (_, i) => ({ domain: `s${i}.example.com` })));
+    const page = await json(await analytics(sandbox, "GET", "/api/v1/websites?per_page=100&page=1"));
+    expect(page.data).toHaveLength(10);
+    expect(page.meta).toMatchObject({ per_page: 10, last_page: 3, total: 25 });
+  });
+
+  it("refuses a domain another account holds with a 422 'taken', and never lists it", async () => {
+    sandbox.setOptions({ takenDomains: ["Taken.example.com"] });
+    const { status, body } = await create({ domain: "https://www.taken.example.com" });
+    expect(status).toBe(422);
+    expect(body.errors).toEqual({ domain: ["The domain has already been taken."] });
+    const page = await json(await analytics(sandbox, "GET", "/api/v1/websites"));
+    expect(page.meta.total).toBe(0);
+  });
+});

@@ -1,5 +1,7 @@
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/index.js";
+import { CLI } from "../helpers/cli.js";
 import { json, MTN_1GB, reseller } from "./helpers.js";
 
 describe("sandbox lifecycle", () => {
@@ -71,5 +73,49 @@ describe("sandbox lifecycle", () => {
   it("rejects invalid options", async () => {
     await expect(startSandbox({ failRate: 2 })).rejects.toThrow(/failRate/);
     await expect(startSandbox({ failRate: 0.6, reverseRate: 0.6 })).rejects.toThrow(/at most 1/);
+  });
+});
+
+describe("topsync sandbox", () => {
+  /** Starts the command, reads the analytics URL it prints, and asks for the website list once. */
+  async function firstListing(flags: string[]): Promise<Headers> {
+    const child = spawn(
+      process.execPath,
+      [CLI, "sandbox", "--reseller-port", "0", "--analytics-port", "0", ...flags],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child.once("exit", (code) => reject(new Error(`sandbox exited with ${code}`)));
+        child.stdout.on("data", (chunk) => {
+          out += String(chunk);
+          const found = /sandbox analytics (\S+)/.exec(out);
+          if (found) resolve(found[1]!);
+        });
+      });
+      const response = await fetch(`${url}/api/v1/websites`, {
+        headers: { authorization: "Bearer sandbox-analytics-key", accept: "application/json" },
+      });
+      expect(response.status).toBe(200);
+      return response.headers;
+    } finally {
+      child.removeAllListeners("exit");
+      child.kill("SIGTERM");
+    }
+  }
+
+  it("throttles the analytics API at 60 a minute by default, as the real service does", async () => {
+    const headers = await firstListing([]);
+    expect([headers.get("x-ratelimit-limit"), headers.get("x-ratelimit-remaining")]).toEqual(["60", "59"]);
+  });
+
+  it("takes a limit and window, or no throttle at all", async () => {
+    expect(
+      (await firstListing(["--throttle-limit", "30", "--throttle-window", "5"])).get("x-ratelimit-limit"),
+    ).toBe("30");
+    expect((await firstListing(["--no-throttle"])).get("x-ratelimit-limit")).toBeNull();
   });
 });

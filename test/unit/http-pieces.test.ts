@@ -76,3 +76,83 @@ describe("provider messages", () => {
     );
   });
 });
+
+describe("the limits a service announces", () => {
+  it("reads Laravel's headers, X-RateLimit-Reset as epoch seconds or seconds from now", async () => {
+    const { readLimitHeaders } = await import("../../src/http/server-limits.js");
+    const now = 1_800_000_000_000;
+    expect(
+      readLimitHeaders(
+        {
+          "x-ratelimit-limit": "60",
+          "x-ratelimit-remaining": "0",
+          "retry-after": "12",
+          "x-ratelimit-reset": "1800000012",
+        },
+        now,
+      ),
+    ).toEqual({ limit: 60, remaining: 0, retryAt: now + 12_000, resetAt: now + 12_000 });
+    expect(readLimitHeaders({ "x-ratelimit-reset": "30" }, now)).toEqual({ resetAt: now + 30_000 });
+    expect(readLimitHeaders({ "x-ratelimit-remaining": "many" }, now)).toEqual({});
+  });
+
+  it("holds requests once the window is spent and lets them go when it closes", async () => {
+    const { ServerLimits } = await import("../../src/http/server-limits.js");
+    const clock = manualClock(true);
+    const limits = new ServerLimits(clock);
+    const headers = (remaining: number) => ({
+      "x-ratelimit-limit": "2",
+      "x-ratelimit-remaining": String(remaining),
+    });
+    limits.release(await limits.acquire(), { status: 200, headers: headers(1) });
+    limits.release(await limits.acquire(), { status: 200, headers: headers(0) });
+    // spent, and nothing says until when: one request finds out
+    const probe = await limits.acquire();
+    limits.release(probe, { status: 429, headers: { ...headers(0), "retry-after": "5" } });
+    expect(clock.slept).toEqual([]);
+    limits.release(await limits.acquire(), { status: 200, headers: headers(1) });
+    expect(clock.slept).toEqual([5000]);
+  });
+});
+
+describe("a listing's pages", () => {
+  it("follow last_page past short pages, and agree with total", async () => {
+    const { ListingTracker } = await import("../../src/analytics/listing.js");
+    const tracker = new ListingTracker(100);
+    const page = (n: number, ids: number[]) =>
+      tracker.take({ page: n, ids, lastPage: 3, total: 25, perPage: 10 });
+    expect(page(1, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]).next).toBe(true);
+    expect(page(2, [11, 12, 13, 14, 15, 16, 17, 18, 19, 20]).next).toBe(true);
+    expect(page(3, [21, 22, 23, 24, 25]).next).toBe(false);
+    expect(tracker.problem()).toBeUndefined();
+  });
+
+  it("are incomplete when they disagree: a website on two pages, a changed total, fewer than total", async () => {
+    const { ListingTracker } = await import("../../src/analytics/listing.js");
+    const tracker = new ListingTracker(2);
+    expect(tracker.take({ page: 1, ids: [1, 2], lastPage: 2, total: 4 }).fresh).toEqual([0, 1]);
+    expect(tracker.take({ page: 2, ids: [2, 3], lastPage: 2, total: 5 })).toEqual({
+      fresh: [1],
+      next: false,
+    });
+    expect(tracker.problem()).toBe(
+      "1 website (id 2) appeared on two pages: the list changed while it was read; total changed from 4 to 5 while the list was read; 3 websites were read but the service's total is 5",
+    );
+  });
+
+  it("without last_page, end at a page shorter than asked for", async () => {
+    const { ListingTracker } = await import("../../src/analytics/listing.js");
+    const tracker = new ListingTracker(2);
+    expect(tracker.take({ page: 1, ids: [1, 2] }).next).toBe(true);
+    expect(tracker.take({ page: 2, ids: [3] }).next).toBe(false);
+    expect(tracker.problem()).toBeUndefined();
+  });
+
+  it("stop at the hard cap of pages", async () => {
+    const { ListingTracker, MAX_PAGES } = await import("../../src/analytics/listing.js");
+    const tracker = new ListingTracker(1);
+    expect(() => {
+      for (let page = 1; page <= MAX_PAGES + 1; page++) tracker.take({ page, ids: [page] });
+    }).toThrow(`the listing did not end after ${MAX_PAGES} pages`);
+  });
+});

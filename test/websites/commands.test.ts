@@ -115,7 +115,8 @@ describe("websites commands (PostgreSQL)", () => {
     await withContext(changed, (ctx) => websitesPlanCommand(ctx, {}, io), true);
     expect(JSON.parse(io.text())).toEqual({
       format_version: "1",
-      summary: { create: 0, update: 1, delete: 0, unchanged: 0, unmanaged: 1, conflicts: 0 },
+      complete: true,
+      summary: { create: 0, update: 1, delete: 0, unchanged: 0, unmanaged: 1, conflicts: 0, withheld: 0 },
       changes: [
         {
           action: "unmanaged",

@@ -69,7 +69,7 @@ export function depsFor(
   db: Db,
 ): ReconcileDeps & { slept: number[]; close(): Promise<void> } {
   const clock = recordingClock();
-  const client = analyticsFor(target);
+  const client = analyticsFor(target, { clock });
   const deps = reconcileDeps(config, client, db, { clock, random: () => 0.5 });
   return Object.assign(deps, { slept: clock.slept, close: () => client.close() });
 }

@@ -28,11 +28,12 @@ function plan(
   desired: ReturnType<typeof item>[],
   remotes: ReturnType<typeof remote>[],
   ownership: [string, OwnershipRecord][] = [],
-  options: { prune?: boolean; complete?: boolean } = {},
+  options: { prune?: boolean; complete?: boolean; problem?: string } = {},
 ): Plan {
   return planWebsites(desired, remotes, new Map(ownership), {
     prune: options.prune ?? false,
     secretKey: KEY,
+    ...(options.problem ? { problem: options.problem } : {}),
     complete: options.complete,
   });
 }
@@ -57,6 +58,7 @@ describe("planWebsites", () => {
       unchanged: 0,
       unmanaged: 0,
       conflicts: 0,
+      withheld: 0,
     });
     expect(result.entries[0]).toEqual({
       action: "create",
@@ -321,10 +323,21 @@ describe("delete guards", () => {
     expect(deleteRefusal(empty, { maxDeletes: 100, allowMassDelete: true })?.code).toBe("NOTHING_DECLARED");
   });
 
-  it("refuse every delete after an incomplete listing", () => {
-    const partial = plan([item("keep.example.com")], remotes, ownership, { prune: true, complete: false });
-    expect(deleteRefusal(partial, { maxDeletes: 100, allowMassDelete: true })?.code).toBe(
-      "LISTING_INCOMPLETE",
+  it("are not even planned from an incomplete listing: the deletes and creates are withheld", () => {
+    const partial = plan([item("keep.example.com"), item("new.example.com")], remotes, ownership, {
+      prune: true,
+      complete: false,
+      problem: "total changed from 3 to 4 while the list was read",
+    });
+    expect(partial.summary).toMatchObject({ create: 0, delete: 0 });
+    expect(partial.summary.withheld).toBeGreaterThan(1);
+    expect(partial.entries.filter((e) => e.action === "withheld").map((e) => e.domain)).toContain(
+      "new.example.com",
     );
+    expect(partial.remote).toMatchObject({
+      complete: false,
+      problem: expect.stringContaining("total changed"),
+    });
+    expect(deleteRefusal(partial, { maxDeletes: 100, allowMassDelete: true })).toBeUndefined();
   });
 });

@@ -74,6 +74,7 @@ describe("the JSON plan", () => {
       unchanged: 0,
       unmanaged: 1,
       conflicts: 1,
+      withheld: 0,
     });
     expect(json.changes.map((c) => [c.action, c.domain, c.id ?? c.ids])).toEqual([
       ["update", "a.example.com", 1],
@@ -96,6 +97,7 @@ describe("the apply report", () => {
         { action: "create", domain: "a.example.com", id: 7 },
         { action: "delete", domain: "old.example.com", id: 2 },
       ],
+      conflicts: [],
       errors: [
         { domain: "b.example.com", action: "update", code: "HTTP_VALIDATION", message: "update b failed" },
       ],
