@@ -4,8 +4,10 @@ import { Pool } from "undici";
 import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
 import { backoffDelay, parseRetryAfter } from "./backoff.js";
+import { readCapped } from "./body.js";
 import {
   AuthError,
+  BodyTooLargeError,
   type CallInfo,
   ClientError,
   type HttpError,
@@ -16,6 +18,7 @@ import {
   ServerError,
   type ServiceName,
 } from "./errors.js";
+import { parseJsonExact } from "./json-text.js";
 import { providerMessage, redactSecret } from "./message.js";
 import { RateLimiter } from "./rate-limit.js";
 
@@ -23,7 +26,10 @@ export interface ServiceClientOptions {
   service: ServiceName;
   baseUrl: string;
   apiKey: string;
-  timeout: { connect: number; headers: number; body: number };
+  /** Per phase, and `total` for a whole call (headers and body); all in milliseconds. */
+  timeout: { connect: number; headers: number; body: number; total?: number };
+  /** The most bytes of one answer body that are read (default 1 MiB); past it the answer is unreadable. */
+  maxBody?: number;
   concurrency: number;
   rateLimit: number;
   retry: { max_attempts: number; base_delay: number; max_delay: number };
@@ -59,6 +65,16 @@ const NOT_SENT_CODES = new Set([
   "EHOSTUNREACH",
 ]);
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+export const DEFAULT_TOTAL_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_BODY = 1024 * 1024;
+
+/** Raised inside a call when its `timeout.total` ran out, so `classify` can tell it from a caller's cancel. */
+class TotalTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`no complete answer within timeout.total (${ms} ms)`);
+    this.name = "TotalTimeout";
+  }
+}
 
 export class ServiceClient {
   private readonly pool: Pool;
@@ -138,8 +154,24 @@ export class ServiceClient {
     }
   }
 
+  /** One exchange under the call's total deadline: headers and body must both arrive before it. */
   private async exchange(spec: RequestSpec, call: CallInfo): Promise<ServiceResponse> {
     await this.limiter.acquire(spec.signal);
+    const totalMs = this.options.timeout.total ?? DEFAULT_TOTAL_TIMEOUT_MS;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new TotalTimeout(totalMs)), totalMs);
+    const signal = spec.signal ? AbortSignal.any([spec.signal, deadline.signal]) : deadline.signal;
+    try {
+      return await this.exchangeWithin(spec, call, signal);
+    } catch (error) {
+      if (deadline.signal.aborted && !spec.signal?.aborted) throw deadline.signal.reason;
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private async exchangeWithin(spec: RequestSpec, call: CallInfo, signal: AbortSignal): Promise<ServiceResponse> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.options.apiKey}`,
       accept: "application/json",
@@ -157,10 +189,19 @@ export class ServiceClient {
       path: this.basePath + spec.path + queryString(spec.query),
       headers,
       body,
-      signal: spec.signal,
+      signal,
     });
-    const text = await response.body.text();
-    return this.interpret(call, response.statusCode, response.headers["retry-after"], text);
+    const maxBody = this.options.maxBody ?? DEFAULT_MAX_BODY;
+    const read = await readCapped(response.body, maxBody);
+    if (!read.complete) {
+      throw new BodyTooLargeError(
+        call,
+        response.statusCode,
+        maxBody,
+        redactSecret(read.head, this.options.apiKey),
+      );
+    }
+    return this.interpret(call, response.statusCode, response.headers["retry-after"], read.text);
   }
 
   private interpret(
@@ -170,7 +211,7 @@ export class ServiceClient {
     text: string,
   ): ServiceResponse {
     const safeText = redactSecret(text, this.options.apiKey);
-    const body = parseJson(safeText);
+    const body = parseJsonExact(safeText);
     if (status >= 200 && status < 300) {
       if (body === undefined) {
         throw new MalformedResponseError(
@@ -191,6 +232,7 @@ export class ServiceClient {
 
   private classify(error: unknown, call: CallInfo): HttpError {
     if (error instanceof Error && "outcome" in error) return error as HttpError;
+    if (error instanceof TotalTimeout) return new NoAnswerError(call, error.message, "HTTP_TIMEOUT", error);
     const code = errorCode(error);
     const detail = redactSecret(describe(error), this.options.apiKey);
     if (code !== undefined && NOT_SENT_CODES.has(code))
@@ -206,7 +248,7 @@ export class ServiceClient {
 
 /** A failure worth another try for a read: nothing was done, or the service hiccuped. */
 export function isTransient(error: HttpError): boolean {
-  if (error.code === "HTTP_ABORTED") return false;
+  if (error.code === "HTTP_ABORTED" || error.code === "HTTP_BODY_TOO_LARGE") return false;
   if (error.outcome === "not_sent" || error.outcome === "unknown") return true;
   return error instanceof RateLimitedError || error.status === 408;
 }
@@ -217,15 +259,6 @@ function queryString(query: RequestSpec["query"]): string {
   for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
   const text = params.toString();
   return text ? `?${text}` : "";
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function excerpt(text: string): string {
