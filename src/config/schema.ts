@@ -43,9 +43,9 @@ const timeoutPartsSchema = z.strictObject({
   connect: duration({ min: 1 }).prefault("5s"),
   headers: duration({ min: 1 }).prefault("15s"),
   body: duration({ min: 1 }).prefault("15s"),
-  total: duration({ min: 1 })
-    .prefault("60s")
-    .meta({ description: "A whole call, headers and body, is abandoned past this (a purchase becomes in_doubt)." }),
+  total: duration({ min: 1 }).prefault("60s").meta({
+    description: "A whole call, headers and body, is abandoned past this (a purchase becomes in_doubt).",
+  }),
 });
 
 const DEFAULT_TOTAL_MS = 60_000;

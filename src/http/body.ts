@@ -5,7 +5,9 @@ import { StringDecoder } from "node:string_decoder";
 /** How much of an oversized answer is kept for the event log. */
 export const KEPT_BYTES = 4096;
 
-export type BodyRead = { complete: true; text: string } | { complete: false; head: string; readBytes: number };
+export type BodyRead =
+  | { complete: true; text: string }
+  | { complete: false; head: string; readBytes: number };
 
 export async function readCapped(
   body: AsyncIterable<Buffer | Uint8Array> & { destroy?: (error?: Error) => unknown },
@@ -18,7 +20,8 @@ export async function readCapped(
     readBytes += chunk.length;
     if (readBytes > maxBytes) {
       const room = Math.max(0, KEPT_BYTES - Buffer.byteLength(text));
-      const head = text.length >= KEPT_BYTES ? text : text + decoder.write(Buffer.from(chunk).subarray(0, room));
+      const head =
+        text.length >= KEPT_BYTES ? text : text + decoder.write(Buffer.from(chunk).subarray(0, room));
       body.destroy?.();
       return { complete: false, head: head.slice(0, KEPT_BYTES), readBytes };
     }

@@ -171,7 +171,11 @@ export class ServiceClient {
     }
   }
 
-  private async exchangeWithin(spec: RequestSpec, call: CallInfo, signal: AbortSignal): Promise<ServiceResponse> {
+  private async exchangeWithin(
+    spec: RequestSpec,
+    call: CallInfo,
+    signal: AbortSignal,
+  ): Promise<ServiceResponse> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.options.apiKey}`,
       accept: "application/json",

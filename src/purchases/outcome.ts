@@ -4,7 +4,7 @@ import type { PurchaseAnswer } from "../reseller/client.js";
 
 /** What the POST's outcome means, with the provider's raw answer (its body, when there was one) for the event log. */
 export type PurchaseOutcome = { response?: unknown } & (
-  | { kind: "submitted"; reference: string; walletBalance?: string }
+  | { kind: "submitted"; reference: string; walletBalance?: string; charged?: string }
   | { kind: "failed"; message: string; stopRun: boolean }
   | { kind: "retry"; retryAfterMs?: number; why: string }
   | { kind: "in_doubt"; why: string }
@@ -14,11 +14,11 @@ export function classifyPurchase(result: { answer: PurchaseAnswer } | { error: u
   if ("answer" in result) {
     const { answer } = result;
     if (answer.accepted) {
-      const balance = answer.result.data?.wallet_balance;
       return {
         kind: "submitted",
         reference: answer.reference,
-        walletBalance: balance ? balance.toFixed(2) : undefined,
+        walletBalance: answer.walletBalance?.toFixed(2),
+        charged: answer.charged?.toFixed(2),
         response: answer.raw,
       };
     }

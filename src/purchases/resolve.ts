@@ -4,7 +4,7 @@ import type { Money } from "../money.js";
 import { formatMoney } from "../money.js";
 import { findNetwork } from "../reseller/catalogue.js";
 import { networkOfNumber, prefixNetworkOf } from "../reseller/prefixes.js";
-import type { Network, Plan } from "../reseller/schemas.js";
+import type { Network, Plan, UnusablePlan } from "../reseller/schemas.js";
 import { formatSizeMb } from "../reseller/size.js";
 import { normalisePhone } from "./phone.js";
 
@@ -27,6 +27,8 @@ export interface Catalogue {
   networks: Network[];
   /** Plans by network id; a network missing here could not be read this run. */
   plans: Map<string, Plan[]>;
+  /** Listed plans that cannot be bought (a price that is not a positive decimal), with the reason; never picked. */
+  unusable?: UnusablePlan[];
 }
 
 export interface Resolved {
@@ -51,6 +53,15 @@ export function resolvePurchase(request: PurchaseRequest, catalogue: Catalogue):
   const plans = catalogue.plans.get(network.id);
   if (!plans) return refuse("catalogue_unavailable", `the plans of ${network.name} could not be read`);
   const plan = findPlan(plans, request);
+  const unusable = request.plan_id
+    ? catalogue.unusable?.find((u) => u.planId === request.plan_id && u.network === network.name)
+    : undefined;
+  if (!plan && unusable) {
+    return refuse(
+      "plan_unusable",
+      `plan ${unusable.planId} of ${network.name} cannot be bought: ${unusable.reason}`,
+    );
+  }
   if (!plan) return refuse("plan_not_found", `no ${network.name} plan matches ${describePlan(request)}`);
   if (request.max_price && plan.price.gt(request.max_price)) {
     return refuse(

@@ -1,6 +1,7 @@
 // The reseller's verify endpoint, eventually consistent: a new reference is unknown for the first
 // `verifyNotFoundPolls` calls, pending for the next `verifyPendingPolls`, then final. A failed or
 // reversed transaction is refunded the first time a verify reveals it.
+import { answerText } from "./lies.js";
 import type { Call, Reply } from "./route.js";
 import { transactionView, type VisibleStatus } from "./transactions.js";
 import { refundOnce } from "./wallet.js";
@@ -18,5 +19,10 @@ export function verifyTransaction({ state, params }: Call): Reply {
     status = tx.finalStatus;
     if (status !== "success") refundOnce(state, tx);
   }
-  return { status: 200, body: { status: true, data: { transaction: transactionView(tx, status) } } };
+  const body = { status: true, data: { transaction: transactionView(tx, status) } };
+  return {
+    status: 200,
+    body,
+    text: answerText({ referenceAsNumber: state.options.lies.referenceAsNumber }, body),
+  };
 }
