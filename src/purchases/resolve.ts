@@ -2,8 +2,8 @@
 // catalogue, the price against `max_price`, the phone and its network prefix. Every refusal names its reason.
 import type { Money } from "../money.js";
 import { formatMoney } from "../money.js";
-import { findNetwork } from "../reseller/catalogue.js";
-import { networkOfNumber, prefixNetworkOf } from "../reseller/prefixes.js";
+import { matchNetwork } from "../reseller/catalogue.js";
+import { networkOfNumber, PREFIX_TABLE, prefixNetworkOf } from "../reseller/prefixes.js";
 import type { Network, Plan, UnusablePlan } from "../reseller/schemas.js";
 import { formatSizeMb } from "../reseller/size.js";
 import { normalisePhone } from "./phone.js";
@@ -40,7 +40,10 @@ export interface Resolved {
 }
 export interface Refused {
   ok: false;
-  /** A stable code for grouping: invalid_phone, unknown_network, plan_not_found, price_above_max, wrong_network. */
+  /**
+   * A stable code for grouping: invalid_phone, unknown_network, ambiguous_network, plan_not_found, plan_unusable,
+   * price_above_max, unknown_prefix, wrong_network.
+   */
   code: string;
   reason: string;
 }
@@ -48,8 +51,10 @@ export interface Refused {
 export function resolvePurchase(request: PurchaseRequest, catalogue: Catalogue): Resolved | Refused {
   const phone = normalisePhone(request.phone);
   if (!phone.ok) return refuse("invalid_phone", phone.reason);
-  const network = findNetwork(catalogue.networks, request.network);
-  if (!network) return refuse("unknown_network", `unknown network "${request.network}"`);
+  const match = matchNetwork(catalogue.networks, request.network);
+  if (match.kind === "ambiguous") return refuse("ambiguous_network", match.message);
+  if (match.kind === "unknown") return refuse("unknown_network", `unknown network "${request.network}"`);
+  const { network } = match;
   const plans = catalogue.plans.get(network.id);
   if (!plans) return refuse("catalogue_unavailable", `the plans of ${network.name} could not be read`);
   const plan = findPlan(plans, request);
@@ -67,6 +72,12 @@ export function resolvePurchase(request: PurchaseRequest, catalogue: Catalogue):
     return refuse(
       "price_above_max",
       `plan ${plan.id} costs ${formatMoney(plan.price)}, above max_price ${formatMoney(request.max_price)}`,
+    );
+  }
+  if (!request.ported && networkOfNumber(phone.phone) === undefined) {
+    return refuse(
+      "unknown_prefix",
+      `the number's prefix ${phone.phone.slice(0, 4)} belongs to no network in the prefix table (as of ${PREFIX_TABLE.as_of}); mark the recipient ported if it is right`,
     );
   }
   const wrong = wrongNetwork(phone.phone, network, request.ported);
