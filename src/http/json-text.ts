@@ -2,8 +2,11 @@
 // integer beyond 2^53, a decimal with more digits than a double holds) is kept as its exact source text.
 import { parse as parseLossless } from "lossless-json";
 
-/** A run of digits long enough that a double may not hold it, or an exponent that would rewrite it. */
-const MAY_LOSE_DIGITS = /[\d.]{16,}|\d[eE][+-]?\d/;
+/**
+ * A number (after `:`, `[` or `,`) long enough that a double may not hold it, or with an exponent that String()
+ * would rewrite. Text inside strings can match too; that only takes the slower exact path.
+ */
+const MAY_LOSE_DIGITS = /[:[,]\s*-?(?:\d[\d.]{15,}|\d+(?:\.\d+)?[eE])/;
 
 /** The parsed value, or undefined when the text is not JSON (or empty). */
 export function parseJsonExact(text: string): unknown {

@@ -158,16 +158,25 @@ export class ServiceClient {
   private async exchange(spec: RequestSpec, call: CallInfo): Promise<ServiceResponse> {
     await this.limiter.acquire(spec.signal);
     const totalMs = this.options.timeout.total ?? DEFAULT_TOTAL_TIMEOUT_MS;
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new TotalTimeout(totalMs)), totalMs);
-    const signal = spec.signal ? AbortSignal.any([spec.signal, deadline.signal]) : deadline.signal;
+    // One controller for the call: the deadline or the caller's signal aborts it. (A listener removed afterwards
+    // rather than AbortSignal.any, so a long-lived caller signal does not collect a follower per call.)
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new TotalTimeout(totalMs));
+    }, totalMs);
+    const forward = () => controller.abort(spec.signal?.reason);
+    if (spec.signal?.aborted) forward();
+    else spec.signal?.addEventListener("abort", forward, { once: true });
     try {
-      return await this.exchangeWithin(spec, call, signal);
+      return await this.exchangeWithin(spec, call, controller.signal);
     } catch (error) {
-      if (deadline.signal.aborted && !spec.signal?.aborted) throw deadline.signal.reason;
+      if (timedOut && !spec.signal?.aborted) throw new TotalTimeout(totalMs);
       throw error;
     } finally {
       clearTimeout(timer);
+      spec.signal?.removeEventListener("abort", forward);
     }
   }
 

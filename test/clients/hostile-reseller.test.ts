@@ -1,6 +1,8 @@
 // The reseller's answers are untrusted input: each lie the sandbox can tell, read over real HTTP, becomes either
 // a typed value the ledger can use or an unreadable answer whose outcome is unknown (never a stored bad value).
 
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { HttpError } from "../../src/http/errors.js";
@@ -171,6 +173,62 @@ describe("an answer body is capped while it is read", () => {
       expect(sandbox.debits()).toHaveLength(1);
     } finally {
       await capped.http.destroy();
+    }
+  });
+});
+
+describe("verify answers the sandbox cannot give", () => {
+  /** A reseller whose verify endpoint answers `text`, whatever is asked. */
+  async function answering(text: string) {
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(text);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const reseller = resellerFor({ resellerUrl: `http://127.0.0.1:${port}`, apiKey: "k" });
+    return {
+      reseller,
+      close: async () => {
+        await reseller.http.destroy();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+  const envelope = (status: string, transaction: string) =>
+    `{"status":${status},"data":{"transaction":${transaction}}}`;
+
+  it("reads a numeric reference exactly, the envelope's false, and a phone it masks otherwise", async () => {
+    const hostile = await answering(
+      envelope(
+        "false",
+        '{"reference":12345678901234567890,"status":"success","amount":"305.00","phone_number":"234805****999"}',
+      ),
+    );
+    try {
+      const verification = await hostile.reseller.verifyTransaction("12345678901234567890");
+      expect(verification).toMatchObject({
+        found: true,
+        reference: "12345678901234567890",
+        phone: "0805****999",
+        status: "success",
+        envelopeOk: false,
+      });
+    } finally {
+      await hostile.close();
+    }
+  });
+
+  it("an amount beyond what the ledger holds makes the verify answer unreadable", async () => {
+    const hostile = await answering(
+      envelope("true", '{"reference":"R1","status":"failed","amount":"99999999999999.00"}'),
+    );
+    try {
+      const error = await failureOf(hostile.reseller.verifyTransaction("R1"));
+      expect(error.code).toBe("HTTP_MALFORMED_RESPONSE");
+      expect(error.message).toContain("data.transaction.amount");
+    } finally {
+      await hostile.close();
     }
   });
 });
