@@ -7,18 +7,22 @@ import { fitsLedger, isMoneyText, MONEY_MAX, parseMoney } from "../money.js";
 import { parseSizeMb } from "./size.js";
 
 const text = z.union([z.string(), z.number()]).transform((v) => String(v));
-/** An amount the ledger can store: a decimal whose magnitude is at most MONEY_MAX; anything else is unreadable. */
+/**
+ * An amount the ledger can store exactly: a decimal of at most two places whose magnitude is at most MONEY_MAX
+ * (numeric(14,2)); anything else is unreadable rather than rounded or overflowing a column later.
+ */
 const money = z
   .union([z.string(), z.number()])
   .refine((v) => isMoneyText(String(v)), { message: "expected a decimal amount" })
   .transform((v, ctx) => {
     const amount = parseMoney(v);
-    if (fitsLedger(amount)) return amount;
-    ctx.addIssue({
-      code: "custom",
-      input: v,
-      message: `${String(v)} is beyond ${MONEY_MAX.toFixed(2)}, the most the ledger holds`,
-    });
+    const problem = !fitsLedger(amount)
+      ? `${String(v)} is beyond ${MONEY_MAX.toFixed(2)}, the most the ledger holds`
+      : !amount.round(2).eq(amount)
+        ? `${String(v)} has more than two decimal places (the ledger keeps kobo)`
+        : undefined;
+    if (problem === undefined) return amount;
+    ctx.addIssue({ code: "custom", input: v, message: problem });
     return z.NEVER;
   });
 /** A price a plan can be bought at: an amount above zero. */

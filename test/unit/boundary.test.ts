@@ -6,7 +6,13 @@ import { Big } from "../../src/money.js";
 import { normalisePhone } from "../../src/purchases/phone.js";
 import { type Catalogue, resolvePurchase } from "../../src/purchases/resolve.js";
 import { matchNetwork, resolveNetwork } from "../../src/reseller/catalogue.js";
-import { type Network, type Plan, phoneAgrees, visiblePhone } from "../../src/reseller/schemas.js";
+import {
+  type Network,
+  type Plan,
+  phoneAgrees,
+  transactionSchema,
+  visiblePhone,
+} from "../../src/reseller/schemas.js";
 
 describe("phone numbers follow the numbering plan", () => {
   it.each([
@@ -133,5 +139,21 @@ describe("a phone as an answer shows it", () => {
     expect(phoneAgrees("0803****567", "08031234567")).toBe(true);
     expect(phoneAgrees("0803****567", "08031234568")).toBe(false);
     expect(phoneAgrees("0805****567", "08031234567")).toBe(false);
+  });
+});
+
+describe("amounts in answers", () => {
+  it("are read only when the ledger can hold them exactly", () => {
+    const read = (amount: unknown) =>
+      transactionSchema.safeParse({ reference: "R", status: "success", amount }).error?.issues[0]?.message;
+    expect(read("305.00")).toBeUndefined();
+    expect(read(305.5)).toBeUndefined();
+    expect(read("3050.0000000000000000")).toBeUndefined();
+    expect(read("999999999999.99")).toBeUndefined();
+    expect(read("1000000000000.00")).toBe(
+      "1000000000000.00 is beyond 999999999999.99, the most the ledger holds",
+    );
+    expect(read("305.001")).toBe("305.001 has more than two decimal places (the ledger keeps kobo)");
+    expect(read("₦305")).toBe("expected a decimal amount");
   });
 });
