@@ -24,6 +24,7 @@ export function createServiceClient(
     baseUrl: config.base_url,
     apiKey: config.api_key,
     timeout: config.timeout,
+    maxBody: config.max_body,
     concurrency: config.concurrency,
     rateLimit: config.rate_limit,
     burst: config.burst,

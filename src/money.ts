@@ -18,6 +18,14 @@ export function isMoneyText(value: string): boolean {
 
 export const ZERO: Money = new Big(0);
 
+/** The largest amount the ledger's money columns (`numeric(14,2)`) hold; a larger one cannot be stored. */
+export const MONEY_MAX: Money = new Big("999999999999.99");
+
+/** Whether an amount fits the ledger's money columns (its magnitude at most MONEY_MAX). */
+export function fitsLedger(value: Money): boolean {
+  return value.abs().lte(MONEY_MAX);
+}
+
 /** Two decimal places, the way the reseller writes amounts: "305.00". */
 export function formatMoney(value: Money): string {
   return value.toFixed(2);

@@ -21,8 +21,8 @@ export async function networksCommand(ctx: CommandContext): Promise<void> {
 export async function plansCommand(ctx: CommandContext, networkQuery: string): Promise<void> {
   const reseller = ctx.reseller();
   const network = resolveNetwork(await reseller.listNetworks(), networkQuery);
-  const plans = await reseller.listPlans(network.id);
-  if (ctx.globals.json) return write(renderJson({ network, plans }));
+  const { plans, unusable } = await reseller.readPlans(network.id);
+  if (ctx.globals.json) return write(renderJson({ network, plans, unusable }));
   write(`${network.name} (network ${network.id}): ${plans.length} plans\n`);
   write(
     renderTable(plans, [
@@ -37,4 +37,13 @@ export async function plansCommand(ctx: CommandContext, networkQuery: string): P
       { header: "NAME", value: (p) => p.name },
     ]),
   );
+  if (unusable.length > 0) {
+    write(`\n${unusable.length} listed plans cannot be bought (never picked by a purchase):\n`);
+    write(
+      renderTable(unusable, [
+        { header: "ID", value: (u) => u.planId, align: "right" },
+        { header: "REASON", value: (u) => u.reason },
+      ]),
+    );
+  }
 }

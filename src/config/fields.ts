@@ -4,7 +4,7 @@ import { isIP } from "node:net";
 import cron from "node-cron";
 import { z } from "zod";
 import { parseDuration } from "../duration.js";
-import { parseMoney } from "../money.js";
+import { fitsLedger, MONEY_MAX, parseMoney } from "../money.js";
 import { cronNextFire } from "../time/cron.js";
 
 /** How a value is quoted in a message: strings quoted, collections named, never a whole structure. */
@@ -93,12 +93,52 @@ export function money() {
       ],
       { error },
     )
-    .transform((value) => parseMoney(String(value)))
+    .transform((value, ctx) => {
+      const amount = parseMoney(String(value));
+      if (!fitsLedger(amount)) {
+        ctx.addIssue({
+          code: "custom",
+          input: value,
+          message: `must be at most ${MONEY_MAX.toFixed(2)} (the most the ledger's money columns hold), got "${String(value)}"`,
+        });
+        return z.NEVER;
+      }
+      return amount;
+    })
     .meta({
       description:
-        'An amount of money: at least 0, with at most two decimal places, e.g. "350.00" (a number written with ' +
-        "an exponent, like 1e21, is refused).",
+        "An amount of money: at least 0, at most 999999999999.99 (what the ledger holds), with at most two " +
+        'decimal places, e.g. "350.00" (a number written with an exponent, like 1e21, is refused).',
     });
+}
+
+const BYTE_SIZE = /^\s*(\d+)\s*(B|KB|KiB|MB|MiB|GB|GiB)?\s*$/;
+const BYTES_PER_UNIT: Record<string, number> = {
+  B: 1,
+  KB: 1000,
+  KiB: 1024,
+  MB: 1000 ** 2,
+  MiB: 1024 ** 2,
+  GB: 1000 ** 3,
+  GiB: 1024 ** 3,
+};
+
+/** A size in bytes: a whole number of bytes or a number and a unit ("512KiB", "1MiB", "2MB"), in [min, max]. */
+export function byteSize(min: number, max: number) {
+  const wanted = `expected a size like "1MiB", "512KiB" or a number of bytes from ${min} to ${max}`;
+  const error = message((input) => `${wanted}, got ${show(input)}`);
+  return z
+    .union([z.string({ error }), z.number({ error })], { error })
+    .transform((value, ctx) => {
+      const match = BYTE_SIZE.exec(String(value));
+      const bytes = match ? Number(match[1]) * (BYTES_PER_UNIT[match[2] ?? "B"] ?? 1) : Number.NaN;
+      if (!(bytes >= min && bytes <= max)) {
+        ctx.addIssue({ code: "custom", input: value, message: `${wanted}, got ${show(value)}` });
+        return z.NEVER;
+      }
+      return bytes;
+    })
+    .meta({ description: 'A size: bytes, or a number with B, KB, KiB, MB, MiB, GB or GiB, e.g. "1MiB".' });
 }
 
 const INTEGER_TEXT = /^\s*[-+]?\d+\s*$/;

@@ -6,6 +6,7 @@ import { domainProblem, normaliseDomain } from "./domain.js";
 import {
   apiKey,
   boolean,
+  byteSize,
   cronExpression,
   duration,
   durationMessage,
@@ -44,17 +45,33 @@ const timeoutPartsSchema = z.strictObject({
   connect: duration({ min: 1 }).prefault("5s"),
   headers: duration({ min: 1 }).prefault("15s"),
   body: duration({ min: 1 }).prefault("15s"),
+  total: duration({ min: 1 }).prefault("60s").meta({
+    description: "A whole call, headers and body, is abandoned past this (a purchase becomes in_doubt).",
+  }),
 });
 
-/** One duration for every phase, or each phase on its own; always output per phase in milliseconds. */
+const DEFAULT_TOTAL_MS = 60_000;
+
+/**
+ * One duration for every phase, or each phase on its own; always output per phase in milliseconds. A single
+ * duration leaves the whole-call deadline at its default (or at that duration, when it is longer).
+ */
 const timeoutSchema = z
   .union(
-    [duration({ min: 1 }).transform((ms) => ({ connect: ms, headers: ms, body: ms })), timeoutPartsSchema],
+    [
+      duration({ min: 1 }).transform((ms) => ({
+        connect: ms,
+        headers: ms,
+        body: ms,
+        total: Math.max(ms, DEFAULT_TOTAL_MS),
+      })),
+      timeoutPartsSchema,
+    ],
     {
       error: (iss) => {
         if (iss.input === undefined) return undefined;
         if (typeof iss.input === "string" || typeof iss.input === "number") return durationMessage(iss.input);
-        return `expected a duration like "15s" or a mapping of connect, headers and body, got ${show(iss.input)}`;
+        return `expected a duration like "15s" or a mapping of connect, headers, body and total, got ${show(iss.input)}`;
       },
     },
   )
@@ -73,6 +90,9 @@ function serviceSchema(defaults: { concurrency: number; rate_limit: number; burs
     rate_limit: positiveNumber().prefault(defaults.rate_limit).meta({ description: "Requests per second." }),
     burst: defaults.burst === undefined ? burst.optional() : burst.prefault(defaults.burst),
     retry: retrySchema.prefault({}),
+    max_body: byteSize(1024, 1024 ** 3)
+      .prefault("1MiB")
+      .meta({ description: "The most bytes of one answer that are read; a larger answer is unreadable." }),
   });
 }
 

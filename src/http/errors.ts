@@ -108,6 +108,23 @@ export class MalformedResponseError extends HttpError {
   }
 }
 
+/**
+ * An answer larger than the service's `max_body`: reading stopped at the cap, so what it said is not known
+ * (for a purchase, money may have moved). `body` holds the first bytes, for the event log.
+ */
+export class BodyTooLargeError extends HttpError {
+  constructor(call: CallInfo, status: number, maxBytes: number, head: string) {
+    super(
+      "HTTP_BODY_TOO_LARGE",
+      "unknown",
+      call,
+      `the answer (HTTP ${status}) is larger than max_body (${maxBytes} bytes); reading stopped there`,
+      status,
+      { truncated: true, max_body: maxBytes, first_bytes: head },
+    );
+  }
+}
+
 export function isHttpError(error: unknown): error is HttpError {
   return error instanceof HttpError;
 }

@@ -5,8 +5,10 @@ import { Pool } from "undici";
 import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
 import { backoffDelay, parseRetryAfter } from "./backoff.js";
+import { readCapped } from "./body.js";
 import {
   AuthError,
+  BodyTooLargeError,
   type CallInfo,
   ClientError,
   type HttpError,
@@ -17,6 +19,7 @@ import {
   ServerError,
   type ServiceName,
 } from "./errors.js";
+import { parseJsonExact } from "./json-text.js";
 import { providerMessage, redactSecret } from "./message.js";
 import { RateLimiter } from "./rate-limit.js";
 import { readLimitHeaders, ServerLimits, type Ticket } from "./server-limits.js";
@@ -25,7 +28,10 @@ export interface ServiceClientOptions {
   service: ServiceName;
   baseUrl: string;
   apiKey: string;
-  timeout: { connect: number; headers: number; body: number };
+  /** Per phase, and `total` for a whole call (headers and body); all in milliseconds. */
+  timeout: { connect: number; headers: number; body: number; total?: number };
+  /** The most bytes of one answer body that are read (default 1 MiB); past it the answer is unreadable. */
+  maxBody?: number;
   concurrency: number;
   rateLimit: number;
   /** Requests that may go at once after a quiet spell; a tenth of `rateLimit` (at least 1) when absent. */
@@ -63,6 +69,16 @@ const NOT_SENT_CODES = new Set([
   "EHOSTUNREACH",
 ]);
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+export const DEFAULT_TOTAL_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_BODY = 1024 * 1024;
+
+/** Raised inside a call when its `timeout.total` ran out, so `classify` can tell it from a caller's cancel. */
+class TotalTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`no complete answer within timeout.total (${ms} ms)`);
+    this.name = "TotalTimeout";
+  }
+}
 
 export class ServiceClient {
   private readonly pool: Pool;
@@ -144,23 +160,52 @@ export class ServiceClient {
     }
   }
 
+  /** One exchange under the call's total deadline: headers and body must both arrive before it. */
   private async exchange(spec: RequestSpec, call: CallInfo): Promise<ServiceResponse> {
     const ticket = await this.limits.acquire(spec.signal);
-    let answered = false;
+    const held = { released: false };
     try {
       await this.limiter.acquire(spec.signal);
-      const { status, headers, text } = await this.transmit(spec, ticket);
-      answered = true;
-      const retryAfter = headers["retry-after"];
-      const resetAt = readLimitHeaders(headers, this.clock.now()).resetAt;
-      return this.interpret(call, status, retryAfter, text, resetAt);
+      const totalMs = this.options.timeout.total ?? DEFAULT_TOTAL_TIMEOUT_MS;
+      // One controller for the call: the deadline or the caller's signal aborts it. (A listener removed
+      // afterwards rather than AbortSignal.any, so a long-lived caller signal does not collect a follower per call.)
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new TotalTimeout(totalMs));
+      }, totalMs);
+      const forward = () => controller.abort(spec.signal?.reason);
+      if (spec.signal?.aborted) forward();
+      else spec.signal?.addEventListener("abort", forward, { once: true });
+      try {
+        const { status, headers, text } = await this.transmit(spec, call, ticket, held, controller.signal);
+        const retryAfter = headers["retry-after"];
+        const resetAt = readLimitHeaders(headers, this.clock.now()).resetAt;
+        return this.interpret(call, status, retryAfter, text, resetAt);
+      } catch (error) {
+        if (timedOut && !spec.signal?.aborted) throw new TotalTimeout(totalMs);
+        throw error;
+      } finally {
+        clearTimeout(timer);
+        spec.signal?.removeEventListener("abort", forward);
+      }
     } finally {
-      if (!answered) this.limits.release(ticket);
+      if (!held.released) this.limits.release(ticket);
     }
   }
 
-  /** One HTTP exchange; the service's announced limits are taken from its answer before anything else. */
-  private async transmit(spec: RequestSpec, ticket: Ticket) {
+  /**
+   * One HTTP exchange under the call's deadline (`signal`): the service's announced limits are taken from its
+   * answer's headers before anything else, and the body is read up to `max_body`.
+   */
+  private async transmit(
+    spec: RequestSpec,
+    call: CallInfo,
+    ticket: Ticket,
+    held: { released: boolean },
+    signal: AbortSignal,
+  ) {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.options.apiKey}`,
       accept: "application/json",
@@ -178,11 +223,21 @@ export class ServiceClient {
       path: this.basePath + spec.path + queryString(spec.query),
       headers,
       body,
-      signal: spec.signal,
+      signal,
     });
-    const text = await response.body.text();
     this.limits.release(ticket, { status: response.statusCode, headers: response.headers });
-    return { status: response.statusCode, headers: response.headers, text };
+    held.released = true;
+    const maxBody = this.options.maxBody ?? DEFAULT_MAX_BODY;
+    const read = await readCapped(response.body, maxBody);
+    if (!read.complete) {
+      throw new BodyTooLargeError(
+        call,
+        response.statusCode,
+        maxBody,
+        redactSecret(read.head, this.options.apiKey),
+      );
+    }
+    return { status: response.statusCode, headers: response.headers, text: read.text };
   }
 
   private interpret(
@@ -193,7 +248,7 @@ export class ServiceClient {
     resetAt?: number,
   ): ServiceResponse {
     const safeText = redactSecret(text, this.options.apiKey);
-    const body = parseJson(safeText);
+    const body = parseJsonExact(safeText);
     if (status >= 200 && status < 300) {
       if (body === undefined) {
         throw new MalformedResponseError(
@@ -219,6 +274,7 @@ export class ServiceClient {
 
   private classify(error: unknown, call: CallInfo): HttpError {
     if (error instanceof Error && "outcome" in error) return error as HttpError;
+    if (error instanceof TotalTimeout) return new NoAnswerError(call, error.message, "HTTP_TIMEOUT", error);
     const code = errorCode(error);
     const detail = redactSecret(describe(error), this.options.apiKey);
     if (code !== undefined && NOT_SENT_CODES.has(code))
@@ -234,7 +290,7 @@ export class ServiceClient {
 
 /** A failure worth another try for a read: nothing was done, or the service hiccuped. */
 export function isTransient(error: HttpError): boolean {
-  if (error.code === "HTTP_ABORTED") return false;
+  if (error.code === "HTTP_ABORTED" || error.code === "HTTP_BODY_TOO_LARGE") return false;
   if (error.outcome === "not_sent" || error.outcome === "unknown") return true;
   return error instanceof RateLimitedError || error.status === 408;
 }
@@ -245,15 +301,6 @@ function queryString(query: RequestSpec["query"]): string {
   for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
   const text = params.toString();
   return text ? `?${text}` : "";
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 function excerpt(text: string): string {

@@ -1,16 +1,26 @@
 // The live catalogue for one run: networks and plans fetched once per run per network.
 import type { Logger } from "../log/logger.js";
 import type { ResellerClient } from "../reseller/client.js";
-import type { Plan } from "../reseller/schemas.js";
+import type { Plan, UnusablePlan } from "../reseller/schemas.js";
 import type { Catalogue } from "./resolve.js";
 
 export async function loadCatalogue(reseller: ResellerClient, logger: Logger): Promise<Catalogue> {
   const networks = await reseller.listNetworks();
   const plans = new Map<string, Plan[]>();
+  const unusable: UnusablePlan[] = [];
   await Promise.all(
     networks.map(async (network) => {
       try {
-        plans.set(network.id, await reseller.listPlans(network.id));
+        const list = await reseller.readPlans(network.id);
+        plans.set(network.id, list.plans);
+        for (const plan of list.unusable) {
+          unusable.push({ ...plan, network: network.name });
+          // Once per run: the catalogue is read once per run.
+          logger.warn(
+            { network: network.name, plan: plan.planId, reason: plan.reason },
+            `plan ${plan.planId} of ${network.name} is skipped: ${plan.reason}`,
+          );
+        }
       } catch (error) {
         logger.warn(
           { network: network.name, err: error },
@@ -19,5 +29,5 @@ export async function loadCatalogue(reseller: ResellerClient, logger: Logger): P
       }
     }),
   );
-  return { networks, plans };
+  return { networks, plans, unusable };
 }

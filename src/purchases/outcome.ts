@@ -14,13 +14,11 @@ export function classifyPurchase(result: { answer: PurchaseAnswer } | { error: u
   if ("answer" in result) {
     const { answer } = result;
     if (answer.accepted) {
-      const balance = answer.result.data?.wallet_balance;
-      const charged = answer.result.data?.amount;
       return {
         kind: "submitted",
         reference: answer.reference,
-        walletBalance: balance ? balance.toFixed(2) : undefined,
-        charged: charged ? charged.toFixed(2) : undefined,
+        walletBalance: answer.walletBalance?.toFixed(2),
+        charged: answer.charged?.toFixed(2),
         response: answer.raw,
       };
     }

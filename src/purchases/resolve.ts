@@ -2,9 +2,9 @@
 // catalogue, the price against `max_price`, the phone and its network prefix. Every refusal names its reason.
 import type { Money } from "../money.js";
 import { formatMoney } from "../money.js";
-import { findNetwork } from "../reseller/catalogue.js";
-import { networkOfNumber, prefixNetworkOf } from "../reseller/prefixes.js";
-import type { Network, Plan } from "../reseller/schemas.js";
+import { matchNetwork } from "../reseller/catalogue.js";
+import { networkOfNumber, PREFIX_TABLE, prefixNetworkOf } from "../reseller/prefixes.js";
+import type { Network, Plan, UnusablePlan } from "../reseller/schemas.js";
 import { formatSizeMb } from "../reseller/size.js";
 import { normalisePhone } from "./phone.js";
 
@@ -32,6 +32,8 @@ export interface Catalogue {
    * not bought while the list still shows less (src/purchases/prices.ts keeps them between runs).
    */
   overcharged?: ReadonlyMap<string, Money>;
+  /** Listed plans that cannot be bought (a price that is not a positive decimal), with the reason; never picked. */
+  unusable?: UnusablePlan[];
 }
 
 export interface Resolved {
@@ -44,8 +46,9 @@ export interface Resolved {
 export interface Refused {
   ok: false;
   /**
-   * A stable code for grouping: invalid_phone, unknown_network, catalogue_unavailable, plan_not_found,
-   * price_mismatch, price_above_max, wrong_network.
+   * A stable code for grouping: invalid_phone, unknown_network, ambiguous_network, ambiguous_plan,
+   * catalogue_unavailable, plan_not_found, plan_unusable, price_mismatch, price_above_max, unknown_prefix,
+   * wrong_network.
    */
   code: string;
   reason: string;
@@ -60,6 +63,15 @@ export function resolvePurchase(request: PurchaseRequest, catalogue: Catalogue):
   const plans = catalogue.plans.get(network.id);
   if (!plans) return refuse("catalogue_unavailable", `the plans of ${network.name} could not be read`);
   const plan = findPlan(plans, request);
+  const unusable = request.plan_id
+    ? catalogue.unusable?.find((u) => u.planId === request.plan_id && u.network === network.name)
+    : undefined;
+  if (!plan && unusable) {
+    return refuse(
+      "plan_unusable",
+      `plan ${unusable.planId} of ${network.name} cannot be bought: ${unusable.reason}`,
+    );
+  }
   if (!plan) return refuse("plan_not_found", `no ${network.name} plan matches ${describePlan(request)}`);
   const charged = catalogue.overcharged?.get(`${network.id}:${plan.id}`);
   if (charged && plan.price.lt(charged)) {
@@ -72,6 +84,12 @@ export function resolvePurchase(request: PurchaseRequest, catalogue: Catalogue):
     return refuse(
       "price_above_max",
       `plan ${plan.id} costs ${formatMoney(plan.price)}, above max_price ${formatMoney(request.max_price)}`,
+    );
+  }
+  if (!request.ported && networkOfNumber(phone.phone) === undefined) {
+    return refuse(
+      "unknown_prefix",
+      `the number's prefix ${phone.phone.slice(0, 4)} belongs to no network in the prefix table (as of ${PREFIX_TABLE.as_of}); mark the recipient ported if it is right`,
     );
   }
   const wrong = wrongNetwork(phone.phone, network, request.ported);
@@ -88,10 +106,10 @@ export function requestedNetwork(
   request: Pick<PurchaseRequest, "network" | "plan_id">,
 ): { ok: true; network: Network } | Refused {
   if (request.network.trim() !== "") {
-    const network = findNetwork(catalogue.networks, request.network);
-    return network
-      ? { ok: true, network }
-      : refuse("unknown_network", `unknown network "${request.network}"`);
+    const match = matchNetwork(catalogue.networks, request.network);
+    if (match.kind === "ambiguous") return refuse("ambiguous_network", match.message);
+    if (match.kind === "unknown") return refuse("unknown_network", `unknown network "${request.network}"`);
+    return { ok: true, network: match.network };
   }
   const id = request.plan_id;
   if (!id) return refuse("unknown_network", "no network given, and no plan_id to find one by");

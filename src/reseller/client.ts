@@ -4,6 +4,7 @@ import { ClientError, MalformedResponseError } from "../http/errors.js";
 import { providerMessage } from "../http/message.js";
 import { parseAnswer } from "../http/parse.js";
 import type { RequestSpec, ServiceClient } from "../http/service-client.js";
+import type { Money } from "../money.js";
 import {
   classifyStatus,
   type FinalityClass,
@@ -13,8 +14,11 @@ import {
   type PurchaseResult,
   plansResponseSchema,
   purchaseResultSchema,
+  readPlanList,
   type Transaction,
   transactionResponseSchema,
+  type UnusablePlan,
+  visiblePhone,
 } from "./schemas.js";
 
 export interface BuyDataRequest {
@@ -24,14 +28,46 @@ export interface BuyDataRequest {
   ported_number?: boolean;
 }
 
-/** The provider's answer to a purchase that it did answer with 2xx: accepted with a reference, or refused. */
+/**
+ * The provider's answer to a purchase that it did answer with 2xx: accepted with a reference, or refused. The
+ * reference is the exact text the provider wrote; `charged` is the amount it says it took and `walletBalance`
+ * the balance it reports, both within what the ledger holds (an answer with either out of range is unreadable).
+ */
 export type PurchaseAnswer =
-  | { accepted: true; reference: string; result: PurchaseResult; raw: unknown }
+  | {
+      accepted: true;
+      reference: string;
+      charged?: Money;
+      walletBalance?: Money;
+      result: PurchaseResult;
+      raw: unknown;
+    }
   | { accepted: false; message: string; result: PurchaseResult; raw: unknown };
 
+/**
+ * One verification read, typed: the reference as written, the phone with its hidden digits as `*` (national
+ * form, undefined when absent or unreadable), the amount, the transaction's status, and whether the envelope's
+ * own `status` says success (false when it says `false`, whatever the transaction says).
+ */
 export type Verification =
   | { found: false; raw: unknown }
-  | { found: true; status: FinalityClass; rawStatus: string; transaction: Transaction; raw: unknown };
+  | {
+      found: true;
+      status: FinalityClass;
+      rawStatus: string;
+      reference: string;
+      phone: string | undefined;
+      amount: Money | undefined;
+      envelopeOk: boolean;
+      transaction: Transaction;
+      raw: unknown;
+    };
+
+/** One network's plan list: the plans that can be bought, and those listed that cannot, with the reason. */
+export interface PlanList {
+  plans: Plan[];
+  unusable: UnusablePlan[];
+}
 
 export class ResellerClient {
   constructor(readonly http: ServiceClient) {}
@@ -42,11 +78,17 @@ export class ResellerClient {
     return parseAnswer(networksResponseSchema, response, this.call(spec)).data.networks;
   }
 
+  /** The plans of a network that can be bought (see `readPlans` for those that cannot). */
   async listPlans(networkId: string, signal?: AbortSignal): Promise<Plan[]> {
+    return (await this.readPlans(networkId, signal)).plans;
+  }
+
+  /** A network's plans, each read on its own: a plan with an unreadable or non-positive price is set aside. */
+  async readPlans(networkId: string, signal?: AbortSignal): Promise<PlanList> {
     const path = `/public/api/plans/${encodeURIComponent(networkId)}`;
     const spec: RequestSpec = { endpoint: "plans", method: "GET", path, signal };
     const response = await this.http.request(spec);
-    return parseAnswer(plansResponseSchema, response, this.call(spec)).data.plans;
+    return readPlanList(parseAnswer(plansResponseSchema, response, this.call(spec)).data.plans, networkId);
   }
 
   /**
@@ -64,7 +106,10 @@ export class ResellerClient {
     const response = await this.http.request(spec);
     const result = parseAnswer(purchaseResultSchema, response, this.call(spec));
     const reference = result.data?.reference;
-    if (result.success && reference) return { accepted: true, reference, result, raw: response.body };
+    if (result.success && reference) {
+      const { amount: charged, wallet_balance: walletBalance } = result.data ?? {};
+      return { accepted: true, reference, charged, walletBalance, result, raw: response.body };
+    }
     if (result.success) {
       // A success without a reference cannot be verified: the outcome is unknown, like any malformed answer.
       throw new MalformedResponseError(
@@ -83,11 +128,16 @@ export class ResellerClient {
     const spec: RequestSpec = { endpoint: "transaction", method: "GET", path, signal };
     try {
       const response = await this.http.request(spec);
-      const transaction = parseAnswer(transactionResponseSchema, response, this.call(spec)).data.transaction;
+      const answer = parseAnswer(transactionResponseSchema, response, this.call(spec));
+      const { transaction } = answer.data;
       return {
         found: true,
         status: classifyStatus(transaction.status),
         rawStatus: transaction.status,
+        reference: transaction.reference,
+        phone: transaction.phone_number === undefined ? undefined : visiblePhone(transaction.phone_number),
+        amount: transaction.amount,
+        envelopeOk: answer.status !== false,
         transaction,
         raw: response.body,
       };

@@ -1,6 +1,9 @@
 // Nigerian mobile number prefixes by network — the one copy of this table (topsync and its sandbox).
 // Source: NCC numbering allocations as republished in 2025 operator lists (see REFERENCE.md); as of 2025-08.
 // 9mobile was rebranded T2 in August 2025. Numbers keep their prefix when ported to another network.
+// 0918, which some lists give 9mobile, is left out: the numbering plan as libphonenumber-js's metadata has it
+// (v1.13, checked 2026-11) does not allocate it, so no valid number carries it. A valid mobile number whose
+// prefix is in no list here is refused as `unknown_prefix` unless it is marked ported.
 
 export const PREFIX_TABLE = {
   source: "NCC numbering allocations as republished in 2025 operator prefix lists",
@@ -26,7 +29,7 @@ export const PREFIX_TABLE = {
     ],
     GLO: ["0705", "0805", "0807", "0811", "0815", "0905", "0915"],
     AIRTEL: ["0701", "0708", "0802", "0808", "0812", "0901", "0902", "0904", "0907", "0911", "0912"],
-    "9MOBILE": ["0809", "0817", "0818", "0908", "0909", "0918"],
+    "9MOBILE": ["0809", "0817", "0818", "0908", "0909"],
   },
 } as const;
 

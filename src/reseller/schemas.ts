@@ -1,14 +1,32 @@
 // The reseller's answers (seed §2, §4.1) as tolerant zod schemas: unknown fields are kept, unknown status
-// strings are accepted, ids and amounts may come as numbers or strings, prices become exact Money.
+// strings are accepted, ids and amounts may come as numbers or strings, prices become exact Money bounded to
+// what the ledger's columns hold. A reference is text exactly as written (the HTTP layer keeps the source text
+// of a JSON number no double holds), so `12345678901234567890` stays those twenty digits.
 import { z } from "zod";
-import { isMoneyText, parseMoney } from "../money.js";
+import { fitsLedger, isMoneyText, MONEY_MAX, parseMoney } from "../money.js";
 import { parseSizeMb } from "./size.js";
 
 const text = z.union([z.string(), z.number()]).transform((v) => String(v));
+/**
+ * An amount the ledger can store exactly: a decimal of at most two places whose magnitude is at most MONEY_MAX
+ * (numeric(14,2)); anything else is unreadable rather than rounded or overflowing a column later.
+ */
 const money = z
   .union([z.string(), z.number()])
   .refine((v) => isMoneyText(String(v)), { message: "expected a decimal amount" })
-  .transform((v) => parseMoney(v));
+  .transform((v, ctx) => {
+    const amount = parseMoney(v);
+    const problem = !fitsLedger(amount)
+      ? `${String(v)} is beyond ${MONEY_MAX.toFixed(2)}, the most the ledger holds`
+      : !amount.round(2).eq(amount)
+        ? `${String(v)} has more than two decimal places (the ledger keeps kobo)`
+        : undefined;
+    if (problem === undefined) return amount;
+    ctx.addIssue({ code: "custom", input: v, message: problem });
+    return z.NEVER;
+  });
+/** A price a plan can be bought at: an amount above zero. */
+const price = money.refine((amount) => amount.gt(0), { message: "expected a price above zero" });
 const flag = z
   .union([z.boolean(), z.literal("true"), z.literal("false"), z.literal(1), z.literal(0)])
   .transform((v) => v === true || v === "true" || v === 1);
@@ -31,7 +49,7 @@ export const networksResponseSchema = z.looseObject({
 export const planSchema = z
   .looseObject({
     id: text,
-    price: money,
+    price,
     size: text,
     name: z.string(),
     type: z.string().nullish(),
@@ -42,10 +60,41 @@ export const planSchema = z
   .transform((p) => ({ ...p, type: p.type ?? "", size_mb: parseSizeMb(p.size) }));
 export type Plan = z.output<typeof planSchema>;
 
+/** The list is read plan by plan (see `readPlanList`): one plan that cannot be read does not spoil the others. */
 export const plansResponseSchema = z.looseObject({
   status: flag.optional(),
-  data: z.looseObject({ plans: z.array(planSchema) }),
+  data: z.looseObject({ plans: z.array(z.unknown()) }),
 });
+
+/** A listed plan that cannot be bought, and why (a price that is not a positive decimal, a missing field). */
+export interface UnusablePlan {
+  planId: string;
+  network: string;
+  reason: string;
+}
+
+/** Each listed plan parsed on its own: the usable ones, and the others with the reason. */
+export function readPlanList(
+  items: readonly unknown[],
+  network: string,
+): { plans: Plan[]; unusable: UnusablePlan[] } {
+  const plans: Plan[] = [];
+  const unusable: UnusablePlan[] = [];
+  items.forEach((item, index) => {
+    const parsed = planSchema.safeParse(item);
+    if (parsed.success) {
+      plans.push(parsed.data);
+      return;
+    }
+    const raw = typeof item === "object" && item !== null ? (item as Record<string, unknown>) : {};
+    const id = typeof raw.id === "string" || typeof raw.id === "number" ? String(raw.id) : `#${index + 1}`;
+    const issue = parsed.error.issues[0];
+    const field = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
+    const shown = field.startsWith("price") ? ` (listed as ${JSON.stringify(raw.price)})` : "";
+    unusable.push({ planId: id, network, reason: `${field}${issue?.message ?? "unreadable"}${shown}` });
+  });
+  return { plans, unusable };
+}
 
 export const purchaseResultSchema = z.looseObject({
   success: flag,
@@ -76,6 +125,23 @@ export const transactionSchema = z.looseObject({
   webhook_response: z.unknown().optional(),
 });
 export type Transaction = z.output<typeof transactionSchema>;
+
+/**
+ * A phone number as an answer shows it, some digits hidden ("0803****567", "234803****567"): its national form
+ * with `*` where a digit is hidden, or undefined when it does not read as a Nigerian number of 11 digits.
+ */
+export function visiblePhone(shown: string): string | undefined {
+  let compact = shown.replace(/[\s().-]/g, "").replace(/[xX•#]/g, "*");
+  if (/^\+?234/.test(compact)) compact = `0${compact.replace(/^\+?234/, "")}`;
+  return /^0[\d*]{10}$/.test(compact) ? compact : undefined;
+}
+
+/** Whether a national number agrees with a shown one on every digit the shown one reveals. */
+export function phoneAgrees(visible: string, national: string): boolean {
+  if (visible.length !== national.length) return false;
+  for (let i = 0; i < visible.length; i++) if (visible[i] !== "*" && visible[i] !== national[i]) return false;
+  return true;
+}
 
 export const transactionResponseSchema = z.looseObject({
   status: flag.optional(),

@@ -1,6 +1,7 @@
 // The sandbox's options: the schema (also used by the admin endpoint), defaults, and the resolved form.
 import { z } from "zod";
 import { faultConfigSchema } from "./fault-config.js";
+import { type Lies, liesSchema } from "./lies.js";
 
 const share = z.number().min(0).max(1);
 const count = z.number().int().min(0);
@@ -43,6 +44,8 @@ export const sandboxOptionsSchema = z.strictObject({
     .nullable()
     .optional(),
   faults: faultConfigSchema.optional(),
+  /** Answers the reseller gets wrong on purpose (see lies.ts); replaced whole when set. */
+  lies: liesSchema.optional(),
 });
 
 export type SandboxOptions = z.infer<typeof sandboxOptionsSchema>;
@@ -79,6 +82,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   perPageCap: undefined,
   takenDomains: [],
   throttle: null,
+  lies: {} as Lies,
 };
 
 /** Validates options from code or the admin endpoint; throws an Error listing every problem. */

@@ -6,6 +6,7 @@ import { findPlan, type SandboxPlan } from "./catalogue.js";
 import { type Fields, textField } from "./http-util.js";
 import { toKobo } from "./kobo.js";
 import { type FieldErrors, summarise } from "./laravel-errors.js";
+import { answerText } from "./lies.js";
 import type { Call, Reply } from "./route.js";
 import type { SandboxState } from "./state.js";
 import { isoMicros } from "./time.js";
@@ -51,7 +52,7 @@ function drawOutcome(state: SandboxState): FinalStatus {
 function accept(state: SandboxState, networkId: string, plan: SandboxPlan, phone: string): Transaction {
   const amountKobo = Math.round(toKobo(plan.price) * state.options.overchargeFactor);
   const tx: Transaction = {
-    reference: newReference(state.transactions),
+    reference: newReference(state.transactions, state.options.lies.referenceAsNumber === true),
     networkId,
     plan,
     phone,
@@ -80,5 +81,7 @@ export function buyData({ state, fields }: Call): Reply {
     return failed(200, 400, `Number ${phone} is not a valid ${plan.network.name} number.`);
   }
   if (state.walletKobo < toKobo(plan.price)) return failed(402, 402, "Insufficient balance.");
-  return { status: 200, body: purchaseResult(accept(state, networkId, plan, phone)) };
+  const body = purchaseResult(accept(state, networkId, plan, phone));
+  if (state.options.lies.amount !== undefined) body.data.amount = state.options.lies.amount;
+  return { status: 200, body, text: answerText(state.options.lies, body) };
 }

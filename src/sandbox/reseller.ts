@@ -9,10 +9,14 @@ function listNetworks(): Reply {
   return { status: 200, body: { status: true, data: { networks: SANDBOX_NETWORKS } } };
 }
 
-function listPlans({ params }: Call): Reply {
+function listPlans({ params, state }: Call): Reply {
   const code = decodeURIComponent(params[0] ?? "");
   if (!findNetwork(code)) return { status: 404, body: { status: false, message: "Network not found." } };
-  return { status: 200, body: { status: true, data: { plans: plansOfNetwork(code) } } };
+  const prices = state.options.lies.prices ?? {};
+  const plans = plansOfNetwork(code).map((plan) =>
+    prices[plan.id] === undefined ? plan : { ...plan, price: prices[plan.id] },
+  );
+  return { status: 200, body: { status: true, data: { plans } } };
 }
 
 const ROUTES: readonly Route[] = [

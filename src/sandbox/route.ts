@@ -17,6 +17,8 @@ export interface Call {
 export interface Reply {
   status: number;
   body: unknown;
+  /** The body's JSON text when it must differ from JSON.stringify(body) (a number no double holds). */
+  text?: string;
   headers?: Record<string, string>;
 }
 

@@ -4,7 +4,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { handleAdmin } from "./admin.js";
 import { deliverFaultAfter, drawFault, faultBeforeReply, faultSpecOf, isFaultBefore } from "./faults.js";
-import { type Fields, parseFields, readBody, sendJson, sleep } from "./http-util.js";
+import { type Fields, parseFields, readBody, sendJson, sendText, sleep } from "./http-util.js";
+import { deliverSlowly, deliversSlowly } from "./lies.js";
 import type { ResolvedOptions } from "./options.js";
 import type { RequestLogEntry, ServiceName } from "./records.js";
 import { matchRoute, type Reply, type Route } from "./route.js";
@@ -79,7 +80,9 @@ async function handleRequest(
   let limits: Record<string, string> = {};
   const answer = (reply: Reply) => {
     answered(reply.status);
-    sendJson(res, reply.status, reply.body, { ...limits, ...reply.headers });
+    const headers = { ...limits, ...reply.headers };
+    if (reply.text !== undefined) sendText(res, reply.status, reply.text, headers);
+    else sendJson(res, reply.status, reply.body, headers);
   };
 
   const match = matchRoute(definition.routes, method, url.pathname);
@@ -114,6 +117,12 @@ async function handleRequest(
     origin,
     path: url.pathname,
   });
+  if (!fault && deliversSlowly(state.options.lies, match.route.endpoint)) {
+    answered(reply.status);
+    const text = reply.text ?? JSON.stringify(reply.body);
+    await deliverSlowly(res, reply.status, text, state.options.lies, state.closing.signal);
+    return;
+  }
   if (!fault) return answer(reply);
   answered(deliverFaultAfter(fault, res));
 }

@@ -24,12 +24,16 @@ export interface Transaction {
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
-/** A 20-character alphanumeric reference not yet used in `taken`. */
-export function newReference(taken: ReadonlyMap<string, unknown>): string {
+/** A 20-character alphanumeric reference (20 digits, not starting with 0, when `digits`) not yet used in `taken`. */
+export function newReference(taken: ReadonlyMap<string, unknown>, digits = false): string {
   for (;;) {
     const bytes = randomBytes(20);
     let reference = "";
-    for (const byte of bytes) reference += ALPHABET[byte % ALPHABET.length];
+    for (const byte of bytes) {
+      reference += digits
+        ? String(reference === "" ? 1 + (byte % 9) : byte % 10)
+        : ALPHABET[byte % ALPHABET.length];
+    }
     if (!taken.has(reference)) return reference;
   }
 }

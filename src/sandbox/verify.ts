@@ -1,6 +1,7 @@
 // The reseller's verify endpoint, eventually consistent: a new reference is unknown for the first
 // `verifyNotFoundPolls` calls, pending for the next `verifyPendingPolls`, then final. A failed or
 // reversed transaction is refunded the first time a verify reveals it.
+import { answerText } from "./lies.js";
 import type { Call, Reply } from "./route.js";
 import { transactionView, type VisibleStatus } from "./transactions.js";
 import { refundOnce } from "./wallet.js";
@@ -18,19 +19,27 @@ export function verifyTransaction({ state, params }: Call): Reply {
     status = tx.finalStatus;
     if (status !== "success") refundOnce(state, tx);
   }
-  return lie(state.options.verifyLie, { status: true, data: { transaction: transactionView(tx, status) } });
+  const body = lie(state.options.verifyLie, {
+    status: true,
+    data: { transaction: transactionView(tx, status) },
+  });
+  return {
+    status: 200,
+    body,
+    text: answerText({ referenceAsNumber: state.options.lies.referenceAsNumber }, body),
+  };
 }
 
 /** A dishonest provider's verify answer: about another purchase, or a success that is not one. */
 function lie(
   kind: Call["state"]["options"]["verifyLie"],
   body: { status: boolean; data: { transaction: Record<string, unknown> } },
-): Reply {
+) {
   const tx = body.data.transaction;
   if (kind === "phone") tx.phone_number = "0809****999";
   if (kind === "amount") tx.amount = "1.00";
   if (kind === "reference") tx.reference = `${String(tx.reference)}X`;
   if (kind === "status_false") body.status = false;
   if (kind === "failed_huge_refund") Object.assign(tx, { status: "failed", amount: "99999.00" });
-  return { status: 200, body };
+  return body;
 }

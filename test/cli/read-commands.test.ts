@@ -43,6 +43,15 @@ describe("read commands against the sandbox", () => {
     expect(result.stdout).toMatch(/^\s*102\s+CORPORATE GIFTING\s+1GB\s+305\.00\s+1GB for 30 Days$/m);
   });
 
+  it("plans lists the plans that cannot be bought, with the reason, below the others", async () => {
+    sandbox.setOptions({ lies: { prices: { "102": "₦500" } } });
+    const result = await runCli(["plans", "MTN"], env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toMatch(/^\s*102\s+CORPORATE GIFTING/m);
+    expect(result.stdout).toContain("1 listed plans cannot be bought (never picked by a purchase):");
+    expect(result.stdout).toMatch(/^\s*102\s+price: expected a decimal amount \(listed as "₦500"\)$/m);
+  });
+
   it("plans for an unknown network is a usage error listing the known ones", async () => {
     const result = await runCli(["plans", "vodafone"], env);
     expect(result.code).toBe(64);

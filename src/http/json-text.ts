@@ -1,0 +1,27 @@
+// Parsing an answer's JSON text without losing what the provider wrote: a number JSON.parse would round (an
+// integer beyond 2^53, a decimal with more digits than a double holds) is kept as its exact source text.
+import { parse as parseLossless } from "lossless-json";
+
+/**
+ * A number (after `:`, `[` or `,`) long enough that a double may not hold it, or with an exponent that String()
+ * would rewrite. Text inside strings can match too; that only takes the slower exact path.
+ */
+const MAY_LOSE_DIGITS = /[:[,]\s*-?(?:\d[\d.]{15,}|\d+(?:\.\d+)?[eE])/;
+
+/** The parsed value, or undefined when the text is not JSON (or empty). */
+export function parseJsonExact(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    // The fast path: nothing in the text that JSON.parse could round.
+    if (!MAY_LOSE_DIGITS.test(text)) return JSON.parse(text);
+    return parseLossless(text, null, exactNumber);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A number whose shortest double form is its source text stays a number; any other keeps its text. */
+function exactNumber(source: string): number | string {
+  const value = Number(source);
+  return String(value) === source ? value : source;
+}
