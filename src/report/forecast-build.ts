@@ -54,6 +54,7 @@ export function buildForecast(inputs: ForecastInputs): Forecast {
       },
       prices: priceChanges(inputs.recordedPrices, catalogue, used),
       aboveMax: projection.aboveMax,
+      unusablePlans: catalogue?.unusable ?? [],
       totals: projection.totals,
     },
     websites,

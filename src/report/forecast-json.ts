@@ -83,6 +83,11 @@ export function forecastJson(report: Forecast, options: { showPhone: boolean }) 
         other_changes: p.prices.otherChanges,
       },
       above_max: p.aboveMax,
+      unusable_plans: p.unusablePlans.map((u) => ({
+        network: u.network,
+        plan_id: u.planId,
+        reason: u.reason,
+      })),
       items: p.items.map(itemJson(view)),
     },
     websites: report.websites ? websitesJson(report) : null,

@@ -14,6 +14,7 @@ import type {
   ProjectionTotals,
   WalletLine,
 } from "../purchases/projection.js";
+import type { UnusablePlan } from "../reseller/schemas.js";
 import type { DeleteRefusal } from "../websites/guards.js";
 import type { Ownership, Plan as WebsitePlan } from "../websites/model.js";
 
@@ -91,6 +92,8 @@ export interface PurchaseForecast {
   budget: { dailyLimit: Money | null; perRunLimit: Money | null; minWalletBalance: Money };
   prices: PriceReport;
   aboveMax: AboveMax[];
+  /** Plans the live list shows that cannot be bought (a price that is not a positive decimal), with the reason. */
+  unusablePlans: UnusablePlan[];
   totals: ProjectionTotals;
 }
 

@@ -171,6 +171,16 @@ export function priceBlocks(p: PurchaseForecast, at: (d: Date) => string): Block
       ),
     );
   }
+  if (p.unusablePlans.length > 0) {
+    blocks.push(text("Listed plans that cannot be bought (never picked, never sent):", "warning"));
+    blocks.push(
+      table(
+        "unusable-plans",
+        [left("Network"), left("Plan"), left("Why")],
+        p.unusablePlans.map((u) => [u.network, u.planId, u.reason]),
+      ),
+    );
+  }
   return blocks;
 }
 

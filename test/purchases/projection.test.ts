@@ -164,4 +164,43 @@ describe("the purchase projection", () => {
       await database.close();
     }
   });
+
+  it("lists a plan whose price cannot be read as unusable, and refuses it in every command alike", async () => {
+    sandbox.setOptions({ lies: { prices: { "103": "₦500" } } });
+    try {
+      const plan = await json<{ purchases: { unusable_plans: unknown[] } }>(["plan", "--format", "json"]);
+      expect(plan.purchases.unusable_plans).toEqual([
+        { network: "MTN", plan_id: "103", reason: expect.stringContaining("price") },
+      ]);
+      const args = [
+        "--json",
+        "buy",
+        "--network",
+        "MTN",
+        "--plan",
+        "103",
+        "--phone",
+        "08031110010",
+        "--dry-run",
+      ];
+      const item = await json<Item>(args);
+      expect([item.outcome, item.code]).toEqual(["reject", "plan_unusable"]);
+      // The network's other plans stay usable: plan 101 resolves, and only the day's budget (610.00 of 700.00
+      // spent above) refuses it.
+      const other = await json<Item>([
+        "--json",
+        "buy",
+        "--network",
+        "MTN",
+        "--plan",
+        "101",
+        "--phone",
+        "08031110010",
+        "--dry-run",
+      ]);
+      expect([other.outcome, other.code]).toEqual(["reject", "daily_budget"]);
+    } finally {
+      sandbox.setOptions({ lies: {} });
+    }
+  });
 });
