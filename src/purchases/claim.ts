@@ -10,14 +10,11 @@ import { type Money, ZERO } from "../money.js";
 import { budgetDay, type GuardLimits } from "./guards.js";
 import { idArray } from "./ledger.js";
 import { resolveRow } from "./projection.js";
+import { type DueFilter, type QueuedRow, readQueued } from "./projection-read.js";
 import type { Catalogue, Resolved } from "./resolve.js";
 import { UNREFLECTED, WALLET_KEY } from "./wallet.js";
 
-export interface DueFilter {
-  now: Date;
-  jobName?: string;
-  requestKey?: string;
-}
+export type { DueFilter } from "./projection-read.js";
 
 export interface ClaimOptions {
   now: Date;
@@ -59,9 +56,7 @@ export interface ClaimedRow {
 }
 
 /** A due row as read, with its row version (xmin): the claim takes it only if it is still that version. */
-export interface DueRow extends ClaimedRow {
-  version: string;
-}
+export type DueRow = QueuedRow;
 
 /** What the claim will do with a due row, decided from the catalogue before any lock is taken. */
 export type Candidate = { row: DueRow } & (
@@ -70,25 +65,14 @@ export type Candidate = { row: DueRow } & (
   | { action: "wait" }
 );
 
-/** Due purchases in claim order, read without locking; `exclude` are ids this run already holds. */
-export async function readDue(
+/** Due purchases in claim order, read without locking (the projection's own read); `exclude` are ids this run holds. */
+export function readDue(
   db: Executor,
   filter: DueFilter,
   limit: number,
   exclude: readonly number[] = [],
 ): Promise<DueRow[]> {
-  const found = await rows<DueRow & { id: string | number }>(
-    db,
-    sql`select id, xmin::text as version, network, plan_id, plan_selector, phone, ported, max_price::text as max_price,
-          attempts, max_attempts
-        from purchases
-        where state = 'queued' and not_before <= ${filter.now.toISOString()}::timestamptz
-          ${filter.jobName ? sql`and job_name = ${filter.jobName}` : sql``}
-          ${filter.requestKey ? sql`and request_key = ${filter.requestKey}` : sql``}
-          ${exclude.length > 0 ? sql`and id <> all(${idArray(exclude)}::bigint[])` : sql``}
-        order by not_before, id limit ${limit}`,
-  );
-  return found.map((row) => ({ ...row, id: Number(row.id) }));
+  return readQueued(db, filter, { limit, exclude });
 }
 
 /** Resolves due rows as the projection does (`resolveRow`): what each claim would do if the guards allow it. */

@@ -388,7 +388,7 @@ export async function postponeVerify(
 
 /** A person settles an in_doubt or unverified purchase. */
 export function resolveByPerson(
-  db: Db,
+  db: Executor,
   id: number,
   to: "succeeded" | "failed",
   set: { reference?: string | null },
@@ -419,7 +419,11 @@ export async function otherPurchaseWithReference(
 }
 
 /** A person puts a failed or rejected purchase back in the queue. */
-export function requeueByPerson(db: Db, id: number, event: TransitionEvent): Promise<Moved | undefined> {
+export function requeueByPerson(
+  db: Executor,
+  id: number,
+  event: TransitionEvent,
+): Promise<Moved | undefined> {
   return transition(
     db,
     id,
@@ -438,7 +442,7 @@ export function requeueByPerson(db: Db, id: number, event: TransitionEvent): Pro
 }
 
 /** A person withdraws a purchase that has not been sent. */
-export function cancelByPerson(db: Db, id: number, event: TransitionEvent): Promise<Moved | undefined> {
+export function cancelByPerson(db: Executor, id: number, event: TransitionEvent): Promise<Moved | undefined> {
   return transition(db, id, ["queued"], "cancelled", { settled_at: new Date() }, event);
 }
 
@@ -489,7 +493,7 @@ export async function sweepDeadSubmitting(
 
 /** Inserts new purchases in one statement; an existing request_key is left alone. Returns how many were new. */
 export async function insertPurchases(
-  db: Db,
+  db: Executor,
   rowsToInsert: NewPurchase[],
   actor: string,
   reason = "accepted",

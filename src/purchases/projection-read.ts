@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import type { Config, PurchaseJob } from "../config/index.js";
 import { type Executor, rows } from "../db/client.js";
 import { budgetDay } from "./guards.js";
+import { idArray } from "./ledger.js";
 import {
   guardLimits,
   type LedgerState,
@@ -47,7 +48,7 @@ export async function readProjectionInputs(
 ): Promise<ProjectionInputs> {
   const { now, to } = query;
   const runs = [
-    ...(query.queued ? timed("queued", await queuedRows(db, to, query.jobName), now) : []),
+    ...(query.queued ? timed("queued", await readQueued(db, { now: to, jobName: query.jobName }), now) : []),
     ...(query.intake && config.intake.enabled ? timed("intake", await intakeRows(db, now, to), now) : []),
     ...(await fireRuns(query.fires, config.reseller.retry.max_attempts)),
     ...(query.extra ?? []),
@@ -84,17 +85,49 @@ export async function existingKeys(db: Executor, keys: string[]): Promise<Set<st
 
 type TimedRow = SourceRow & { not_before: Date };
 
-/** Queued ledger rows due by `to`, in claim order. */
-async function queuedRows(db: Executor, to: Date, jobName?: string): Promise<TimedRow[]> {
-  const found = await rows<SourceRow & { not_before: Date | string }>(
+export interface DueFilter {
+  now: Date;
+  jobName?: string;
+  requestKey?: string;
+}
+
+/** A queued row as the claim and the projection read it, with its row version (xmin) for the claim. */
+export interface QueuedRow extends SourceRow {
+  id: number;
+  version: string;
+  network: string;
+  plan_id: string | null;
+  plan_selector: unknown;
+  phone: string;
+  ported: boolean;
+  max_price: string | null;
+  attempts: number;
+  max_attempts: number;
+  not_before: Date;
+}
+
+/**
+ * Queued purchases due by `filter.now`, in claim order, read without locking: the one read of the queue, for
+ * the claim (a window of `limit`, leaving out the ids a run holds) and for the projection (all of them).
+ */
+export async function readQueued(
+  db: Executor,
+  filter: DueFilter,
+  options: { limit?: number; exclude?: readonly number[] } = {},
+): Promise<QueuedRow[]> {
+  const exclude = options.exclude ?? [];
+  const found = await rows<QueuedRow & { id: string | number; not_before: Date | string }>(
     db,
-    sql`select request_key, source, job_name, network, plan_id, plan_selector, phone, ported,
-          max_price::text as max_price, not_before
-        from purchases where state = 'queued' and not_before <= ${to.toISOString()}
-          ${jobName ? sql`and job_name = ${jobName}` : sql``}
-        order by not_before, id`,
+    sql`select id, xmin::text as version, request_key, source, job_name, network, plan_id, plan_selector, phone,
+          ported, max_price::text as max_price, attempts, max_attempts, not_before
+        from purchases
+        where state = 'queued' and not_before <= ${filter.now.toISOString()}::timestamptz
+          ${filter.jobName ? sql`and job_name = ${filter.jobName}` : sql``}
+          ${filter.requestKey ? sql`and request_key = ${filter.requestKey}` : sql``}
+          ${exclude.length > 0 ? sql`and id <> all(${idArray(exclude)}::bigint[])` : sql``}
+        order by not_before, id ${options.limit === undefined ? sql`` : sql`limit ${options.limit}`}`,
   );
-  return found.map((r) => ({ ...r, not_before: new Date(r.not_before) }));
+  return found.map((row) => ({ ...row, id: Number(row.id), not_before: new Date(row.not_before) }));
 }
 
 /** Intake requests not yet moved into the ledger, as the rows the move would write. */

@@ -2,7 +2,7 @@
 // repeated by a replica, a restart or an operator adds nothing (DESIGN §4).
 import { isAbsolute, resolve } from "node:path";
 import type { PurchaseJob } from "../../config/index.js";
-import type { Db } from "../../db/client.js";
+import type { Executor } from "../../db/client.js";
 import { insertPurchases, type NewPurchase } from "../ledger.js";
 import { normalisePhone } from "../phone.js";
 import { checkRecipientsFile, recipientBatches } from "./recipients-csv.js";
@@ -57,7 +57,7 @@ export function recipientsFilePath(job: PurchaseJob, configDir: string): string 
 
 /** Writes the rows of one fire; checks the recipients file first so a bad file queues nothing. */
 export async function fireJob(
-  db: Db,
+  db: Executor,
   job: PurchaseJob,
   fireTime: Date,
   options: { configDir: string; defaultAttempts: number; actor: string },
