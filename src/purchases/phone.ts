@@ -7,7 +7,9 @@ export type PhoneCheck = { ok: true; phone: string } | { ok: false; reason: stri
 
 /** What people paste: digits, an optional leading +, spaces, dots, dashes and brackets ("+234 (0) 803 …"). */
 const PHONE_TEXT = /^\+?[\d\s().-]+$/;
-const EXPECTED = "expected a Nigerian mobile number like 08031234567 or +2348031234567";
+// Written as patterns: real-looking example numbers would be masked in the message itself.
+const EXPECTED =
+  "expected 11 digits starting 07, 08 or 09 (0XXXXXXXXXX), or +234 and 10 digits (+234XXXXXXXXXX)";
 
 const TYPE_NAMES: Record<string, string> = {
   TOLL_FREE: "a toll-free number",

@@ -34,8 +34,8 @@ describe("phone numbers follow the numbering plan", () => {
     ["09191234567", "0919… is not a number in the Nigerian numbering plan"],
     ["09001234567", "0900… is not a number in the Nigerian numbering plan"],
     ["0803", "expected 11 digits"],
-    ["0803-oops", "expected a Nigerian mobile number"],
-    ["+44 7911 123456", "expected a Nigerian mobile number"],
+    ["0803-oops", "expected 11 digits starting 07, 08 or 09"],
+    ["+44 7911 123456", "expected 11 digits starting 07, 08 or 09"],
   ])("refuses %s: %s", (input, why) => {
     const check = normalisePhone(input);
     expect(check.ok).toBe(false);
