@@ -13,6 +13,7 @@ import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
 import { progressReporter } from "./progress.js";
+import { ITEMS_KEPT } from "./report-commands.js";
 
 export interface RunFlags {
   job?: string;
@@ -41,7 +42,8 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
   const actor = `cli:${process.pid}`;
   const deps = { database, reseller: ctx.reseller(), config: ctx.config, logger: ctx.logger, actor };
   const request = { now, job, fireTime, configDir: dirname(ctx.configFile) };
-  if (flags.dryRun) return printDryRun(ctx, await projectRun(deps, request), flags.showPhone === true);
+  if (flags.dryRun)
+    return printDryRun(ctx, await projectRun(deps, request, ITEMS_KEPT), flags.showPhone === true);
 
   const progress = progressReporter<RunProgress>(renderProgress, ctx.logger);
   let pass: PassResult;
@@ -120,6 +122,10 @@ function printDryRun(ctx: CommandContext, projection: PurchaseProjection, showPh
         ]),
       );
     }
+    if (projection.itemsOmitted > 0)
+      write(
+        `(the first ${ITEMS_KEPT} candidates are listed; ${projection.itemsOmitted} more are counted above)\n`,
+      );
   }
   const failed = projection.runs.find((run) => run.error);
   if (failed) throw new DataError(`job ${failed.job}: ${failed.error}`, "RECIPIENTS_FILE");

@@ -5,6 +5,9 @@ import type { Database } from "../db/client.js";
 import type { CommandContext } from "./context.js";
 import type { ReportIo } from "./report-output.js";
 
+/** Candidates a plan lists one by one; beyond this they are counted (a CSV of a million rows stays in memory bounds). */
+export const ITEMS_KEPT = 10_000;
+
 export interface PlanFlags {
   window?: string;
   format?: string;
@@ -56,7 +59,7 @@ export async function planCommand(
       config: ctx.config,
       logger: ctx.logger,
     },
-    { now: new Date(), windowMs },
+    { now: new Date(), windowMs, keepItems: ITEMS_KEPT },
   );
   const showPhone = flags.showPhone === true;
   const text = renderReport(format, {

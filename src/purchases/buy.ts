@@ -8,8 +8,8 @@ import { resolveNetwork } from "../reseller/catalogue.js";
 import { loadCatalogue } from "./catalogue-cache.js";
 import type { PurchaseDeps, RunSummary } from "./executor.js";
 import { insertPurchases, type NewPurchase, type PurchaseRow } from "./ledger.js";
-import { type ProjectedItem, projectPurchases, resolveRow } from "./projection.js";
-import { readProjectionInputs } from "./projection-read.js";
+import { type ProjectedItem, resolveRow } from "./projection.js";
+import { projectSources } from "./projection-read.js";
 import type { Resolved } from "./resolve.js";
 import { executeAndRecord } from "./run-once.js";
 
@@ -37,7 +37,7 @@ export async function buyOne(
   if (options.dryRun) {
     // Refusals included: the dry run shows the projection's outcome and code, as `purchases run --dry-run` does.
     const now = new Date();
-    const inputs = await readProjectionInputs(db, deps.config, catalogue, {
+    const projection = await projectSources(db, deps.config, catalogue, {
       now,
       to: now,
       fires: [],
@@ -45,7 +45,7 @@ export async function buyOne(
       intake: false,
       extra: [{ kind: "buy", time: now, job: null, fireTime: null, rows: [purchase] }],
     });
-    const item = projectPurchases(inputs).items[0]!;
+    const item = projection.items[0]!;
     return { kind: "dry_run", resolved: resolution.outcome === "buy" ? resolution.resolved : null, item };
   }
   if (resolution.outcome !== "buy")

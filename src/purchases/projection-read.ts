@@ -9,7 +9,8 @@ import { idArray } from "./ledger.js";
 import {
   guardLimits,
   type LedgerState,
-  type ProjectionInputs,
+  Projector,
+  type PurchaseProjection,
   type SourceRow,
   type SourceRun,
 } from "./projection.js";
@@ -40,30 +41,87 @@ export interface ProjectionQuery {
   extra?: SourceRun[];
 }
 
-export async function readProjectionInputs(
+/** The rows of a run, or the fire whose rows are streamed from its recipients when the run comes. */
+type RunSource = Omit<SourceRun, "rows"> & ({ rows: SourceRow[] } | { fire: ProjectedFire });
+
+/**
+ * Reads the sources and decides them with one Projector as they stream: queued and intake rows as read, and
+ * each fire's recipients (a file of a million rows included) in batches of 1,000, with their existing keys
+ * looked up batch by batch. At most `keepItems` items are kept whole; every total counts them all.
+ */
+export async function projectSources(
   db: Executor,
   config: Config,
   catalogue: Catalogue | null,
   query: ProjectionQuery,
-): Promise<ProjectionInputs> {
+  keepItems = Number.POSITIVE_INFINITY,
+): Promise<PurchaseProjection> {
   const { now, to } = query;
-  const runs = [
+  const sources: RunSource[] = [
     ...(query.queued ? timed("queued", await readQueued(db, { now: to, jobName: query.jobName }), now) : []),
     ...(query.intake && config.intake.enabled ? timed("intake", await intakeRows(db, now, to), now) : []),
-    ...(await fireRuns(query.fires, config.reseller.retry.max_attempts)),
+    ...query.fires.map(({ job, fireTime, time }) => ({
+      kind: "fire" as const,
+      time,
+      job: job.name,
+      fireTime,
+      fire: { job, fireTime, time },
+    })),
     ...(query.extra ?? []),
   ].sort(byTime);
-  const keys = runs.filter((r) => r.kind !== "queued").flatMap((r) => r.rows.map((row) => row.request_key));
-  const days = [...new Set([now, ...runs.map((r) => r.time)].map((t) => budgetDay(t, config.timezone)))];
-  return {
-    now,
-    timeZone: config.timezone,
-    limits: guardLimits(config.budget),
-    runs,
-    existing: await existingKeys(db, keys),
-    catalogue,
-    ledger: await ledgerState(db, days),
-  };
+  const days = [...new Set([now, ...sources.map((r) => r.time)].map((t) => budgetDay(t, config.timezone)))];
+  const projector = new Projector(
+    {
+      now,
+      timeZone: config.timezone,
+      limits: guardLimits(config.budget),
+      catalogue,
+      ledger: await ledgerState(db, days),
+    },
+    keepItems,
+  );
+  for (const source of sources) {
+    if ("rows" in source) {
+      const keys = source.kind === "queued" ? [] : source.rows.map((row) => row.request_key);
+      projector
+        .begin(source)
+        .add(source.rows, await existingKeys(db, keys))
+        .close();
+      continue;
+    }
+    await projectFire(db, projector, source, config.reseller.retry.max_attempts);
+  }
+  return projector.finish();
+}
+
+/** One fire's rows as they stream; a recipients file that cannot be used makes the fire queue nothing. */
+async function projectFire(
+  db: Executor,
+  projector: Projector,
+  source: Omit<SourceRun, "rows"> & { fire: ProjectedFire },
+  attempts: number,
+): Promise<void> {
+  const { fire, ...header } = source;
+  const batches = fireRows(fire.job, fire.fireTime, attempts);
+  let next: IteratorResult<SourceRow[]>;
+  try {
+    next = await batches.next();
+  } catch (error) {
+    const why = `the recipients file cannot be used, so this fire would queue nothing: ${message(error)}`;
+    projector.begin({ ...header, error: why }).close();
+    return;
+  }
+  const cursor = projector.begin(header);
+  for (; !next.done; next = await batches.next()) {
+    cursor.add(
+      next.value,
+      await existingKeys(
+        db,
+        next.value.map((row) => row.request_key),
+      ),
+    );
+  }
+  cursor.close();
 }
 
 /** Which of these request keys the ledger already has (read in slices of 1,000). */
@@ -163,24 +221,9 @@ function timed(kind: "queued" | "intake", found: TimedRow[], now: Date): SourceR
   }));
 }
 
-async function fireRuns(fires: ProjectedFire[], attempts: number): Promise<SourceRun[]> {
-  const runs: SourceRun[] = [];
-  for (const { job, fireTime, time } of fires) {
-    const run: SourceRun = { kind: "fire", time, job: job.name, fireTime, rows: [] };
-    try {
-      for await (const part of fireRows(job, fireTime, attempts)) run.rows.push(...part);
-    } catch (error) {
-      run.rows = [];
-      run.error = `the recipients file cannot be used, so this fire would queue nothing: ${message(error)}`;
-    }
-    runs.push(run);
-  }
-  return runs;
-}
-
 const KIND_ORDER = { queued: 0, intake: 1, fire: 2, buy: 3 } as const;
 
-function byTime(a: SourceRun, b: SourceRun): number {
+function byTime(a: Omit<SourceRun, "rows">, b: Omit<SourceRun, "rows">): number {
   return a.time.getTime() - b.time.getTime() || KIND_ORDER[a.kind] - KIND_ORDER[b.kind];
 }
 

@@ -153,6 +153,8 @@ export interface PurchaseProjection {
   wallet: WalletLine;
   aboveMax: AboveMax[];
   totals: ProjectionTotals;
+  /** Items decided and counted but not kept whole (beyond the projector's `keepItems`). */
+  itemsOmitted: number;
   /** `<network id>:<plan id>` of every plan a candidate resolved to. */
   usedPlans: Set<string>;
   /** Networks whose plans could not be read although a candidate needed them. */
@@ -214,7 +216,7 @@ export function priceKey(networkId: string, planId: string): string {
 
 /** What the runs carry forward: keys seen, spend per day and per run, where the budgets ran out. */
 interface Running {
-  seen: Set<string>;
+  seen: KeySet;
   projectedByDay: Map<string, Money>;
   countByDay: Map<string, number>;
   runCommitted: Map<number, Money>;
@@ -223,14 +225,24 @@ interface Running {
   spent: Money;
 }
 
-interface Classified {
-  item: ProjectedItem;
-  resolved?: Resolved;
+/** The projection's inputs without the rows: those come through a `Projector`, in batches. */
+export type ProjectorInputs = Omit<ProjectionInputs, "runs" | "existing">;
+
+/** The pure decision over rows already in memory (tests, `buy --dry-run`): a Projector fed in one go. */
+export function projectPurchases(inputs: ProjectionInputs): PurchaseProjection {
+  const projector = new Projector(inputs);
+  for (const run of inputs.runs) projector.begin(run).add(run.rows, inputs.existing).close();
+  return projector.finish();
 }
 
-export function projectPurchases(inputs: ProjectionInputs): PurchaseProjection {
-  const running: Running = {
-    seen: new Set(),
+/**
+ * The projection built run by run and batch by batch, so a recipients file of a million rows is decided as it
+ * streams: every total is kept as it goes, and at most `keepItems` items are kept whole (the rest are counted).
+ * Runs must come in time order, and each run's rows in claim order.
+ */
+export class Projector {
+  private readonly running: Running = {
+    seen: new KeySet(),
     projectedByDay: new Map(),
     countByDay: new Map(),
     runCommitted: new Map(),
@@ -238,149 +250,232 @@ export function projectPurchases(inputs: ProjectionInputs): PurchaseProjection {
     walletRunsOut: null,
     spent: ZERO,
   };
-  const items: ProjectedItem[] = [];
-  const runs: ProjectedRun[] = [];
-  const usedPlans = new Set<string>();
-  const unavailable = new Set<string>();
-  inputs.runs.forEach((run, index) => {
-    const classified = run.rows.map((row) => classify(row, run, index, inputs, running.seen));
+  readonly items: ProjectedItem[] = [];
+  private omitted = 0;
+  private readonly runs: ProjectedRun[] = [];
+  private readonly networks = new Map<string, NetworkTotal>();
+  private readonly aboveMax = new Map<string, AboveMax>();
+  private readonly usedPlans = new Set<string>();
+  private readonly unavailable = new Set<string>();
+
+  constructor(
+    private readonly inputs: ProjectorInputs,
+    private readonly keepItems = Number.POSITIVE_INFINITY,
+  ) {}
+
+  begin(run: Omit<SourceRun, "rows">): RunCursor {
+    return new RunCursor(this, run, this.runs.length, this.inputs, this.running);
+  }
+
+  /** @internal One decided item of the current run. */
+  record(item: ProjectedItem, resolved: Resolved | undefined): void {
+    if (resolved) this.usedPlans.add(priceKey(resolved.network.id, resolved.plan.id));
+    if (item.code === "catalogue_unavailable" && this.inputs.catalogue)
+      this.unavailable.add(findNetwork(this.inputs.catalogue.networks, item.network)?.name ?? item.network);
+    if (item.outcome === "buy" && item.amount) {
+      const total = this.networks.get(item.network) ?? { network: item.network, count: 0, cost: ZERO };
+      this.networks.set(item.network, {
+        ...total,
+        count: total.count + 1,
+        cost: total.cost.plus(item.amount),
+      });
+    }
+    if (item.code === "price_above_max") {
+      const key = `${item.job ?? item.source}\n${item.reason}`;
+      const group = this.aboveMax.get(key) ?? {
+        job: item.job,
+        source: item.source,
+        reason: item.reason ?? "",
+        count: 0,
+      };
+      this.aboveMax.set(key, { ...group, count: group.count + 1 });
+    }
+    if (this.items.length < this.keepItems) this.items.push(item);
+    else this.omitted++;
+  }
+
+  /** @internal A run finished. */
+  closed(run: ProjectedRun): void {
+    this.runs.push(run);
+  }
+
+  finish(): PurchaseProjection {
+    const { runs, running, inputs } = this;
+    const sum = (key: "toBuy" | "rejected" | "existing" | "duplicates" | "unknown") =>
+      runs.reduce((n, r) => n + r[key], 0);
+    return {
+      runs,
+      items: this.items,
+      itemsOmitted: this.omitted,
+      byNetwork: [...this.networks.values()].sort((a, b) => a.network.localeCompare(b.network)),
+      byDay: dayLines(inputs, running),
+      wallet: walletLine(inputs, running),
+      aboveMax: [...this.aboveMax.values()],
+      totals: {
+        toBuy: sum("toBuy"),
+        cost: running.spent,
+        rejected: sum("rejected"),
+        existing: sum("existing"),
+        duplicates: sum("duplicates"),
+        unknown: sum("unknown"),
+      },
+      usedPlans: this.usedPlans,
+      unavailable: this.unavailable,
+    };
+  }
+}
+
+/** One run being projected: its rows classified and its guards walked batch by batch, as the claim walks them. */
+export class RunCursor {
+  private readonly day: string;
+  private readonly runKey: number;
+  private readonly counts: Record<Outcome, number> = {
+    buy: 0,
+    reject: 0,
+    exists: 0,
+    duplicate: 0,
+    unknown: 0,
+  };
+  private cost = ZERO;
+  private readonly refusedBy = new Set<string>();
+
+  constructor(
+    private readonly projector: Projector,
+    private readonly run: Omit<SourceRun, "rows">,
+    private readonly index: number,
+    private readonly inputs: ProjectorInputs,
+    private readonly running: Running,
+  ) {
+    this.day = budgetDay(run.time, inputs.timeZone);
+    this.runKey = run.time.getTime();
+  }
+
+  /** Rows of this run in claim order; `existing` are those of their keys the ledger already has. */
+  add(rows: readonly SourceRow[], existing: ReadonlySet<string>): this {
+    const { running, inputs } = this;
+    const classified = rows.map((row) => this.classify(row, existing));
+    const resolved = classified.filter((c) => c.resolved);
+    const decisions = applyGuards(
+      resolved.map((c) => c.resolved!.amount),
+      inputs.limits,
+      {
+        dailyCommitted: add(
+          inputs.ledger.committedByDay.get(this.day),
+          running.projectedByDay.get(this.day),
+        ).plus(this.cost),
+        runCommitted: (running.runCommitted.get(this.runKey) ?? ZERO).plus(this.cost),
+        walletBalance: inputs.ledger.wallet?.balance.minus(running.spent).minus(this.cost),
+        inFlight: inputs.ledger.inFlight,
+      },
+    );
+    resolved.forEach((c, i) => {
+      const decision = decisions[i]!;
+      if (decision.ok) {
+        this.cost = this.cost.plus(c.resolved!.amount);
+        return;
+      }
+      c.item = { ...c.item, outcome: "reject", code: decision.code, reason: decision.reason };
+      this.refusedBy.add(decision.code);
+      if (decision.code === "daily_budget" && !running.dailyRunsOut.has(this.day))
+        running.dailyRunsOut.set(this.day, this.index);
+      if (decision.code === "wallet_floor") running.walletRunsOut ??= this.index;
+    });
     for (const c of classified) {
-      if (c.resolved) usedPlans.add(priceKey(c.resolved.network.id, c.resolved.plan.id));
-      if (c.item.code === "catalogue_unavailable" && inputs.catalogue)
-        unavailable.add(findNetwork(inputs.catalogue.networks, c.item.network)?.name ?? c.item.network);
+      this.counts[c.item.outcome]++;
+      this.projector.record(c.item, c.resolved);
     }
-    runs.push(guardRun(run, index, classified, inputs, running));
-    for (const c of classified) items.push(c.item);
-  });
-  const sum = (key: "toBuy" | "rejected" | "existing" | "duplicates" | "unknown") =>
-    runs.reduce((n, r) => n + r[key], 0);
-  return {
-    runs,
-    items,
-    byNetwork: networkTotals(items),
-    byDay: dayLines(inputs, running),
-    wallet: walletLine(inputs, running),
-    aboveMax: aboveMax(items),
-    totals: {
-      toBuy: sum("toBuy"),
-      cost: running.spent,
-      rejected: sum("rejected"),
-      existing: sum("existing"),
-      duplicates: sum("duplicates"),
-      unknown: sum("unknown"),
-    },
-    usedPlans,
-    unavailable,
-  };
+    return this;
+  }
+
+  close(): ProjectedRun {
+    const { running, run, counts } = this;
+    running.spent = running.spent.plus(this.cost);
+    running.projectedByDay.set(this.day, add(running.projectedByDay.get(this.day), this.cost));
+    running.runCommitted.set(this.runKey, add(running.runCommitted.get(this.runKey), this.cost));
+    running.countByDay.set(this.day, (running.countByDay.get(this.day) ?? 0) + counts.buy);
+    const projected: ProjectedRun = {
+      index: this.index,
+      kind: run.kind,
+      time: run.time,
+      day: this.day,
+      job: run.job,
+      fireTime: run.fireTime,
+      ...(run.error ? { error: run.error } : {}),
+      candidates: counts.buy + counts.reject + counts.exists + counts.duplicate + counts.unknown,
+      toBuy: counts.buy,
+      rejected: counts.reject,
+      existing: counts.exists,
+      duplicates: counts.duplicate,
+      unknown: counts.unknown,
+      cost: this.cost,
+      refusedBy: [...this.refusedBy],
+    };
+    this.projector.closed(projected);
+    return projected;
+  }
+
+  private classify(
+    row: SourceRow,
+    existing: ReadonlySet<string>,
+  ): { item: ProjectedItem; resolved?: Resolved } {
+    const base: ProjectedItem = {
+      request_key: row.request_key,
+      source: row.source,
+      job: row.job_name ?? null,
+      phone: row.phone,
+      network: row.network,
+      plan: row.plan_id ?? null,
+      amount: null,
+      outcome: "buy",
+      run: this.index,
+    };
+    if (this.run.kind !== "queued" && existing.has(row.request_key))
+      return { item: { ...base, outcome: "exists", code: "exists", reason: EXISTS } };
+    if (!this.running.seen.add(row.request_key))
+      return { item: { ...base, outcome: "duplicate", code: "duplicate", reason: DUPLICATE } };
+    const r = resolveRow(row, this.inputs.catalogue);
+    if (r.outcome !== "buy") return { item: { ...base, outcome: r.outcome, code: r.code, reason: r.reason } };
+    const { network, plan, amount, phone } = r.resolved;
+    return {
+      item: { ...base, network: network.name, plan: `${plan.id} ${plan.name}`, amount, phone },
+      resolved: r.resolved,
+    };
+  }
 }
 
-function classify(
-  row: SourceRow,
-  run: SourceRun,
-  index: number,
-  inputs: ProjectionInputs,
-  seen: Set<string>,
-): Classified {
-  const base: ProjectedItem = {
-    request_key: row.request_key,
-    source: row.source,
-    job: row.job_name ?? null,
-    phone: row.phone,
-    network: row.network,
-    plan: row.plan_id ?? null,
-    amount: null,
-    outcome: "buy",
-    run: index,
-  };
-  if (run.kind !== "queued" && inputs.existing.has(row.request_key))
-    return { item: { ...base, outcome: "exists", code: "exists", reason: EXISTS } };
-  if (seen.has(row.request_key))
-    return { item: { ...base, outcome: "duplicate", code: "duplicate", reason: DUPLICATE } };
-  seen.add(row.request_key);
-  const r = resolveRow(row, inputs.catalogue);
-  if (r.outcome !== "buy") return { item: { ...base, outcome: r.outcome, code: r.code, reason: r.reason } };
-  const { network, plan, amount, phone } = r.resolved;
-  return {
-    item: { ...base, network: network.name, plan: `${plan.id} ${plan.name}`, amount, phone },
-    resolved: r.resolved,
-  };
+/**
+ * The request keys seen, as 53-bit hashes (two FNV-1a halves): a million keys in a few megabytes instead of a
+ * hundred. A collision (about 1 in 10^4 at a million keys) would show one candidate as a duplicate in a forecast;
+ * the ledger itself decides duplicates by the exact key.
+ */
+class KeySet {
+  private readonly hashes = new Set<number>();
+
+  /** Adds a key; false when it was there already. */
+  add(key: string): boolean {
+    const hash = keyHash(key);
+    if (this.hashes.has(hash)) return false;
+    this.hashes.add(hash);
+    return true;
+  }
 }
 
-/** The guards over one run in claim order, as the claim statement walks them, after what earlier runs spent. */
-function guardRun(
-  run: SourceRun,
-  index: number,
-  classified: Classified[],
-  inputs: ProjectionInputs,
-  running: Running,
-): ProjectedRun {
-  const day = budgetDay(run.time, inputs.timeZone);
-  const runKey = run.time.getTime();
-  const resolved = classified.filter((c) => c.resolved);
-  const decisions = applyGuards(
-    resolved.map((c) => c.resolved!.amount),
-    inputs.limits,
-    {
-      dailyCommitted: add(inputs.ledger.committedByDay.get(day), running.projectedByDay.get(day)),
-      runCommitted: running.runCommitted.get(runKey) ?? ZERO,
-      walletBalance: inputs.ledger.wallet?.balance.minus(running.spent),
-      inFlight: inputs.ledger.inFlight,
-    },
-  );
-  const refusedBy = new Set<string>();
-  let cost = ZERO;
-  resolved.forEach((c, i) => {
-    const decision = decisions[i]!;
-    if (decision.ok) {
-      cost = cost.plus(c.resolved!.amount);
-      return;
-    }
-    c.item = { ...c.item, outcome: "reject", code: decision.code, reason: decision.reason };
-    refusedBy.add(decision.code);
-    if (decision.code === "daily_budget" && !running.dailyRunsOut.has(day))
-      running.dailyRunsOut.set(day, index);
-    if (decision.code === "wallet_floor") running.walletRunsOut ??= index;
-  });
-  const count = (outcome: Outcome) => classified.filter((c) => c.item.outcome === outcome).length;
-  running.spent = running.spent.plus(cost);
-  running.projectedByDay.set(day, add(running.projectedByDay.get(day), cost));
-  running.runCommitted.set(runKey, add(running.runCommitted.get(runKey), cost));
-  running.countByDay.set(day, (running.countByDay.get(day) ?? 0) + count("buy"));
-  return {
-    index,
-    kind: run.kind,
-    time: run.time,
-    day,
-    job: run.job,
-    fireTime: run.fireTime,
-    ...(run.error ? { error: run.error } : {}),
-    candidates: classified.length,
-    toBuy: count("buy"),
-    rejected: count("reject"),
-    existing: count("exists"),
-    duplicates: count("duplicate"),
-    unknown: count("unknown"),
-    cost,
-    refusedBy: [...refusedBy],
-  };
+function keyHash(key: string): number {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x9e3779b9;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193 + 2);
+  }
+  return (a >>> 0) * 2 ** 21 + ((b >>> 0) >>> 11);
 }
 
 function add(a: Money | undefined, b: Money | undefined): Money {
   return (a ?? ZERO).plus(b ?? ZERO);
 }
 
-function networkTotals(items: ProjectedItem[]): NetworkTotal[] {
-  const totals = new Map<string, NetworkTotal>();
-  for (const item of items) {
-    if (item.outcome !== "buy" || !item.amount) continue;
-    const total = totals.get(item.network) ?? { network: item.network, count: 0, cost: ZERO };
-    totals.set(item.network, { ...total, count: total.count + 1, cost: total.cost.plus(item.amount) });
-  }
-  return [...totals.values()].sort((a, b) => a.network.localeCompare(b.network));
-}
-
-/** Every budget day the runs touch (today included), against daily_limit. */
-function dayLines(inputs: ProjectionInputs, running: Running): DayLine[] {
+function dayLines(inputs: ProjectorInputs, running: Running): DayLine[] {
   const today = budgetDay(inputs.now, inputs.timeZone);
   const days = [...new Set([today, ...running.projectedByDay.keys()])].sort();
   const limit = inputs.limits.dailyLimit ?? null;
@@ -399,7 +494,7 @@ function dayLines(inputs: ProjectionInputs, running: Running): DayLine[] {
   });
 }
 
-function walletLine(inputs: ProjectionInputs, running: Running): WalletLine {
+function walletLine(inputs: ProjectorInputs, running: Running): WalletLine {
   const wallet = inputs.ledger.wallet;
   const minBalance = inputs.limits.minWalletBalance;
   const projectedBalance = wallet ? wallet.balance.minus(inputs.ledger.inFlight).minus(running.spent) : null;
@@ -413,21 +508,4 @@ function walletLine(inputs: ProjectionInputs, running: Running): WalletLine {
     headroom: projectedBalance ? projectedBalance.minus(minBalance) : null,
     runsOutAt: running.walletRunsOut,
   };
-}
-
-/** Purchases refused because the live price is above max_price, grouped by job (or source) and reason. */
-function aboveMax(items: ProjectedItem[]): AboveMax[] {
-  const groups = new Map<string, AboveMax>();
-  for (const item of items) {
-    if (item.code !== "price_above_max") continue;
-    const key = `${item.job ?? item.source}\n${item.reason}`;
-    const group = groups.get(key) ?? {
-      job: item.job,
-      source: item.source,
-      reason: item.reason ?? "",
-      count: 0,
-    };
-    groups.set(key, { ...group, count: group.count + 1 });
-  }
-  return [...groups.values()];
 }

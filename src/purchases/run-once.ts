@@ -12,8 +12,8 @@ import { loadCatalogue } from "./catalogue-cache.js";
 import { executePurchases, type PurchaseDeps, type RunOptions, type RunSummary } from "./executor.js";
 import { sweepDeadSubmitting } from "./ledger.js";
 import { recordPlanPrices } from "./prices.js";
-import { type PurchaseProjection, projectPurchases } from "./projection.js";
-import { readFirstSeen, readProjectionInputs } from "./projection-read.js";
+import type { PurchaseProjection } from "./projection.js";
+import { projectSources, readFirstSeen } from "./projection-read.js";
 import type { Catalogue } from "./resolve.js";
 import { HEARTBEAT_GRACE_MS, HEARTBEAT_MS } from "./run-liveness.js";
 import { ingestIntake } from "./sources/intake.js";
@@ -170,6 +170,7 @@ async function sweepWhenStale(deps: PurchaseDeps, actor: string): Promise<number
 export async function projectRun(
   deps: Pick<PurchaseDeps, "database" | "reseller" | "config" | "logger">,
   request: PassRequest,
+  keepItems = Number.POSITIVE_INFINITY,
 ): Promise<PurchaseProjection> {
   const { database, config } = deps;
   const seen = await readFirstSeen(database.db);
@@ -177,15 +178,20 @@ export async function projectRun(
   const firstSeen = new Map(config.purchases.map((job) => [job.name, seen.get(job.name) ?? request.now]));
   const fires = passFires(config, request, firstSeen);
   const catalogue = await loadCatalogue(deps.reseller, deps.logger);
-  const inputs = await readProjectionInputs(database.db, config, catalogue, {
-    now: request.now,
-    to: request.now,
-    fires: fires.map((fire) => ({ ...fire, time: request.now })),
-    jobName: request.job?.name,
-    queued: true,
-    intake: !request.job,
-  });
-  return projectPurchases(inputs);
+  return projectSources(
+    database.db,
+    config,
+    catalogue,
+    {
+      now: request.now,
+      to: request.now,
+      fires: fires.map((fire) => ({ ...fire, time: request.now })),
+      jobName: request.job?.name,
+      queued: true,
+      intake: !request.job,
+    },
+    keepItems,
+  );
 }
 
 function passFires(config: Config, request: PassRequest, firstSeen: ReadonlyMap<string, Date>): Fire[] {

@@ -2,7 +2,7 @@
 // price, price changes, the website plan from the pure planner, and which parts are unknown.
 import type { PurchaseJob } from "../config/index.js";
 import { priceChanges } from "../purchases/prices.js";
-import { priceKey, projectPurchases } from "../purchases/projection.js";
+import { priceKey } from "../purchases/projection.js";
 import { type Catalogue, describePlan, findPlan, requestedNetwork } from "../purchases/resolve.js";
 import { deleteRefusal } from "../websites/guards.js";
 import { hasChanges } from "../websites/model.js";
@@ -18,8 +18,8 @@ import type {
 } from "./forecast-model.js";
 
 export function buildForecast(inputs: ForecastInputs): Forecast {
-  const projection = projectPurchases(inputs.purchases);
-  const catalogue = inputs.purchases.catalogue;
+  const projection = inputs.purchases;
+  const catalogue = inputs.catalogue;
   const jobs = inputs.jobs.map((fires) => jobLine(fires, catalogue, inputs.config.timezone));
   const used = new Set(projection.usedPlans);
   for (const job of jobs) if (job.networkId && job.planId) used.add(priceKey(job.networkId, job.planId));
@@ -44,6 +44,7 @@ export function buildForecast(inputs: ForecastInputs): Forecast {
       jobs,
       runs: projection.runs,
       items: projection.items,
+      itemsOmitted: projection.itemsOmitted,
       byNetwork: projection.byNetwork,
       byDay: projection.byDay,
       wallet: projection.wallet,

@@ -100,8 +100,14 @@ function unknownSection(report: Forecast): DocSection {
 
 function rejectedBlocks(report: Forecast, at: (d: Date) => string, view: PhoneView): Block[] {
   const rejected = report.purchases.items.filter((i) => i.outcome === "reject" || i.outcome === "duplicate");
-  if (rejected.length === 0) return [text("None.")];
+  const omitted = report.purchases.itemsOmitted;
+  const more =
+    omitted > 0
+      ? [text(`Only the first candidates are listed: ${omitted} more are counted in the totals.`)]
+      : [];
+  if (rejected.length === 0) return [text("None."), ...more];
   return [
+    ...more,
     table(
       "rejected",
       [left("Phone"), left("Run"), left("Code"), left("Why")],

@@ -7,7 +7,7 @@ import type { Db } from "../db/client.js";
 import type { Logger } from "../log/logger.js";
 import { loadCatalogue } from "../purchases/catalogue-cache.js";
 import { readPlanPrices } from "../purchases/prices.js";
-import { readFirstSeen, readProjectionInputs } from "../purchases/projection-read.js";
+import { projectSources, readFirstSeen } from "../purchases/projection-read.js";
 import type { Catalogue } from "../purchases/resolve.js";
 import type { ResellerClient } from "../reseller/client.js";
 import { loadOwnership } from "../websites/ownership.js";
@@ -24,25 +24,26 @@ export interface ForecastSources {
 
 export async function readForecastInputs(
   sources: ForecastSources,
-  window: { now: Date; to: Date },
+  window: { now: Date; to: Date; keepItems?: number },
 ): Promise<ForecastInputs> {
   const { db, config } = sources;
   const { now, to } = window;
   const [catalogue, listing] = await Promise.all([readCatalogue(sources), readWebsites(sources)]);
   const fires = jobFires(config, now, to, await readFirstSeen(db));
-  const purchases = await readProjectionInputs(db, config, catalogue.value, {
-    now,
-    to,
-    fires: fires.jobs.flatMap(projectedFires(now)),
-    queued: true,
-    intake: true,
-  });
+  const purchases = await projectSources(
+    db,
+    config,
+    catalogue.value,
+    { now, to, fires: fires.jobs.flatMap(projectedFires(now)), queued: true, intake: true },
+    window.keepItems,
+  );
   return {
     now,
     to,
     config,
     jobs: fires.jobs,
     purchases,
+    catalogue: catalogue.value,
     recordedPrices: await readPlanPrices(db),
     websites: listing.value ? { remote: listing.value.websites, ownership: await loadOwnership(db) } : null,
     unknown: [catalogue.unknown, listing.unknown, ...fires.unknown].filter((u) => u !== undefined),

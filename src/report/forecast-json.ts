@@ -89,6 +89,7 @@ export function forecastJson(report: Forecast, options: { showPhone: boolean }) 
         reason: u.reason,
       })),
       items: p.items.map(itemJson(view)),
+      items_omitted: p.itemsOmitted,
     },
     websites: report.websites ? websitesJson(report) : null,
   };
@@ -105,6 +106,7 @@ export function projectionJson(p: PurchaseProjection, options: { showPhone: bool
     by_network: p.byNetwork.map(networkJson),
     runs: p.runs.map(runJson(view)),
     items: p.items.map(itemJson(view)),
+    items_omitted: p.itemsOmitted,
   };
 }
 

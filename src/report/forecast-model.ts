@@ -10,10 +10,11 @@ import type {
   NetworkTotal,
   ProjectedItem,
   ProjectedRun,
-  ProjectionInputs,
   ProjectionTotals,
+  PurchaseProjection,
   WalletLine,
 } from "../purchases/projection.js";
+import type { Catalogue } from "../purchases/resolve.js";
 import type { UnusablePlan } from "../reseller/schemas.js";
 import type { DeleteRefusal } from "../websites/guards.js";
 import type { Ownership, Plan as WebsitePlan } from "../websites/model.js";
@@ -44,8 +45,10 @@ export interface ForecastInputs {
   to: Date;
   config: Config;
   jobs: JobFires[];
-  /** What the purchase projection decides from (src/purchases/projection.ts). */
-  purchases: ProjectionInputs;
+  /** The purchase projection over the window (src/purchases/projection.ts), decided as its sources streamed. */
+  purchases: PurchaseProjection;
+  /** Null when the reseller's networks could not be read. */
+  catalogue: Catalogue | null;
   recordedPrices: RecordedPrices | null;
   /** Null when the analytics service's listing could not be read. */
   websites: { remote: RemoteWebsite[]; ownership: Ownership } | null;
@@ -86,6 +89,8 @@ export interface PurchaseForecast {
   jobs: JobLine[];
   runs: ProjectedRun[];
   items: ProjectedItem[];
+  /** Candidates decided and counted but not listed (beyond the command's limit). */
+  itemsOmitted: number;
   byNetwork: NetworkTotal[];
   byDay: DayLine[];
   wallet: WalletLine;

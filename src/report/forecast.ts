@@ -7,8 +7,10 @@ export type { ForecastSources } from "./forecast-gather.js";
 
 export async function makeForecast(
   sources: ForecastSources,
-  window: { now: Date; windowMs: number },
+  window: { now: Date; windowMs: number; keepItems?: number },
 ): Promise<Forecast> {
   const to = new Date(window.now.getTime() + window.windowMs);
-  return buildForecast(await readForecastInputs(sources, { now: window.now, to }));
+  return buildForecast(
+    await readForecastInputs(sources, { now: window.now, to, keepItems: window.keepItems }),
+  );
 }

@@ -83,10 +83,11 @@ export async function* fireRows(
   fireTime: Date,
   attempts: number,
 ): AsyncGenerator<NewPurchase[]> {
-  yield job.recipients.map((r) => jobPurchase(job, fireTime, r, attempts));
+  // The file is checked whole before anything is yielded, as a fire checks it before it writes anything.
   const file = recipientsFilePath(job, "/");
+  if (file) await checkRecipientsFile(file);
+  yield job.recipients.map((r) => jobPurchase(job, fireTime, r, attempts));
   if (!file) return;
-  await checkRecipientsFile(file);
   for await (const batch of recipientBatches(file, BATCH))
     yield batch.map((r) => jobPurchase(job, fireTime, r, attempts));
 }
