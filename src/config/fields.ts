@@ -128,7 +128,15 @@ export function byteSize(min: number, max: number) {
   const wanted = `expected a size like "1MiB", "512KiB" or a number of bytes from ${min} to ${max}`;
   const error = message((input) => `${wanted}, got ${show(input)}`);
   return z
-    .union([z.string({ error }), z.number({ error })], { error })
+    .union(
+      [
+        z.string({ error }).regex(BYTE_SIZE, { error }),
+        z.int({ error }).min(min, { error }).max(max, { error }),
+      ],
+      {
+        error,
+      },
+    )
     .transform((value, ctx) => {
       const match = BYTE_SIZE.exec(String(value));
       const bytes = match ? Number(match[1]) * (BYTES_PER_UNIT[match[2] ?? "B"] ?? 1) : Number.NaN;
