@@ -444,19 +444,38 @@ export class RunCursor {
 }
 
 /**
- * The request keys seen, as 53-bit hashes (two FNV-1a halves): a million keys in a few megabytes instead of a
- * hundred. A collision (about 1 in 10^4 at a million keys) would show one candidate as a duplicate in a forecast;
- * the ledger itself decides duplicates by the exact key.
+ * The request keys seen, as 53-bit hashes (two FNV-1a halves) in an open-addressing table of doubles: a million
+ * keys in 16 MB instead of a hundred. A collision (about 1 in 10^4 at a million keys) would show one candidate as
+ * a duplicate in a forecast; the ledger itself decides duplicates by the exact key.
  */
 class KeySet {
-  private readonly hashes = new Set<number>();
+  private slots = new Float64Array(1024);
+  private size = 0;
 
   /** Adds a key; false when it was there already. */
   add(key: string): boolean {
-    const hash = keyHash(key);
-    if (this.hashes.has(hash)) return false;
-    this.hashes.add(hash);
-    return true;
+    if ((this.size + 1) * 2 > this.slots.length) this.grow();
+    const added = insert(this.slots, keyHash(key) || 1);
+    if (added) this.size++;
+    return added;
+  }
+
+  private grow(): void {
+    const old = this.slots;
+    this.slots = new Float64Array(old.length * 2);
+    for (const hash of old) if (hash !== 0) insert(this.slots, hash);
+  }
+}
+
+/** Linear probing from the hash's low bits; 0 marks an empty slot. */
+function insert(slots: Float64Array, hash: number): boolean {
+  const mask = slots.length - 1;
+  for (let i = hash % slots.length; ; i = (i + 1) & mask) {
+    if (slots[i] === 0) {
+      slots[i] = hash;
+      return true;
+    }
+    if (slots[i] === hash) return false;
   }
 }
 
