@@ -2,7 +2,7 @@
 // that names the states it expects and appends the event. A function returns the row it moved, or
 // undefined when the row was not in an expected state (someone else got there first).
 import { type SQL, sql } from "drizzle-orm";
-import { type Database, type Db, type Executor, rows } from "../db/client.js";
+import { type Database, type Executor, rows } from "../db/client.js";
 import type { PurchaseState, purchases } from "../db/schema.js";
 import { cappedResponse, capText } from "../text/cap.js";
 import { recentlyBeating } from "./run-liveness.js";

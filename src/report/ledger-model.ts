@@ -1,64 +1,15 @@
 // What happened, as a value (DESIGN §7 `report`): spend, outcomes, verification latency, the purchases a
 // person must settle, failures by the provider's message, and the website passes. Built by ledger-build.ts.
 import type { Money } from "../money.js";
+import type { GroupRow, SpendRows } from "../purchases/history-read.js";
 import type { RunCounts } from "../websites/runs.js";
+import type { PassRows } from "../websites/runs-read.js";
 
-/** The ledger's answers as read (ledger-read.ts): amounts still decimal strings, times as the driver gave. */
-export interface LedgerRows {
-  anything: { purchases: boolean; websiteRuns: boolean };
-  states: Array<{ state: string; n: number; amount: string }>;
-  days: Array<{
-    day: string;
-    sent: number;
-    succeeded: number;
-    spent: string;
-    unsettled: string;
-    failed: number;
-    /** What the failed purchases would have cost (their refunds are in `refunded`). */
-    failed_amount: string;
-    refunded: string;
-  }>;
-  networks: GroupRow[];
-  jobs: GroupRow[];
-  latency: { n: number; p50: number | null; p95: number | null };
-  open: Array<{
-    id: number | string;
-    state: string;
-    job_name: string | null;
-    source: string;
-    phone: string;
-    network: string;
-    plan_id: string | null;
-    plan_name: string | null;
-    amount: string | null;
-    reference: string | null;
-    note: string | null;
-    since: Date | string;
-  }>;
-  failures: Array<{ message: string; n: number; amount: string; refunded: string }>;
-  passTotals: Array<{ status: string; n: number; created: number; updated: number; deleted: number }>;
-  passes: Array<
-    RunCounts & {
-      id: number | string;
-      started_at: Date | string;
-      finished_at: Date | string | null;
-      mode: string;
-      status: string;
-      errors: unknown;
-      summary: unknown;
-    }
-  >;
-}
+export type { GroupRow };
 
-export interface GroupRow {
-  key: string;
-  name: string;
-  sent: number;
-  succeeded: number;
-  failed: number;
-  spent: string;
-  unsettled: string;
-}
+/** The ledger's answers as read (purchases/history-read.ts, websites/runs-read.ts). */
+export type LedgerRows = Omit<SpendRows, "anyPurchases"> &
+  Omit<PassRows, "anyRuns"> & { anything: { purchases: boolean; websiteRuns: boolean } };
 
 export interface SpendDay {
   day: string;
@@ -145,7 +96,7 @@ export interface LedgerReport {
     created: number;
     updated: number;
     deleted: number;
-    /** The latest passes (up to ledger-read's limit), newest first. */
+    /** The latest passes (up to runs-read's limit), newest first. */
     shown: WebsitePass[];
   };
 }

@@ -1,12 +1,17 @@
-// `topsync report` as one call: read the ledger's history (SELECTs only), then build the report (pure).
+// `topsync report` as one call: read the ledger's history (SELECTs only, through the purchases' and the website
+// passes' own reads), then build the report (pure).
 import type { Executor } from "../db/client.js";
+import { readSpendHistory } from "../purchases/history-read.js";
+import { readPassHistory } from "../websites/runs-read.js";
 import { buildLedgerReport } from "./ledger-build.js";
 import type { LedgerReport } from "./ledger-model.js";
-import { readLedger } from "./ledger-read.js";
 
 export async function makeLedgerReport(
   db: Executor,
   period: { now: Date; since: Date; timeZone: string },
 ): Promise<LedgerReport> {
-  return buildLedgerReport(await readLedger(db, period.since, period.timeZone), period);
+  const { anyPurchases, ...spend } = await readSpendHistory(db, period.since, period.timeZone);
+  const { anyRuns, ...passes } = await readPassHistory(db, period.since);
+  const anything = { purchases: anyPurchases, websiteRuns: anyRuns };
+  return buildLedgerReport({ ...spend, ...passes, anything }, period);
 }

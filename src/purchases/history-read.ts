@@ -1,11 +1,53 @@
-// The ledger's history for a report, aggregated in SQL so a big ledger never comes into memory: SELECTs
-// only. A purchase belongs to the period by when it was submitted (or created, if it never was).
+// The purchases' history for a report, aggregated in SQL so a big ledger never comes into memory: SELECTs only.
+// A purchase belongs to the period by when it was submitted (or created, if it never was); amounts are what the
+// provider charged where it said.
 import { type SQL, sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
-import type { GroupRow, LedgerRows } from "./ledger-model.js";
 
-/** Website passes listed one by one (the newest that changed, planned or failed something). */
-export const PASSES_SHOWN = 50;
+/** The purchases' history for a report, as read: amounts still decimal strings, times as the driver gave. */
+export interface SpendRows {
+  anyPurchases: boolean;
+  states: Array<{ state: string; n: number; amount: string }>;
+  days: Array<{
+    day: string;
+    sent: number;
+    succeeded: number;
+    spent: string;
+    unsettled: string;
+    failed: number;
+    /** What the failed purchases would have cost (their refunds are in `refunded`). */
+    failed_amount: string;
+    refunded: string;
+  }>;
+  networks: GroupRow[];
+  jobs: GroupRow[];
+  latency: { n: number; p50: number | null; p95: number | null };
+  open: Array<{
+    id: number | string;
+    state: string;
+    job_name: string | null;
+    source: string;
+    phone: string;
+    network: string;
+    plan_id: string | null;
+    plan_name: string | null;
+    amount: string | null;
+    reference: string | null;
+    note: string | null;
+    since: Date | string;
+  }>;
+  failures: Array<{ message: string; n: number; amount: string; refunded: string }>;
+}
+
+export interface GroupRow {
+  key: string;
+  name: string;
+  sent: number;
+  succeeded: number;
+  failed: number;
+  spent: string;
+  unsettled: string;
+}
 
 /**
  * A phone number in a provider's message, whole or masked (0803****567), written with spaces, dots or dashes
@@ -16,15 +58,15 @@ const PHONE_PATTERN =
 
 const SENT = sql`state in ('submitting', 'submitted', 'succeeded', 'failed', 'in_doubt', 'unverified')`;
 
-export async function readLedger(db: Executor, since: Date, timeZone: string): Promise<LedgerRows> {
+export async function readSpendHistory(db: Executor, since: Date, timeZone: string): Promise<SpendRows> {
   const from = since.toISOString();
   const period = sql`coalesce(submitted_at, created_at) >= ${from}::timestamptz`;
-  const [anything] = await rows<{ purchases: boolean; website_runs: boolean }>(
+  const [anything] = await rows<{ purchases: boolean }>(
     db,
-    sql`select exists(select 1 from purchases) as purchases, exists(select 1 from website_runs) as website_runs`,
+    sql`select exists(select 1 from purchases) as purchases`,
   );
   return {
-    anything: { purchases: anything?.purchases === true, websiteRuns: anything?.website_runs === true },
+    anyPurchases: anything?.purchases === true,
     states: await rows(
       db,
       sql`select state, count(*)::int as n, coalesce(sum(coalesce(charged_amount, amount)), 0)::text as amount
@@ -35,7 +77,7 @@ export async function readLedger(db: Executor, since: Date, timeZone: string): P
       sql`select coalesce(budget_day::text,
                    to_char(coalesce(submitted_at, created_at) at time zone ${timeZone}, 'YYYY-MM-DD')) as day,
             ${groupColumns}, count(*) filter (where state = 'failed')::int as failed,
-            coalesce(sum(amount) filter (where state = 'failed'), 0)::text as failed_amount,
+            coalesce(sum(coalesce(charged_amount, amount)) filter (where state = 'failed'), 0)::text as failed_amount,
             coalesce(sum(refund_amount) filter (where state = 'failed'), 0)::text as refunded
           from purchases where ${period} and ${SENT} group by 1 order by 1`,
     ),
@@ -55,23 +97,6 @@ export async function readLedger(db: Executor, since: Date, timeZone: string): P
             as message, count(*)::int as n,
             coalesce(sum(coalesce(charged_amount, amount)), 0)::text as amount, coalesce(sum(refund_amount), 0)::text as refunded
           from purchases where ${period} and state = 'failed' group by 1 order by 2 desc, 1`,
-    ),
-    passTotals: await rows(
-      db,
-      sql`select status, count(*)::int as n, coalesce(sum(created), 0)::int as created,
-            coalesce(sum(updated), 0)::int as updated, coalesce(sum(deleted), 0)::int as deleted
-          from website_runs where started_at >= ${from}::timestamptz group by status order by status`,
-    ),
-    passes: await rows(
-      db,
-      sql`select id, started_at, finished_at, mode, status, created, updated, deleted, unchanged, unmanaged, conflicts,
-            errors, summary
-          from website_runs
-          where started_at >= ${from}::timestamptz
-            and (created + updated + deleted > 0 or status <> 'ok'
-                 or exists (select 1 from jsonb_array_elements(coalesce(summary -> 'changes', '[]'::jsonb)) c
-                            where c ->> 'action' <> 'unmanaged'))
-          order by started_at desc, id desc limit ${PASSES_SHOWN}`,
     ),
   };
 }
@@ -96,7 +121,7 @@ function groupBy(db: Executor, period: SQL, key: SQL, name: SQL): Promise<GroupR
 }
 
 /** p50 and p95 of submitted → settled over the purchases that settled in the period, in milliseconds. */
-async function latency(db: Executor, period: SQL): Promise<LedgerRows["latency"]> {
+async function latency(db: Executor, period: SQL): Promise<SpendRows["latency"]> {
   const seconds = sql`extract(epoch from (settled_at - submitted_at))::float8`;
   const [row] = await rows<{ n: number; p50: number | string | null; p95: number | string | null }>(
     db,
