@@ -1,10 +1,9 @@
 // One database handle for both homes of the ledger: PGlite in a local folder (the embedded default) or a
 // PostgreSQL server through postgres.js. Everything above this file runs the same drizzle code on either.
 import { mkdirSync } from "node:fs";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import type { SQL } from "drizzle-orm";
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { TopsyncError } from "../errors.js";
@@ -153,6 +152,11 @@ async function openPglite(dir: string): Promise<Database> {
   const release = inMemory ? () => {} : acquireDirLock(dir);
   try {
     if (!inMemory) mkdirSync(dir, { recursive: true });
+    // Loaded only for the embedded database: a command on PostgreSQL does not pay for PGlite's start-up.
+    const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([
+      import("@electric-sql/pglite"),
+      import("drizzle-orm/pglite"),
+    ]);
     const client = new PGlite(inMemory ? undefined : dir);
     await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Db;
