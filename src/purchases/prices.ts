@@ -145,11 +145,6 @@ export async function recordOvercharge(
   );
 }
 
-/** The catalogue with the remembered overcharges attached (resolution refuses those plans: price_mismatch). */
-export async function withOvercharges(db: Executor, catalogue: Catalogue): Promise<Catalogue> {
-  return { ...catalogue, overcharged: await readOvercharges(db) };
-}
-
 /** A plan whose live listed price now reaches what it was charged is bought again (subject to max_price). */
 async function liftOvercharges(db: Executor, catalogue: Catalogue): Promise<void> {
   const lifted: string[] = [];
