@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createTask } from "node-cron";
-import { firesBetween } from "../dist/schedule/fires.js";
+import { firesBetween } from "../dist/time/fires.js";
 import { CLI, createDatabase, machine, startSandboxProcess, writeSection } from "./lib.js";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);

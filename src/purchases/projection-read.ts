@@ -16,7 +16,7 @@ import {
 } from "./projection.js";
 import type { Catalogue } from "./resolve.js";
 import { type IntakeRow, intakePurchase, intakeRefusal } from "./sources/intake.js";
-import { fireRows } from "./sources/jobs.js";
+import { fireRows, jobPurchase } from "./sources/jobs.js";
 import { readGuardState, readWallet } from "./wallet.js";
 
 /** A fire to project: the job, the fire time its rows carry, and when the run would take them. */
@@ -80,6 +80,8 @@ export async function projectSources(
     },
     keepItems,
   );
+  const attempts = config.reseller.retry.max_attempts;
+  const inline = await inlineExisting(db, query.fires, attempts);
   for (const source of sources) {
     if ("rows" in source) {
       const keys = source.kind === "queued" ? [] : source.rows.map((row) => row.request_key);
@@ -89,9 +91,30 @@ export async function projectSources(
         .close();
       continue;
     }
-    await projectFire(db, projector, source, config.reseller.retry.max_attempts);
+    await projectFire(db, projector, source, attempts, inline);
   }
   return projector.finish();
+}
+
+/** Inline recipients of every fire together up to this many are looked up in one go (a long window's fires). */
+const INLINE_LOOKUP_LIMIT = 100_000;
+
+/**
+ * Which of the fires' inline recipients the ledger has, read in slices of 1,000 for all fires at once (a 92-day
+ * window of fifty jobs is thousands of fires of a few recipients each), or undefined when there are too many
+ * to hold: then each fire looks its rows up as they stream.
+ */
+async function inlineExisting(
+  db: Executor,
+  fires: readonly ProjectedFire[],
+  attempts: number,
+): Promise<ReadonlySet<string> | undefined> {
+  const count = fires.reduce((n, f) => n + f.job.recipients.length, 0);
+  if (count === 0 || count > INLINE_LOOKUP_LIMIT) return undefined;
+  const keys = fires.flatMap(({ job, fireTime }) =>
+    job.recipients.map((r) => jobPurchase(job, fireTime, r, attempts).request_key),
+  );
+  return existingKeys(db, keys);
 }
 
 /** One fire's rows as they stream; a recipients file that cannot be used makes the fire queue nothing. */
@@ -100,6 +123,7 @@ async function projectFire(
   projector: Projector,
   source: Omit<SourceRun, "rows"> & { fire: ProjectedFire },
   attempts: number,
+  inline: ReadonlySet<string> | undefined,
 ): Promise<void> {
   const { fire, ...header } = source;
   const batches = fireRows(fire.job, fire.fireTime, attempts);
