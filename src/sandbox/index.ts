@@ -41,6 +41,8 @@ export type {
   WebsiteRecord,
 } from "./records.js";
 
+import { deliverNotifications } from "./notify.js";
+
 export interface Sandbox {
   resellerUrl: string;
   analyticsUrl: string;
@@ -58,6 +60,8 @@ export interface Sandbox {
   setOptions(o: Partial<SandboxOptions>): void;
   seedWebsites(records: WebsiteSeed[]): WebsiteRecord[];
   reset(opts?: Partial<SandboxOptions>): void;
+  /** Sends the notifications held back (`notifyHold`) and resolves when every delivery has finished. */
+  deliverNotifications(): Promise<void>;
   /** Resolves promptly even with hanging requests: open sockets are destroyed. */
   close(): Promise<void>;
 }
@@ -94,6 +98,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       setOptions: (o) => setOptions(state, o),
       seedWebsites: (records) => seedWebsites(state, records),
       reset: (o) => resetSandbox(state, o ?? {}),
+      deliverNotifications: () => deliverNotifications(state),
       close: closeAll,
     };
   } catch (error) {

@@ -31,6 +31,14 @@ export const sandboxOptionsSchema = z.strictObject({
   verifyLie: z
     .enum(["none", "phone", "amount", "reference", "status_false", "failed_huge_refund"])
     .optional(),
+  /** Where each debit's notification (seed §6 `webhook_response`) is POSTed; empty: nowhere. */
+  notifyUrl: z.union([z.url({ protocol: /^https?$/ }), z.literal("")]).optional(),
+  /** The HMAC-SHA256 key of the `X-Signature` header (hex of the raw body). */
+  notifySecret: z.string().min(1).optional(),
+  /** Extra deliveries of each notification (a provider retrying or repeating itself). */
+  notifyDuplicates: count.max(10).optional(),
+  /** Keep notifications until `deliverNotifications()` (tests decide when they arrive). */
+  notifyHold: z.boolean().optional(),
   faults: faultConfigSchema.optional(),
 });
 
@@ -60,6 +68,10 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   maxWebsites: undefined,
   overchargeFactor: 1,
   verifyLie: "none",
+  notifyUrl: "",
+  notifySecret: "sandbox-webhook-secret",
+  notifyDuplicates: 1,
+  notifyHold: false,
 };
 
 /** Validates options from code or the admin endpoint; throws an Error listing every problem. */

@@ -6,6 +6,7 @@ import { findPlan, type SandboxPlan } from "./catalogue.js";
 import { type Fields, textField } from "./http-util.js";
 import { toKobo } from "./kobo.js";
 import { type FieldErrors, summarise } from "./laravel-errors.js";
+import { notifyTransaction } from "./notify.js";
 import type { Call, Reply } from "./route.js";
 import type { SandboxState } from "./state.js";
 import { isoMicros } from "./time.js";
@@ -80,5 +81,7 @@ export function buyData({ state, fields }: Call): Reply {
     return failed(200, 400, `Number ${phone} is not a valid ${plan.network.name} number.`);
   }
   if (state.walletKobo < toKobo(plan.price)) return failed(402, 402, "Insufficient balance.");
-  return { status: 200, body: purchaseResult(accept(state, networkId, plan, phone)) };
+  const tx = accept(state, networkId, plan, phone);
+  notifyTransaction(state, tx);
+  return { status: 200, body: purchaseResult(tx) };
 }

@@ -26,6 +26,10 @@ export interface SandboxState {
   faultStreams: Map<string, Prng>;
   /** Draws the final status of each accepted purchase. */
   outcomes: Prng;
+  /** Notifications kept back while `notifyHold` is set. */
+  heldNotifications: Transaction[];
+  /** Notification deliveries in progress. */
+  deliveries: Set<Promise<void>>;
   /** Aborted by close(), so sleeping requests stop waiting. */
   readonly closing: AbortController;
 }
@@ -45,6 +49,8 @@ export function createState(initial: ResolvedOptions, faults: FaultConfig, clock
     faults,
     faultStreams: new Map(),
     outcomes: createPrng(initial.seed),
+    heldNotifications: [],
+    deliveries: new Set(),
     closing: closingController(),
   };
 }
@@ -69,4 +75,5 @@ export function resetState(state: SandboxState, options: ResolvedOptions, faults
   state.faults = faults;
   state.faultStreams = new Map();
   state.outcomes = createPrng(options.seed);
+  state.heldNotifications = [];
 }

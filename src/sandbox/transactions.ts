@@ -91,6 +91,11 @@ function failedPayload(tx: Transaction) {
   };
 }
 
+/** The notification the reseller sends for a transaction once it is final (seed §6). */
+export function notificationPayload(tx: Transaction) {
+  return tx.finalStatus === "success" ? purchaseResult(tx) : failedPayload(tx);
+}
+
 /** The `transaction` object of a verify answer, showing the transaction in the given status. */
 export function transactionView(tx: Transaction, status: VisibleStatus) {
   const delivered = status !== "failed" && status !== "reversed";
