@@ -64,6 +64,10 @@ program
   .option("--reverse-rate <share>", "share of purchases that end reversed", "0")
   .option("--wallet <amount>", "starting wallet balance", "1000000.00")
   .option("--websites <n>", "seed this many websites", "0")
+  .option(
+    "--notify-url <url>",
+    "POST each debit's signed notification here (webhooks.secret: sandbox-webhook-secret)",
+  )
   .action(async (options) => (await import("./cli/sandbox.js")).sandboxCommand(options));
 
 const config = program.command("config").description("validate the config or print its JSON Schema");

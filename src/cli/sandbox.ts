@@ -14,6 +14,19 @@ export interface SandboxFlags {
   reverseRate: string;
   wallet: string;
   websites: string;
+  notifyUrl?: string;
+}
+
+function httpUrl(text: string, flag: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
+    throw new UsageError(`${flag} must be an http(s) URL, such as http://127.0.0.1:9464/webhooks/reseller`);
+  return url.toString();
 }
 
 export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
@@ -27,6 +40,7 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
     reverseRate: share(flags.reverseRate, "--reverse-rate"),
     walletBalance: flags.wallet,
     faults: flags.faults ? loadFaultsFile(flags.faults) : undefined,
+    notifyUrl: flags.notifyUrl === undefined ? undefined : httpUrl(flags.notifyUrl, "--notify-url"),
   });
   const count = integer(flags.websites, "--websites", 0, 1_000_000);
   if (count > 0) {

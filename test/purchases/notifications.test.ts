@@ -230,6 +230,14 @@ describe("provider notifications, on postgres", () => {
     expect((await notifications()).map((n) => n.reference)).toEqual(["R1", "R4"]);
   });
 
+  it("config: enabled webhooks need a secret; allow_from takes addresses and ranges only", () => {
+    expect(() => testConfig(sandbox, { webhooks: { enabled: true } })).toThrow(/webhooks\.secret/);
+    expect(() =>
+      testConfig(sandbox, { webhooks: { enabled: true, secret: SECRET, allow_from: ["example.com"] } }),
+    ).toThrow(/webhooks\.allow_from/);
+    expect(testConfig(sandbox).webhooks.enabled).toBe(false);
+  });
+
   it("an address outside allow_from is refused", async () => {
     const hook = await startReceiver({ allow_from: ["10.0.0.0/8"] });
     const body = JSON.stringify({ data: { reference: "R9" } });
