@@ -20,8 +20,9 @@ import { type HealthServer, startHealthServer } from "../../src/server/health.js
 import { Readiness } from "../../src/server/readiness.js";
 import { createWebhookReceiver } from "../../src/server/webhook.js";
 import { freePort } from "../daemon/helpers.js";
+import { runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
-import { testConfig } from "../helpers/config.js";
+import { testConfig, writeConfigFile } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
 
 const SECRET = "sandbox-webhook-secret";
@@ -291,6 +292,17 @@ describe("provider notifications, on postgres", () => {
     expect(event).toMatchObject({ actor: "webhook+verify", from_state: "in_doubt" });
     expect(event!.reason).toContain(`provider notification ${stored[0]!.id}`);
     expect(JSON.stringify(event!.response)).toContain(debit!.reference);
+
+    // `purchases show` lists the notification beside the history.
+    const file = writeConfigFile(sandbox, test.url).file;
+    const shown = await runCli(["-c", file, "--json", "purchases", "show", String(row!.id)]);
+    expect(shown.stderr).toBe("");
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout).notifications).toMatchObject([
+      { id: stored[0]!.id, reference: debit!.reference, status: "successful", outcome: "settled" },
+    ]);
+    const text = await runCli(["-c", file, "purchases", "show", String(row!.id)]);
+    expect(text.stdout).toMatch(/provider notifications:\n[^\n]*OUTCOME[^\n]*\n[^\n]*settled/);
   });
 
   it("a notification saying failed does not fail a purchase the verify answer says succeeded", async () => {
