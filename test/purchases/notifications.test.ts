@@ -24,6 +24,7 @@ import { runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import { waitFor as waitUntil } from "../helpers/wait.js";
 
 const SECRET = "sandbox-webhook-secret";
 const PATH = "/webhooks/reseller";
@@ -327,6 +328,59 @@ describe("provider notifications, on postgres", () => {
       sql`select state, reference, refund_amount::text as refund_amount from purchases`,
     );
     expect(row).toEqual({ state: "failed", reference: debit!.reference, refund_amount: "305.00" });
+  });
+
+  it("a notification for an unverified purchase verifies it now and settles it from the verify answer", async () => {
+    const hook = await startReceiver();
+    sandbox.setOptions({ verifyPendingPolls: 1000 }); // verify says pending until the run gives up
+    await insertPurchases(test.database.db, [purchase("08031230007")], "test");
+    await executePurchases(
+      {
+        database: test.database,
+        reseller,
+        config: testConfig(sandbox, {
+          verification: { initial_delay: "1ms", timeout: "30ms", max_interval: "10ms", horizon: "72h" },
+        }),
+        logger: silentLogger(),
+      },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+    const [before] = await ledger();
+    expect(before!.state).toBe("unverified");
+    sandbox.setOptions({ verifyPendingPolls: 0 });
+    const [debit] = sandbox.debits();
+    const body = notificationFor(debit!);
+    expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
+    const [result] = await hook.settled();
+    expect(result).toMatchObject({ outcome: "settled", purchaseId: before!.id });
+    expect((await ledger())[0]).toMatchObject({ state: "succeeded", reference: debit!.reference });
+    const [event] = await rows<{ actor: string }>(
+      test.database.db,
+      sql`select actor from purchase_events where to_state = 'succeeded'`,
+    );
+    expect(event!.actor).toBe("webhook+verify");
+  });
+
+  it("a notification that arrives before the purchase's own answer changes nothing", async () => {
+    const hook = await startReceiver();
+    // The purchase's answer never comes (the client gives up after its timeout): meanwhile the notification.
+    sandbox.setFaults({ endpoints: { data: { rateHangAfter: 1 } } });
+    sandbox.setOptions({ notifyUrl: hook.url, notifyHold: true });
+    await insertPurchases(test.database.db, [purchase("08031230008")], "test");
+    const running = executePurchases(
+      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+    await waitUntil("the debit", () => sandbox.debits().length === 1);
+    expect((await ledger())[0]!.state).toBe("submitting");
+    await sandbox.deliverNotifications();
+    const [result] = await hook.settled();
+    expect(result).toMatchObject({ outcome: "unmatched", purchaseId: null });
+    expect((await ledger())[0]!.state).toBe("submitting");
+    await running;
+    sandbox.setFaults({ endpoints: {} });
+    expect((await ledger())[0]).toMatchObject({ state: "in_doubt", reference: null });
+    expect(sandbox.debits()).toHaveLength(1);
   });
 
   it("two in_doubt candidates for one notification: nothing changes, the notification is unmatched", async () => {
