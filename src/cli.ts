@@ -177,6 +177,20 @@ purchases
     ),
   );
 purchases
+  .command("reconcile")
+  .description("match a provider's statement CSV against the ledger (dry unless --apply)")
+  .requiredOption("--statement <file>", "the provider's transaction export (CSV with a header line)")
+  .option(
+    "--columns <map>",
+    "CSV column names, e.g. reference=Ref,phone=Phone,amount=Amount,date=Date,status=Status",
+  )
+  .option("--apply", "settle in_doubt and unverified purchases whose unique match a verify read confirms")
+  .action(
+    withContext(async (ctx, flags) =>
+      (await import("./cli/purchases-reconcile.js")).purchasesReconcileCommand(ctx, flags),
+    ),
+  );
+purchases
   .command("requeue")
   .description("queue a failed or rejected purchase again")
   .argument("<id-or-reference>", "purchase id or provider reference")

@@ -387,8 +387,8 @@ export async function postponeVerify(
 }
 
 /**
- * An in_doubt purchase settled by proof: a provider notification named a reference, and the verify answer for
- * that reference is about this purchase (verify-check.ts) and final. The reference is attached; the event
+ * An in_doubt purchase settled by proof: a provider notification (or statement line) named a reference, and the
+ * verify answer for that reference is about this purchase (verify-check.ts) and final. The reference is attached; the event
  * names the notification and carries the verify answer.
  */
 export function settleInDoubtByProof(
@@ -397,11 +397,12 @@ export function settleInDoubtByProof(
   to: "succeeded" | "failed",
   details: { reference: string; providerStatus: string; message?: string | null; refund?: string | null },
   event: TransitionEvent,
+  from: readonly PurchaseState[] = ["in_doubt"],
 ): Promise<Moved | undefined> {
   return transition(
     db,
     id,
-    ["in_doubt"],
+    from,
     to,
     {
       reference: details.reference,
