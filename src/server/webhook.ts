@@ -50,7 +50,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const now = options.now ?? Date.now;
   const owns = (pathname: string) =>
     config.auth === "token" && config.token_in === "path"
-      ? pathname.startsWith(`${base === "/" ? "" : base}/`)
+      ? pathname === base || pathname.startsWith(`${base === "/" ? "" : base}/`)
       : pathname === base || pathname === `${base}/`;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -83,7 +83,13 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       if (!stored.duplicate) response.once("finish", () => options.onStored(stored.id));
       send(response, 200, { received: true, id: stored.id, duplicate: stored.duplicate });
     } catch (error) {
-      if (!(error instanceof Refusal)) throw error;
+      if (!(error instanceof Refusal)) {
+        // Logged without the request's path: with token_in: path, it holds the secret.
+        options.logger.warn({ err: error }, `webhook delivery not stored: ${(error as Error).message}`);
+        if (!response.headersSent) send(response, 500, { received: false, error: "not stored; try again" });
+        else response.end();
+        return;
+      }
       if (error.status !== 503) options.onRejected?.(error.message);
       options.logger.warn(`webhook delivery refused (${error.status}): ${error.message}`);
       // The rest of a refused body is not read: the connection is closed after the answer.

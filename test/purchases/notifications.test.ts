@@ -225,11 +225,31 @@ describe("provider notifications, on postgres", () => {
     expect((await notifications()).map((n) => n.reference)).toEqual(["R1"]);
     await hmac.server.close();
 
+    const sha512 = await startReceiver({
+      algorithm: "sha512",
+      encoding: "base64",
+      signature_header: "X-Hub-Signature",
+    });
+    const b64 = createHmac("sha512", SECRET).update(body).digest("base64");
+    expect((await post(sha512.url, body, { "x-hub-signature": sign(body) })).status).toBe(401); // sha256 hex
+    expect((await post(sha512.url, body.replace("R1", "R5"), { "x-hub-signature": b64 })).status).toBe(401);
+    expect((await post(sha512.url, body, { "x-hub-signature": b64 })).status).toBe(200); // a replay of R1's body
+    await sha512.server.close();
+
+    const header = await startReceiver({ auth: "token" });
+    expect((await post(header.url, body, { "x-webhook-token": "nope" })).status).toBe(401);
+    expect((await post(header.url, body.replace("R1", "R6"), { "x-webhook-token": SECRET })).status).toBe(
+      200,
+    );
+    await header.settled();
+    await header.server.close();
+
     const token = await startReceiver({ auth: "token", token_in: "path" });
+    expect((await post(token.url, body)).status).toBe(401);
     expect((await post(`${token.url}/wrong-token`, body)).status).toBe(401);
     expect((await post(`${token.url}/${SECRET}`, body.replace("R1", "R4"))).status).toBe(200);
     await token.settled();
-    expect((await notifications()).map((n) => n.reference)).toEqual(["R1", "R4"]);
+    expect((await notifications()).map((n) => n.reference)).toEqual(["R1", "R6", "R4"]);
   });
 
   it("config: enabled webhooks need a secret; allow_from takes addresses and ranges only", () => {
