@@ -180,6 +180,32 @@ export async function processNotification(
   return result;
 }
 
+/**
+ * Looks again at recent notifications that found no purchase, once a purchase has become in_doubt since they
+ * were processed (the notification came while its purchase was still `submitting`, and the purchase's answer
+ * was then lost). Returns what became of each.
+ */
+export async function retryUnmatched(
+  deps: NotificationDeps,
+  now = new Date(),
+): Promise<NotificationResult[]> {
+  const since = new Date(now.getTime() - 2 * deps.matchWindow).toISOString();
+  const due = await rows<{ id: number | string }>(
+    deps.db,
+    sql`update provider_notifications n set processed_at = null
+        where n.outcome = 'unmatched' and n.purchase_id is null and n.received_at >= ${since}
+          and n.reason like '%no in_doubt purchase could be it'
+          and exists (select 1 from purchases p where p.state = 'in_doubt' and p.updated_at > n.processed_at)
+        returning n.id`,
+  );
+  const results: NotificationResult[] = [];
+  for (const { id } of due) {
+    const result = await processNotification(deps, Number(id));
+    if (result) results.push(result);
+  }
+  return results;
+}
+
 async function decide(deps: NotificationDeps, n: StoredNotification): Promise<NotificationResult> {
   const reference = n.reference ?? "";
   const [own] = await rows<{

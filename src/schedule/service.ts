@@ -9,7 +9,12 @@ import type { Config } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import { formatDuration } from "../duration.js";
 import type { Logger } from "../log/logger.js";
-import { type NotificationDeps, notificationDeps, processNotification } from "../purchases/notifications.js";
+import {
+  type NotificationDeps,
+  notificationDeps,
+  processNotification,
+  retryUnmatched,
+} from "../purchases/notifications.js";
 import { startHealthServer } from "../server/health.js";
 import { readLedgerStats } from "../server/ledger-stats.js";
 import { DaemonMetrics } from "../server/metrics.js";
@@ -22,6 +27,8 @@ import { startDaemon } from "./daemon.js";
 import { WorkTracker } from "./work-tracker.js";
 
 const SCRAPE_TIMEOUT_MS = 5000;
+/** How often unmatched notifications are looked at again once a purchase has become in_doubt since. */
+const REMATCH_INTERVAL_MS = 30_000;
 
 export interface ServiceOptions {
   config: Config;
@@ -52,24 +59,37 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
     await database?.close().catch(() => {});
   };
   let notifications: NotificationDeps | undefined;
-  const webhook = config.webhooks.enabled
-    ? receiver(
-        options,
-        metrics,
-        () => database,
-        () => {
-          if (!notifications && database)
-            notifications = notificationDeps({
-              db: database.db,
-              reseller: clients.reseller,
-              config,
-              logger,
-              clock: options.clock,
-            });
-          return notifications;
-        },
-      )
+  const deps = () => {
+    if (!notifications && database)
+      notifications = notificationDeps({
+        db: database.db,
+        reseller: clients.reseller,
+        config,
+        logger,
+        clock: options.clock,
+      });
+    return notifications;
+  };
+  const webhook = config.webhooks.enabled ? receiver(options, metrics, () => database, deps) : undefined;
+  let rematching = false;
+  const rematch = config.webhooks.enabled
+    ? setInterval(() => {
+        const ready = deps();
+        if (!ready || rematching) return;
+        rematching = true;
+        retryUnmatched(ready)
+          .then(
+            (results) => {
+              for (const result of results) metrics.notification(result.outcome);
+            },
+            (error: unknown) => logger.warn({ err: error }, `notifications: ${(error as Error).message}`),
+          )
+          .finally(() => {
+            rematching = false;
+          });
+      }, REMATCH_INTERVAL_MS)
     : undefined;
+  rematch?.unref();
   try {
     const server = await startHealthServer({
       host: config.server.host,
@@ -98,6 +118,7 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
       await server.close();
     }
   } finally {
+    if (rematch) clearInterval(rematch);
     await closeAll();
   }
 }

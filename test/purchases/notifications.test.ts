@@ -13,6 +13,7 @@ import {
   type NotificationResult,
   notificationDeps,
   processNotification,
+  retryUnmatched,
 } from "../../src/purchases/notifications.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
@@ -381,7 +382,7 @@ describe("provider notifications, on postgres", () => {
     expect(event!.actor).toBe("webhook+verify");
   });
 
-  it("a notification that arrives before the purchase's own answer changes nothing", async () => {
+  it("a notification that arrives before the purchase's own answer changes nothing until the purchase is in_doubt", async () => {
     const hook = await startReceiver();
     // The purchase's answer never comes (the client gives up after its timeout): meanwhile the notification.
     sandbox.setFaults({ endpoints: { data: { rateHangAfter: 1 } } });
@@ -401,6 +402,20 @@ describe("provider notifications, on postgres", () => {
     sandbox.setFaults({ endpoints: {} });
     expect((await ledger())[0]).toMatchObject({ state: "in_doubt", reference: null });
     expect(sandbox.debits()).toHaveLength(1);
+    // Now in_doubt: the unmatched notification is looked at again, and verify proves it.
+    const deps = notificationDeps({
+      db: test.database.db,
+      reseller,
+      config: testConfig(sandbox, { webhooks: { enabled: true, secret: SECRET } }),
+      logger: silentLogger(),
+      clock: systemClock,
+    });
+    expect(await retryUnmatched(deps)).toMatchObject([{ outcome: "settled" }]);
+    expect((await ledger())[0]).toMatchObject({
+      state: "succeeded",
+      reference: sandbox.debits()[0]!.reference,
+    });
+    expect(await retryUnmatched(deps)).toEqual([]);
   });
 
   it("two in_doubt candidates for one notification: nothing changes, the notification is unmatched", async () => {
