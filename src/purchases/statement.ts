@@ -131,10 +131,12 @@ export async function reconcileStatement(db: Executor, lines: StatementLine[]): 
   report.period = { from: from.toISOString(), to: to.toISOString() };
   const ledger = await rows<LedgerRow>(
     db,
+    // A purchase settled by proof from in_doubt has no submitted_at: its creation stands in for it.
     sql`select id, state, reference, phone, coalesce(charged_amount, amount)::text as amount,
-          coalesce(submitted_at, updated_at) as at from purchases
-        where (reference is not null and submitted_at between ${new Date(from.getTime() - SLACK_MS).toISOString()}
-                 and ${new Date(to.getTime() + SLACK_MS).toISOString()})
+          coalesce(submitted_at, created_at) as at from purchases
+        where (reference is not null and coalesce(submitted_at, created_at)
+                 between ${new Date(from.getTime() - SLACK_MS).toISOString()} and ${new Date(to.getTime() + SLACK_MS).toISOString()})
+           or reference in (select jsonb_array_elements_text(${JSON.stringify(lines.map((l) => l.reference))}::jsonb))
            or (state in ('in_doubt', 'unverified') and updated_at >= ${new Date(from.getTime() - SLACK_MS).toISOString()})`,
   );
   const byReference = new Map(ledger.filter((r) => r.reference).map((r) => [r.reference!, r]));

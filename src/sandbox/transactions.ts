@@ -116,3 +116,17 @@ export function transactionView(tx: Transaction, status: VisibleStatus) {
     webhook_response: delivered ? purchaseResult(tx) : failedPayload(tx),
   };
 }
+
+/** The reseller's transaction export: one line per transaction, its final status (a statement CSV). */
+export function statementRows(transactions: Iterable<Transaction>): string[][] {
+  const rows = [["reference", "phone", "amount", "date", "status"]];
+  for (const tx of transactions)
+    rows.push([
+      tx.reference,
+      tx.phone,
+      nairaText(tx.amountKobo),
+      tx.createdAt,
+      tx.finalStatus === "success" ? "successful" : tx.finalStatus,
+    ]);
+  return rows;
+}

@@ -144,5 +144,22 @@ describe("purchases reconcile --statement, on postgres", () => {
     const missing = await runCli(["-c", config, "purchases", "reconcile", "--statement", file]);
     expect(missing.code).toBe(65);
     expect(missing.stderr).toContain('no column "reference"');
+
+    // The sandbox's own export, default columns: only the direct debit lacks a ledger row, and the in_doubt
+    // purchase left is the one its true line resolves.
+    const exported = join(tmpdir(), `export-${process.pid}-${Date.now()}.csv`);
+    writeFileSync(exported, sandbox.statementCsv());
+    const again = JSON.parse(
+      (await runCli(["-c", config, "--json", "purchases", "reconcile", "--statement", exported])).stdout,
+    );
+    expect(again.lines, JSON.stringify(again)).toBe(5);
+    expect(again.providerOnly.map((r: { reference: string }) => r.reference)).toEqual([
+      debit("08031230024").reference,
+    ]);
+    expect(again.ledgerOnly).toEqual([]);
+    expect(again.amountDifferences).toEqual([]);
+    expect(again.resolvable).toMatchObject([
+      { id: (await state("08031230023")).id, reference: debit("08031230023").reference },
+    ]);
   });
 });
