@@ -70,6 +70,10 @@ program
   .option("--page-shape <shape>", "website pages: laravel (meta) or bare (paginator)", "laravel")
   .option("--record-shape <shape>", "single websites: wrapped ({data}) or bare", "wrapped")
   .option("--per-page-cap <n>", "answer at most this many websites a page")
+  .option(
+    "--notify-url <url>",
+    "POST each debit's signed notification here (webhooks.secret: sandbox-webhook-secret)",
+  )
   .action(async (options) => (await import("./cli/sandbox.js")).sandboxCommand(options));
 
 const config = program.command("config").description("validate the config or print its JSON Schema");
@@ -176,6 +180,20 @@ purchases
   .action(
     withContext(async (ctx, target: string, flags) =>
       (await import("./cli/purchases-ledger.js")).purchasesResolveCommand(ctx, target, flags),
+    ),
+  );
+purchases
+  .command("reconcile")
+  .description("match a provider's statement CSV against the ledger (dry unless --apply)")
+  .requiredOption("--statement <file>", "the provider's transaction export (CSV with a header line)")
+  .option(
+    "--columns <map>",
+    "CSV column names, e.g. reference=Ref,phone=Phone,amount=Amount,date=Date,status=Status",
+  )
+  .option("--apply", "settle in_doubt and unverified purchases whose unique match a verify read confirms")
+  .action(
+    withContext(async (ctx, flags) =>
+      (await import("./cli/purchases-reconcile.js")).purchasesReconcileCommand(ctx, flags),
     ),
   );
 purchases

@@ -17,6 +17,7 @@ import {
   type ListFilter,
   listPurchases,
   readPurchaseHistory,
+  readPurchaseNotifications,
 } from "../purchases/ledger-read.js";
 import { csvCell, inert } from "../text/inert.js";
 import type { CommandContext } from "./context.js";
@@ -71,6 +72,11 @@ export async function purchasesShowCommand(
   const { db } = await openLedger(ctx);
   const { row, events } = await readPurchaseHistory(db, target);
   const text = (value: string) => shownText(value, row.phone, showPhone);
+  const notifications = (await readPurchaseNotifications(db, row)).map((n) => ({
+    ...n,
+    received_at: n.received_at.toISOString(),
+    reason: n.reason === null ? null : text(n.reason),
+  }));
   const shownEvents = events.map((e) => ({
     at: e.at.toISOString(),
     actor: e.actor,
@@ -89,6 +95,7 @@ export async function purchasesShowCommand(
         charged_amount: row.charged_amount,
         note: row.note === null ? null : text(row.note),
         events: shownEvents,
+        notifications,
       }),
     );
   const lines: Array<[string, string | null | undefined]> = [
@@ -122,6 +129,18 @@ export async function purchasesShowCommand(
       { header: "FROM", value: (e) => e.from ?? "-" },
       { header: "TO", value: (e) => e.to },
       { header: "WHY", value: (e) => e.reason ?? "" },
+    ]),
+  );
+  if (notifications.length === 0) return;
+  write("\nprovider notifications:\n");
+  write(
+    renderTable(notifications, [
+      { header: "ID", value: (n) => String(n.id) },
+      { header: "RECEIVED", value: (n) => n.received_at },
+      { header: "STATUS", value: (n) => n.status ?? "-" },
+      { header: "REFERENCE", value: (n) => n.reference ?? "-" },
+      { header: "OUTCOME", value: (n) => n.outcome },
+      { header: "WHY", value: (n) => n.reason ?? "" },
     ]),
   );
 }

@@ -20,6 +20,19 @@ export interface SandboxFlags {
   pageShape: string;
   recordShape: string;
   perPageCap?: string;
+  notifyUrl?: string;
+}
+
+function httpUrl(text: string, flag: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
+    throw new UsageError(`${flag} must be an http(s) URL, such as http://127.0.0.1:9464/webhooks/reseller`);
+  return url.toString();
 }
 
 export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
@@ -43,6 +56,7 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
     recordShape: choice(flags.recordShape, "--record-shape", ["wrapped", "bare"] as const),
     perPageCap:
       flags.perPageCap === undefined ? undefined : integer(flags.perPageCap, "--per-page-cap", 1, 100),
+    notifyUrl: flags.notifyUrl === undefined ? undefined : httpUrl(flags.notifyUrl, "--notify-url"),
   });
   const count = integer(flags.websites, "--websites", 0, 1_000_000);
   if (count > 0) {

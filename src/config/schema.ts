@@ -275,6 +275,36 @@ const serverSchema = z.strictObject({
   shutdown_grace: duration().prefault("30s"),
 });
 
+const SIGNATURE_ALGORITHMS = ["sha256", "sha512"] as const;
+
+/** The provider-notification receiver on the daemon's HTTP server (off unless enabled; see README "Webhooks"). */
+const webhooksSchema = z
+  .strictObject({
+    enabled: boolean().prefault(false),
+    path: text()
+      .regex(/^\/[\x21-\x7e]*$/, "must start with / and hold no spaces")
+      .prefault("/webhooks/reseller"),
+    auth: z.enum(["hmac", "token"]).prefault("hmac"),
+    /** The shared HMAC key or the token; required when enabled. */
+    secret: apiKey().optional(),
+    signature_header: text().prefault("X-Signature"),
+    algorithm: z.enum(SIGNATURE_ALGORITHMS).prefault("sha256"),
+    encoding: z.enum(["hex", "base64"]).prefault("hex"),
+    /** When set, the delivery's time (Unix seconds) is in this header and signed as `<timestamp>.<body>`. */
+    timestamp_header: text().optional(),
+    tolerance: duration({ min: 1 }).prefault("5m"),
+    token_in: z.enum(["header", "path"]).prefault("header"),
+    token_header: text().prefault("X-Webhook-Token"),
+    /** Source addresses or CIDR ranges allowed to deliver; empty: any. */
+    allow_from: ipList().prefault([]),
+    /** How far a notification's date may be from an in_doubt purchase's POST for it to be a candidate. */
+    match_window: duration({ min: 1 }).prefault("30m"),
+  })
+  .superRefine((hooks, ctx) => {
+    if (hooks.enabled && hooks.secret === undefined)
+      ctx.addIssue({ code: "custom", path: ["secret"], message: "webhooks need a secret when enabled" });
+  }, evenWithFieldIssues);
+
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal"] as const;
 
 const logSchema = z.strictObject({ level: z.enum(LOG_LEVELS).prefault("info") });
@@ -462,6 +492,7 @@ export const configSchema = z
     intake: intakeSchema.prefault({}),
     websites: websitesSchema.prefault({}),
     server: serverSchema.prefault({}),
+    webhooks: webhooksSchema.prefault({}),
     log: logSchema.prefault({}),
   })
   .superRefine(checkUnique, evenWithFieldIssues);
@@ -496,5 +527,6 @@ export type WebsitesConfig = Config["websites"];
 export type WebsiteItem = WebsitesConfig["items"][number];
 export type WebsiteDefaults = WebsitesConfig["defaults"];
 export type ServerConfig = Config["server"];
+export type WebhooksConfig = Config["webhooks"];
 export type LogConfig = Config["log"];
 export type LogLevel = LogConfig["level"];

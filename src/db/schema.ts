@@ -223,3 +223,37 @@ export const websiteRuns = pgTable(
   },
   (t) => [index("website_runs_started").on(t.started_at)],
 );
+
+export const NOTIFICATION_OUTCOMES = ["received", "matched", "settled", "unmatched", "rejected"] as const;
+export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
+
+/**
+ * Provider notifications (webhook deliveries) the receiver accepted: the body as it came (secrets redacted,
+ * capped), deduplicated on its sha256, and what became of it. A notification is a hint; a verify answer is
+ * what settles a purchase.
+ */
+export const providerNotifications = pgTable(
+  "provider_notifications",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    received_at: at("received_at").notNull().defaultNow(),
+    body_sha256: text("body_sha256").notNull(),
+    source: text("source"),
+    reference: text("reference"),
+    status: text("status"),
+    phone: text("phone"),
+    amount: money("amount"),
+    plan: text("plan"),
+    notified_at: at("notified_at"),
+    body: text("body").notNull(),
+    outcome: text("outcome").$type<NotificationOutcome>().notNull().default("received"),
+    reason: text("reason"),
+    purchase_id: bigint("purchase_id", { mode: "number" }),
+    processed_at: at("processed_at"),
+  },
+  (t) => [
+    uniqueIndex("provider_notifications_body").on(t.body_sha256),
+    index("provider_notifications_reference").on(t.reference),
+    index("provider_notifications_purchase").on(t.purchase_id).where(sql`purchase_id is not null`),
+  ],
+);

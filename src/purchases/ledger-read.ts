@@ -1,7 +1,7 @@
 // Reading the ledger for people: a page of purchases, one purchase by id or reference, and its history.
-import { and, desc, eq, gte } from "drizzle-orm";
+import { and, desc, eq, gte, or } from "drizzle-orm";
 import type { Db } from "../db/client.js";
-import { type PurchaseState, purchaseEvents, purchases } from "../db/schema.js";
+import { type PurchaseState, providerNotifications, purchaseEvents, purchases } from "../db/schema.js";
 import { DataError } from "../errors.js";
 import { inert } from "../text/inert.js";
 import type { PurchaseRow } from "./ledger.js";
@@ -48,4 +48,23 @@ export async function readPurchaseHistory(db: Db, target: string) {
     .where(eq(purchaseEvents.purchase_id, row.id))
     .orderBy(purchaseEvents.id);
   return { row, events };
+}
+
+/** Provider notifications tied to a purchase (settled or matched to it, or naming its reference), oldest first. */
+export function readPurchaseNotifications(db: Db, row: Pick<PurchaseRow, "id" | "reference">) {
+  const tied = eq(providerNotifications.purchase_id, row.id);
+  return db
+    .select({
+      id: providerNotifications.id,
+      received_at: providerNotifications.received_at,
+      status: providerNotifications.status,
+      reference: providerNotifications.reference,
+      amount: providerNotifications.amount,
+      outcome: providerNotifications.outcome,
+      reason: providerNotifications.reason,
+    })
+    .from(providerNotifications)
+    .where(row.reference ? or(tied, eq(providerNotifications.reference, row.reference)) : tied)
+    .orderBy(providerNotifications.id)
+    .limit(100);
 }

@@ -386,6 +386,37 @@ export async function postponeVerify(
   );
 }
 
+/**
+ * An in_doubt purchase settled by proof: a provider notification (or statement line) named a reference, and the
+ * verify answer for that reference is about this purchase (verify-check.ts) and final. The reference is attached; the event
+ * names the notification and carries the verify answer.
+ */
+export function settleInDoubtByProof(
+  db: LedgerTarget,
+  id: number,
+  to: "succeeded" | "failed",
+  details: { reference: string; providerStatus: string; message?: string | null; refund?: string | null },
+  event: TransitionEvent,
+  from: readonly PurchaseState[] = ["in_doubt"],
+): Promise<Moved | undefined> {
+  return transition(
+    db,
+    id,
+    from,
+    to,
+    {
+      reference: details.reference,
+      provider_status: details.providerStatus,
+      ...(to === "failed"
+        ? { provider_message: (details.message ?? "").slice(0, 1000), refund_amount: details.refund ?? null }
+        : {}),
+      settled_at: new Date(),
+      next_verify_at: null,
+    },
+    event,
+  );
+}
+
 /** A person settles an in_doubt or unverified purchase. */
 export function resolveByPerson(
   db: Executor,

@@ -136,14 +136,10 @@ async function projectFire(
     return;
   }
   const cursor = projector.begin(header);
-  for (; !next.done; next = await batches.next()) {
-    cursor.add(
-      next.value,
-      await existingKeys(
-        db,
-        next.value.map((row) => row.request_key),
-      ),
-    );
+  // The first batch is the inline recipients (fireRows yields them first), already looked up when they could be.
+  for (let first = true; !next.done; next = await batches.next(), first = false) {
+    const keys = next.value.map((row) => row.request_key);
+    cursor.add(next.value, first && inline ? inline : await existingKeys(db, keys));
   }
   cursor.close();
 }

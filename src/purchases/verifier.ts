@@ -98,6 +98,14 @@ export class Verifier {
     return due.length;
   }
 
+  /**
+   * One verify read now, settled exactly as a poll would settle it (a notification named the purchase's
+   * reference): true when the purchase reached a final state or a mismatch note.
+   */
+  async checkNow(task: VerifyTask): Promise<boolean> {
+    return this.settle(task, await this.look(task.reference));
+  }
+
   /** Waits for every verification in progress (stops waiting early when `signal` aborts). */
   async drain(signal?: AbortSignal): Promise<void> {
     while (this.tasks.size > 0 && !signal?.aborted) await Promise.race(this.tasks);

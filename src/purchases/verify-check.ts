@@ -3,7 +3,7 @@
 // The answer comes parsed at the edge (reseller/client.ts); this compares values. Pure.
 import { parseMoney } from "../money.js";
 import type { Verification } from "../reseller/client.js";
-import { phoneAgrees } from "../reseller/schemas.js";
+import { phoneAgrees, visiblePhone } from "../reseller/schemas.js";
 
 export interface Expected {
   reference: string;
@@ -31,4 +31,10 @@ export function verifyDisagreements(
   if (verification.amount !== undefined && !verification.amount.eq(parseMoney(expected.amount)))
     problems.push(`it names amount ${verification.amount.toFixed(2)}, not the ${expected.amount} charged`);
   return problems;
+}
+
+/** Whether a phone as the provider shows it (masked or not, in the usual forms) can be ours (national form). */
+export function sameVisibleDigits(shown: string, ours: string): boolean {
+  const visible = visiblePhone(shown);
+  return visible !== undefined && phoneAgrees(visible, ours);
 }

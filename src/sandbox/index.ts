@@ -41,6 +41,10 @@ export type {
   WebsiteRecord,
 } from "./records.js";
 
+import { stringify } from "csv-stringify/sync";
+import { deliverNotifications } from "./notify.js";
+import { statementRows } from "./transactions.js";
+
 export interface Sandbox {
   resellerUrl: string;
   analyticsUrl: string;
@@ -58,6 +62,10 @@ export interface Sandbox {
   setOptions(o: Partial<SandboxOptions>): void;
   seedWebsites(records: WebsiteSeed[]): WebsiteRecord[];
   reset(opts?: Partial<SandboxOptions>): void;
+  /** Every transaction as the reseller's statement export (CSV: reference, phone, amount, date, status). */
+  statementCsv(): string;
+  /** Sends the notifications held back (`notifyHold`) and resolves when every delivery has finished. */
+  deliverNotifications(): Promise<void>;
   /** Resolves promptly even with hanging requests: open sockets are destroyed. */
   close(): Promise<void>;
 }
@@ -94,6 +102,8 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       setOptions: (o) => setOptions(state, o),
       seedWebsites: (records) => seedWebsites(state, records),
       reset: (o) => resetSandbox(state, o ?? {}),
+      deliverNotifications: () => deliverNotifications(state),
+      statementCsv: () => stringify(statementRows(state.transactions.values())),
       close: closeAll,
     };
   } catch (error) {

@@ -43,6 +43,14 @@ export const sandboxOptionsSchema = z.strictObject({
     .strictObject({ limit: z.number().int().min(1), windowSeconds: z.number().positive() })
     .nullable()
     .optional(),
+  /** Where each debit's notification (seed §6 `webhook_response`) is POSTed; empty: nowhere. */
+  notifyUrl: z.union([z.url({ protocol: /^https?$/ }), z.literal("")]).optional(),
+  /** The HMAC-SHA256 key of the `X-Signature` header (hex of the raw body). */
+  notifySecret: z.string().min(1).optional(),
+  /** Extra deliveries of each notification (a provider retrying or repeating itself). */
+  notifyDuplicates: count.max(10).optional(),
+  /** Keep notifications until `deliverNotifications()` (tests decide when they arrive). */
+  notifyHold: z.boolean().optional(),
   faults: faultConfigSchema.optional(),
   /** Answers the reseller gets wrong on purpose (see lies.ts); replaced whole when set. */
   lies: liesSchema.optional(),
@@ -83,6 +91,10 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   takenDomains: [],
   throttle: null,
   lies: {} as Lies,
+  notifyUrl: "",
+  notifySecret: "sandbox-webhook-secret",
+  notifyDuplicates: 1,
+  notifyHold: false,
 };
 
 /** Validates options from code or the admin endpoint; throws an Error listing every problem. */

@@ -7,6 +7,7 @@ import { type Fields, textField } from "./http-util.js";
 import { toKobo } from "./kobo.js";
 import { type FieldErrors, summarise } from "./laravel-errors.js";
 import { answerText } from "./lies.js";
+import { notifyTransaction } from "./notify.js";
 import type { Call, Reply } from "./route.js";
 import type { SandboxState } from "./state.js";
 import { isoMicros } from "./time.js";
@@ -81,7 +82,9 @@ export function buyData({ state, fields }: Call): Reply {
     return failed(200, 400, `Number ${phone} is not a valid ${plan.network.name} number.`);
   }
   if (state.walletKobo < toKobo(plan.price)) return failed(402, 402, "Insufficient balance.");
-  const body = purchaseResult(accept(state, networkId, plan, phone));
+  const tx = accept(state, networkId, plan, phone);
+  notifyTransaction(state, tx);
+  const body = purchaseResult(tx);
   if (state.options.lies.amount !== undefined) body.data.amount = state.options.lies.amount;
   return { status: 200, body, text: answerText(state.options.lies, body) };
 }

@@ -35,6 +35,10 @@ export interface SandboxState {
   outcomes: Prng;
   /** The analytics API's throttle window, once a request opened one. */
   throttle?: ThrottleWindow;
+  /** Notifications kept back while `notifyHold` is set. */
+  heldNotifications: Transaction[];
+  /** Notification deliveries in progress. */
+  deliveries: Set<Promise<void>>;
   /** Aborted by close(), so sleeping requests stop waiting. */
   readonly closing: AbortController;
 }
@@ -54,6 +58,8 @@ export function createState(initial: ResolvedOptions, faults: FaultConfig, clock
     faults,
     faultStreams: new Map(),
     outcomes: createPrng(initial.seed),
+    heldNotifications: [],
+    deliveries: new Set(),
     closing: closingController(),
   };
 }
@@ -79,4 +85,5 @@ export function resetState(state: SandboxState, options: ResolvedOptions, faults
   state.faultStreams = new Map();
   state.outcomes = createPrng(options.seed);
   state.throttle = undefined;
+  state.heldNotifications = [];
 }

@@ -95,6 +95,11 @@ function failedPayload(tx: Transaction) {
   };
 }
 
+/** The notification the reseller sends for a transaction once it is final (seed §6). */
+export function notificationPayload(tx: Transaction) {
+  return tx.finalStatus === "success" ? purchaseResult(tx) : failedPayload(tx);
+}
+
 /** The `transaction` object of a verify answer, showing the transaction in the given status. */
 export function transactionView(tx: Transaction, status: VisibleStatus) {
   const delivered = status !== "failed" && status !== "reversed";
@@ -114,4 +119,18 @@ export function transactionView(tx: Transaction, status: VisibleStatus) {
     true_response: providerText(tx, delivered),
     webhook_response: delivered ? purchaseResult(tx) : failedPayload(tx),
   };
+}
+
+/** The reseller's transaction export: one line per transaction, its final status (a statement CSV). */
+export function statementRows(transactions: Iterable<Transaction>): string[][] {
+  const rows = [["reference", "phone", "amount", "date", "status"]];
+  for (const tx of transactions)
+    rows.push([
+      tx.reference,
+      tx.phone,
+      nairaText(tx.amountKobo),
+      tx.createdAt,
+      tx.finalStatus === "success" ? "successful" : tx.finalStatus,
+    ]);
+  return rows;
 }

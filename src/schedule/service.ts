@@ -9,17 +9,26 @@ import type { Config } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import { formatDuration } from "../duration.js";
 import type { Logger } from "../log/logger.js";
+import {
+  type NotificationDeps,
+  notificationDeps,
+  processNotification,
+  retryUnmatched,
+} from "../purchases/notifications.js";
 import { startHealthServer } from "../server/health.js";
 import { readLedgerStats } from "../server/ledger-stats.js";
 import { DaemonMetrics } from "../server/metrics.js";
 import { Readiness } from "../server/readiness.js";
 import { withTimeout } from "../server/timeout.js";
+import { createWebhookReceiver, type WebhookReceiver } from "../server/webhook.js";
 import { connectWithRetry } from "./connect.js";
 import type { DaemonContext } from "./context.js";
 import { startDaemon } from "./daemon.js";
 import { WorkTracker } from "./work-tracker.js";
 
 const SCRAPE_TIMEOUT_MS = 5000;
+/** How often unmatched notifications are looked at again once a purchase has become in_doubt since. */
+const REMATCH_INTERVAL_MS = 30_000;
 
 export interface ServiceOptions {
   config: Config;
@@ -49,12 +58,45 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
     await Promise.allSettled([clients.reseller.close(), clients.analytics.close()]);
     await database?.close().catch(() => {});
   };
+  let notifications: NotificationDeps | undefined;
+  const deps = () => {
+    if (!notifications && database)
+      notifications = notificationDeps({
+        db: database.db,
+        reseller: clients.reseller,
+        config,
+        logger,
+        clock: options.clock,
+      });
+    return notifications;
+  };
+  const webhook = config.webhooks.enabled ? receiver(options, metrics, () => database, deps) : undefined;
+  let rematching = false;
+  const rematch = config.webhooks.enabled
+    ? setInterval(() => {
+        const ready = deps();
+        if (!ready || rematching) return;
+        rematching = true;
+        retryUnmatched(ready)
+          .then(
+            (results) => {
+              for (const result of results) metrics.notification(result.outcome);
+            },
+            (error: unknown) => logger.warn({ err: error }, `notifications: ${(error as Error).message}`),
+          )
+          .finally(() => {
+            rematching = false;
+          });
+      }, REMATCH_INTERVAL_MS)
+    : undefined;
+  rematch?.unref();
   try {
     const server = await startHealthServer({
       host: config.server.host,
       port: config.server.port,
       readiness,
       logger,
+      webhook,
       metrics: async () => {
         metrics.setLedger(await ledgerStats(database, options), config);
         return { contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
@@ -76,6 +118,7 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
       await server.close();
     }
   } finally {
+    if (rematch) clearInterval(rematch);
     await closeAll();
   }
 }
@@ -120,6 +163,37 @@ async function runConnected(
         "their purchases still in submitting become in_doubt at the next sweep of any replica",
     );
   return { clean };
+}
+
+/** The webhook receiver: stores deliveries, then processes each new one after its answer. */
+function receiver(
+  options: ServiceOptions,
+  metrics: DaemonMetrics,
+  database: () => Database | undefined,
+  deps: () => NotificationDeps | undefined,
+): WebhookReceiver {
+  const { config, logger } = options;
+  return createWebhookReceiver({
+    config: config.webhooks,
+    database: () => database()?.db,
+    secrets: [config.webhooks.secret, config.reseller.api_key, config.analytics.api_key].filter(
+      (s): s is string => typeof s === "string",
+    ),
+    logger,
+    now: () => options.clock.now(),
+    onRejected: () => metrics.notification("rejected"),
+    onStored: (id) => {
+      const ready = deps();
+      if (!ready) return;
+      processNotification(ready, id).then(
+        (result) => {
+          if (result) metrics.notification(result.outcome);
+        },
+        (error: unknown) =>
+          logger.warn({ notification: id, err: error }, `notification ${id}: ${(error as Error).message}`),
+      );
+    },
+  });
 }
 
 async function ledgerStats(database: Database | undefined, options: ServiceOptions) {

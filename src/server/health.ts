@@ -1,9 +1,10 @@
 // The daemon's HTTP endpoints on server.host:server.port: /healthz (the process is alive), /readyz (see
-// readiness.ts; 503 until ready) and /metrics (Prometheus text). A port already in use is a clear error.
+// readiness.ts; 503 until ready), /metrics (Prometheus text), and the webhook receiver when enabled. A port already in use is a clear error.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { TopsyncError } from "../errors.js";
 import type { Logger } from "../log/logger.js";
 import type { Readiness } from "./readiness.js";
+import type { WebhookReceiver } from "./webhook.js";
 
 export interface HealthServerOptions {
   host: string;
@@ -12,6 +13,8 @@ export interface HealthServerOptions {
   /** The Prometheus exposition: its content type and text. */
   metrics: () => Promise<{ contentType: string; body: string }>;
   logger: Logger;
+  /** The provider-notification receiver (webhook.ts), when webhooks are enabled. */
+  webhook?: WebhookReceiver;
 }
 
 export interface HealthServer {
@@ -42,6 +45,10 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
 
 async function handle(options: HealthServerOptions, request: IncomingMessage, response: ServerResponse) {
   const path = new URL(request.url ?? "/", "http://localhost").pathname;
+  if (options.webhook?.owns(path)) {
+    await options.webhook.handle(request, response);
+    return;
+  }
   if (request.method !== "GET" && request.method !== "HEAD") {
     send(response, 405, "text/plain", "method not allowed\n");
     return;

@@ -93,6 +93,12 @@ export class DaemonMetrics {
     labelNames: ["action"],
     registers: [this.registry],
   });
+  private readonly notifications = new Counter({
+    name: "topsync_notifications_total",
+    help: "Provider notifications seen by this replica's receiver, by outcome: matched, settled, unmatched, rejected.",
+    labelNames: ["outcome"],
+    registers: [this.registry],
+  });
 
   /** The gauges read from the ledger: absent from /metrics while the ledger cannot be read. */
   private readonly ledgerGauges: Gauge[];
@@ -129,6 +135,10 @@ export class DaemonMetrics {
 
   fire(job: string, result: FireResult, count = 1): void {
     this.fires.inc({ job, result }, count);
+  }
+
+  notification(outcome: "matched" | "settled" | "unmatched" | "rejected"): void {
+    this.notifications.inc({ outcome });
   }
 
   websitePass(status: string, plan?: PlanSummary, at?: Date): void {

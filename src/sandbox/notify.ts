@@ -1,0 +1,51 @@
+// The reseller's notifications (seed §6): each debit's `webhook_response` POSTed to `notifyUrl` once the
+// transaction is final, signed (`X-Signature`: HMAC-SHA256 hex of the raw body with `notifySecret`), retried
+// on failure, and delivered `notifyDuplicates` extra times — also for purchases whose own answer was lost.
+import { createHmac } from "node:crypto";
+import { setTimeout as delay } from "node:timers/promises";
+import type { SandboxState } from "./state.js";
+import { notificationPayload, type Transaction } from "./transactions.js";
+
+const ATTEMPTS = 3;
+
+export function notifyTransaction(state: SandboxState, tx: Transaction): void {
+  if (!state.options.notifyUrl) return;
+  if (state.options.notifyHold) state.heldNotifications.push(tx);
+  else track(state, deliver(state, tx));
+}
+
+/** Sends what is held and waits for every delivery in progress. */
+export async function deliverNotifications(state: SandboxState): Promise<void> {
+  for (const tx of state.heldNotifications.splice(0)) track(state, deliver(state, tx));
+  while (state.deliveries.size > 0) await Promise.all(state.deliveries);
+}
+
+function track(state: SandboxState, delivery: Promise<void>): void {
+  const followed = delivery.catch(() => {});
+  state.deliveries.add(followed);
+  void followed.finally(() => state.deliveries.delete(followed));
+}
+
+async function deliver(state: SandboxState, tx: Transaction): Promise<void> {
+  const { notifyUrl, notifySecret, notifyDuplicates } = state.options;
+  const body = JSON.stringify(notificationPayload(tx));
+  const signature = createHmac("sha256", notifySecret).update(body).digest("hex");
+  const signal = state.closing.signal;
+  for (let copy = 0; copy <= notifyDuplicates; copy++) {
+    for (let attempt = 1; attempt <= ATTEMPTS && !signal.aborted; attempt++) {
+      try {
+        const answer = await fetch(notifyUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-signature": signature },
+          body,
+          signal,
+        });
+        await answer.arrayBuffer();
+        if (answer.ok) break;
+      } catch {
+        // a refused connection or a reset: retried below
+      }
+      if (attempt < ATTEMPTS) await delay(20 * attempt, undefined, { signal }).catch(() => {});
+    }
+  }
+}

@@ -1,0 +1,449 @@
+// Provider notifications over real HTTP (issue 19): the receiver on the daemon's HTTP server refuses what it
+// cannot authenticate and changes nothing; an accepted delivery is stored once; a notification settles an
+// in_doubt purchase only when the verify answer of its reference proves it is that purchase.
+import { createHmac } from "node:crypto";
+import { sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { systemClock } from "../../src/clock.js";
+import { rows } from "../../src/db/client.js";
+import { silentLogger } from "../../src/log/logger.js";
+import { executePurchases } from "../../src/purchases/executor.js";
+import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
+import {
+  type NotificationResult,
+  notificationDeps,
+  processNotification,
+  retryUnmatched,
+} from "../../src/purchases/notifications.js";
+import type { ResellerClient } from "../../src/reseller/client.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { type HealthServer, startHealthServer } from "../../src/server/health.js";
+import { Readiness } from "../../src/server/readiness.js";
+import { createWebhookReceiver } from "../../src/server/webhook.js";
+import { freePort } from "../daemon/helpers.js";
+import { runCli } from "../helpers/cli.js";
+import { resellerFor } from "../helpers/clients.js";
+import { testConfig, writeConfigFile } from "../helpers/config.js";
+import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import { waitFor as waitUntil } from "../helpers/wait.js";
+
+const SECRET = "sandbox-webhook-secret";
+const PATH = "/webhooks/reseller";
+
+const purchase = (phone: string, key = phone): NewPurchase => ({
+  request_key: `hook:${key}`,
+  source: "buy",
+  network: "MTN",
+  plan_id: "102", // listed at 305.00
+  phone,
+  ported: false,
+});
+
+const sign = (body: string, secret = SECRET, prefix = "") =>
+  createHmac("sha256", secret).update(`${prefix}${body}`).digest("hex");
+
+interface Receiver {
+  url: string;
+  server: HealthServer;
+  results: Promise<NotificationResult | undefined>[];
+  rejected: string[];
+  /** Waits for the processing of every delivery accepted so far. */
+  settled(): Promise<(NotificationResult | undefined)[]>;
+}
+
+describe("provider notifications, on postgres", () => {
+  let sandbox: Sandbox;
+  let test: TestDatabase;
+  let reseller: ResellerClient;
+  let receiver: Receiver | undefined;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ seed: 5, verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+  });
+  afterAll(() => sandbox.close());
+  beforeEach(async () => {
+    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    test = await openTestDatabase("postgres");
+    reseller = resellerFor(sandbox);
+  });
+  afterEach(async () => {
+    await receiver?.server.close();
+    receiver = undefined;
+    await reseller.close();
+    await test.drop();
+  });
+
+  async function startReceiver(webhooks: Record<string, unknown> = {}): Promise<Receiver> {
+    const config = testConfig(sandbox, { webhooks: { enabled: true, secret: SECRET, ...webhooks } });
+    const logger = silentLogger();
+    const deps = notificationDeps({ db: test.database.db, reseller, config, logger, clock: systemClock });
+    const results: Promise<NotificationResult | undefined>[] = [];
+    const rejected: string[] = [];
+    const port = await freePort();
+    const server = await startHealthServer({
+      host: "127.0.0.1",
+      port,
+      readiness: new Readiness(),
+      logger,
+      metrics: async () => ({ contentType: "text/plain", body: "" }),
+      webhook: createWebhookReceiver({
+        config: config.webhooks,
+        database: () => test.database.db,
+        secrets: [SECRET],
+        logger,
+        onStored: (id) => results.push(processNotification(deps, id)),
+        onRejected: (why) => rejected.push(why),
+      }),
+    });
+    receiver = {
+      url: `${server.url}${PATH}`,
+      server,
+      results,
+      rejected,
+      settled: async () => {
+        // A delivery's processing starts when its answer has been sent; wait until each one has started.
+        await new Promise((resolve) => setImmediate(resolve));
+        return Promise.all(results);
+      },
+    };
+    return receiver;
+  }
+
+  const post = async (url: string, body: string, headers: Record<string, string> = {}) => {
+    const answer = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body,
+    });
+    return { status: answer.status, body: await answer.text() };
+  };
+
+  const notifications = () =>
+    rows<{
+      id: number;
+      reference: string;
+      outcome: string;
+      reason: string | null;
+      purchase_id: number | null;
+    }>(
+      test.database.db,
+      sql`select id::int as id, reference, outcome, reason, purchase_id::int as purchase_id from provider_notifications order by id`,
+    );
+  const ledger = () =>
+    rows<{ id: number; phone: string; state: string; reference: string | null }>(
+      test.database.db,
+      sql`select id::int as id, phone, state, reference from purchases order by id`,
+    );
+
+  /** Buys the phones with every purchase answer lost after the debit (a 500): each ends in_doubt. */
+  async function buyLosingAnswers(phones: string[]) {
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await insertPurchases(
+      test.database.db,
+      phones.map((p, i) => purchase(p, `${p}:${i}`)),
+      "test",
+    );
+    await executePurchases(
+      {
+        database: test.database,
+        reseller,
+        config: testConfig(sandbox),
+        logger: silentLogger(),
+      },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+    sandbox.setFaults({ endpoints: {} });
+    expect((await ledger()).map((r) => r.state)).toEqual(phones.map(() => "in_doubt"));
+  }
+
+  function notificationFor(
+    debit: { reference: string; phone_number: string; amount: string; at: string },
+    status = "successful",
+  ) {
+    return JSON.stringify({
+      success: status === "successful",
+      code: status === "successful" ? 200 : 400,
+      status,
+      message: `Reference: ${debit.reference}`,
+      data: {
+        service: "MTN Data",
+        amount: debit.amount,
+        plan: "1GB",
+        phone_number: debit.phone_number,
+        date: debit.at,
+        reference: debit.reference,
+        network: "MTN",
+      },
+    });
+  }
+
+  it("refuses a forged signature, a stale timestamp, a wrong token, a malformed or oversized body: nothing stored", async () => {
+    const hmac = await startReceiver({ timestamp_header: "X-Timestamp", tolerance: "5m" });
+    const body = JSON.stringify({
+      status: "successful",
+      data: { reference: "R1", phone_number: "08031234567" },
+    });
+    const now = Math.floor(Date.now() / 1000);
+    const fresh = { "x-timestamp": String(now) };
+    const forged = await post(hmac.url, body, {
+      ...fresh,
+      "x-signature": sign(body, "another-secret", `${now}.`),
+    });
+    expect(forged.status).toBe(401);
+    const unsigned = await post(hmac.url, body, fresh);
+    expect(unsigned.status).toBe(401);
+    const stale = now - 3600;
+    const old = await post(hmac.url, body, {
+      "x-timestamp": String(stale),
+      "x-signature": sign(body, SECRET, `${stale}.`),
+    });
+    expect(old.status).toBe(401);
+    expect(old.body).toMatch(/tolerance/);
+    // The body changed after signing: the signature no longer matches.
+    const tampered = await post(hmac.url, body.replace("R1", "R2"), {
+      ...fresh,
+      "x-signature": sign(body, SECRET, `${now}.`),
+    });
+    expect(tampered.status).toBe(401);
+    const notJson = "{not json";
+    expect(
+      (await post(hmac.url, notJson, { ...fresh, "x-signature": sign(notJson, SECRET, `${now}.`) })).status,
+    ).toBe(400);
+    const noReference = JSON.stringify({ status: "successful", data: {} });
+    expect(
+      (await post(hmac.url, noReference, { ...fresh, "x-signature": sign(noReference, SECRET, `${now}.`) }))
+        .status,
+    ).toBe(400);
+    const huge = JSON.stringify({ data: { reference: "R3", padding: "x".repeat(70 * 1024) } });
+    expect(
+      (await post(hmac.url, huge, { ...fresh, "x-signature": sign(huge, SECRET, `${now}.`) })).status,
+    ).toBe(413);
+    expect(hmac.rejected.length).toBe(7);
+    // The signed, fresh delivery is the only one accepted.
+    const good = await post(hmac.url, body, { ...fresh, "x-signature": sign(body, SECRET, `${now}.`) });
+    expect(good.status).toBe(200);
+    await hmac.settled();
+    expect((await notifications()).map((n) => n.reference)).toEqual(["R1"]);
+    await hmac.server.close();
+
+    const sha512 = await startReceiver({
+      algorithm: "sha512",
+      encoding: "base64",
+      signature_header: "X-Hub-Signature",
+    });
+    const b64 = createHmac("sha512", SECRET).update(body).digest("base64");
+    expect((await post(sha512.url, body, { "x-hub-signature": sign(body) })).status).toBe(401); // sha256 hex
+    expect((await post(sha512.url, body.replace("R1", "R5"), { "x-hub-signature": b64 })).status).toBe(401);
+    expect((await post(sha512.url, body, { "x-hub-signature": b64 })).status).toBe(200); // a replay of R1's body
+    await sha512.server.close();
+
+    const header = await startReceiver({ auth: "token" });
+    expect((await post(header.url, body, { "x-webhook-token": "nope" })).status).toBe(401);
+    expect((await post(header.url, body.replace("R1", "R6"), { "x-webhook-token": SECRET })).status).toBe(
+      200,
+    );
+    await header.settled();
+    await header.server.close();
+
+    const token = await startReceiver({ auth: "token", token_in: "path" });
+    expect((await post(token.url, body)).status).toBe(401);
+    expect((await post(`${token.url}/wrong-token`, body)).status).toBe(401);
+    expect((await post(`${token.url}/${SECRET}`, body.replace("R1", "R4"))).status).toBe(200);
+    await token.settled();
+    expect((await notifications()).map((n) => n.reference)).toEqual(["R1", "R6", "R4"]);
+  });
+
+  it("config: enabled webhooks need a secret; allow_from takes addresses and ranges only", () => {
+    expect(() => testConfig(sandbox, { webhooks: { enabled: true } })).toThrow(/webhooks\.secret/);
+    expect(() =>
+      testConfig(sandbox, { webhooks: { enabled: true, secret: SECRET, allow_from: ["example.com"] } }),
+    ).toThrow(/webhooks\.allow_from/);
+    expect(testConfig(sandbox).webhooks.enabled).toBe(false);
+  });
+
+  it("an address outside allow_from is refused", async () => {
+    const hook = await startReceiver({ allow_from: ["10.0.0.0/8"] });
+    const body = JSON.stringify({ data: { reference: "R9" } });
+    const answer = await post(hook.url, body, { "x-signature": sign(body) });
+    expect(answer.status).toBe(403);
+    expect(await notifications()).toEqual([]);
+  });
+
+  it("a replayed delivery is stored and processed once; an unknown reference changes nothing", async () => {
+    const hook = await startReceiver();
+    await insertPurchases(test.database.db, [purchase("08031230001")], "test");
+    const before = await ledger();
+    const body = notificationFor({
+      reference: "NEVERISSUED000000001",
+      phone_number: "08031230001",
+      amount: "305.00",
+      at: new Date().toISOString(),
+    });
+    const first = await post(hook.url, body, { "x-signature": sign(body) });
+    const replay = await post(hook.url, body, { "x-signature": sign(body) });
+    expect(first.status).toBe(200);
+    expect(replay.status).toBe(200);
+    expect(JSON.parse(replay.body)).toMatchObject({ duplicate: true, id: JSON.parse(first.body).id });
+    const results = await hook.settled();
+    expect(results).toHaveLength(1);
+    const [stored] = await notifications();
+    expect(stored).toMatchObject({ outcome: "unmatched", purchase_id: null });
+    expect(stored!.reason).toMatch(/no in_doubt purchase could be it/);
+    expect(await ledger()).toEqual(before);
+  });
+
+  it("a lost purchase answer, then the sandbox's signed notification (twice): succeeded with its reference, one debit", async () => {
+    const hook = await startReceiver();
+    sandbox.setOptions({ notifyUrl: hook.url, notifyHold: true, notifyDuplicates: 1 });
+    await buyLosingAnswers(["08031230002"]);
+    const [debit] = sandbox.debits();
+    expect(debit).toBeDefined();
+    await sandbox.deliverNotifications();
+    await hook.settled();
+    const [row] = await ledger();
+    expect(row).toMatchObject({ state: "succeeded", reference: debit!.reference });
+    expect(sandbox.debits()).toHaveLength(1);
+    const stored = await notifications();
+    expect(stored).toHaveLength(1); // the duplicate delivery was recognised
+    expect(stored[0]).toMatchObject({ outcome: "settled", purchase_id: row!.id });
+    const [event] = await rows<{ actor: string; from_state: string; reason: string; response: unknown }>(
+      test.database.db,
+      sql`select actor, from_state, reason, response from purchase_events
+          where purchase_id = ${row!.id} and to_state = 'succeeded'`,
+    );
+    expect(event).toMatchObject({ actor: "webhook+verify", from_state: "in_doubt" });
+    expect(event!.reason).toContain(`provider notification ${stored[0]!.id}`);
+    expect(JSON.stringify(event!.response)).toContain(debit!.reference);
+
+    // `purchases show` lists the notification beside the history.
+    const file = writeConfigFile(sandbox, test.url).file;
+    const shown = await runCli(["-c", file, "--json", "purchases", "show", String(row!.id)]);
+    expect(shown.stderr).toBe("");
+    expect(shown.code).toBe(0);
+    expect(JSON.parse(shown.stdout).notifications).toMatchObject([
+      { id: stored[0]!.id, reference: debit!.reference, status: "successful", outcome: "settled" },
+    ]);
+    const text = await runCli(["-c", file, "purchases", "show", String(row!.id)]);
+    expect(text.stdout).toMatch(/provider notifications:\n[^\n]*OUTCOME[^\n]*\n[^\n]*settled/);
+  });
+
+  it("a notification saying failed does not fail a purchase the verify answer says succeeded", async () => {
+    const hook = await startReceiver();
+    await buyLosingAnswers(["08031230003"]);
+    const [debit] = sandbox.debits();
+    const body = notificationFor(debit!, "failed");
+    expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
+    await hook.settled();
+    expect((await ledger())[0]).toMatchObject({ state: "succeeded", reference: debit!.reference });
+  });
+
+  it("the provider failed it: failed with its reference and the refund, by the verify answer", async () => {
+    const hook = await startReceiver();
+    sandbox.setOptions({ failRate: 1, notifyUrl: hook.url, notifyHold: true });
+    await buyLosingAnswers(["08031230004"]);
+    const [debit] = sandbox.debits();
+    await sandbox.deliverNotifications();
+    await hook.settled();
+    const [row] = await rows<{ state: string; reference: string; refund_amount: string }>(
+      test.database.db,
+      sql`select state, reference, refund_amount::text as refund_amount from purchases`,
+    );
+    expect(row).toEqual({ state: "failed", reference: debit!.reference, refund_amount: "305.00" });
+  });
+
+  it("a notification for an unverified purchase verifies it now and settles it from the verify answer", async () => {
+    const hook = await startReceiver();
+    sandbox.setOptions({ verifyPendingPolls: 1000 }); // verify says pending until the run gives up
+    await insertPurchases(test.database.db, [purchase("08031230007")], "test");
+    await executePurchases(
+      {
+        database: test.database,
+        reseller,
+        config: testConfig(sandbox, {
+          verification: { initial_delay: "1ms", timeout: "30ms", max_interval: "10ms", horizon: "72h" },
+        }),
+        logger: silentLogger(),
+      },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+    const [before] = await ledger();
+    expect(before!.state).toBe("unverified");
+    sandbox.setOptions({ verifyPendingPolls: 0 });
+    const [debit] = sandbox.debits();
+    const body = notificationFor(debit!);
+    expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
+    const [result] = await hook.settled();
+    expect(result).toMatchObject({ outcome: "settled", purchaseId: before!.id });
+    expect((await ledger())[0]).toMatchObject({ state: "succeeded", reference: debit!.reference });
+    const [event] = await rows<{ actor: string }>(
+      test.database.db,
+      sql`select actor from purchase_events where to_state = 'succeeded'`,
+    );
+    expect(event!.actor).toBe("webhook+verify");
+  });
+
+  it("a notification that arrives before the purchase's own answer changes nothing until the purchase is in_doubt", async () => {
+    const hook = await startReceiver();
+    // The purchase's answer never comes (the client gives up after its timeout): meanwhile the notification.
+    sandbox.setFaults({ endpoints: { data: { rateHangAfter: 1 } } });
+    sandbox.setOptions({ notifyUrl: hook.url, notifyHold: true });
+    await insertPurchases(test.database.db, [purchase("08031230008")], "test");
+    const running = executePurchases(
+      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+    await waitUntil("the debit", () => sandbox.debits().length === 1);
+    expect((await ledger())[0]!.state).toBe("submitting");
+    await sandbox.deliverNotifications();
+    const [result] = await hook.settled();
+    expect(result).toMatchObject({ outcome: "unmatched", purchaseId: null });
+    expect((await ledger())[0]!.state).toBe("submitting");
+    await running;
+    sandbox.setFaults({ endpoints: {} });
+    expect((await ledger())[0]).toMatchObject({ state: "in_doubt", reference: null });
+    expect(sandbox.debits()).toHaveLength(1);
+    // Now in_doubt: the unmatched notification is looked at again, and verify proves it.
+    const deps = notificationDeps({
+      db: test.database.db,
+      reseller,
+      config: testConfig(sandbox, { webhooks: { enabled: true, secret: SECRET } }),
+      logger: silentLogger(),
+      clock: systemClock,
+    });
+    expect(await retryUnmatched(deps)).toMatchObject([{ outcome: "settled" }]);
+    expect((await ledger())[0]).toMatchObject({
+      state: "succeeded",
+      reference: sandbox.debits()[0]!.reference,
+    });
+    expect(await retryUnmatched(deps)).toEqual([]);
+  });
+
+  it("two in_doubt candidates for one notification: nothing changes, the notification is unmatched", async () => {
+    const hook = await startReceiver();
+    await buyLosingAnswers(["08031230005", "08031230005"]);
+    const [debit] = sandbox.debits();
+    const before = await ledger();
+    const body = notificationFor(debit!);
+    expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
+    await hook.settled();
+    expect(await ledger()).toEqual(before);
+    const [stored] = await notifications();
+    expect(stored).toMatchObject({ outcome: "unmatched" });
+    expect(stored!.reason).toMatch(/^2 in_doubt purchases could be it/);
+  });
+
+  it("a verify answer that disagrees with the one candidate changes nothing", async () => {
+    const hook = await startReceiver();
+    await buyLosingAnswers(["08031230006"]);
+    const [debit] = sandbox.debits();
+    sandbox.setOptions({ verifyLie: "amount" });
+    const before = await ledger();
+    const body = notificationFor(debit!);
+    expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
+    await hook.settled();
+    expect(await ledger()).toEqual(before);
+    const [stored] = await notifications();
+    expect(stored).toMatchObject({ outcome: "unmatched" });
+    expect(stored!.reason).toMatch(/disagrees with purchase/);
+  });
+});
