@@ -35,6 +35,8 @@ export interface SpendRows {
     reference: string | null;
     note: string | null;
     since: Date | string;
+    /** Unmatched provider notifications that could be this purchase (in_doubt only). */
+    unmatched_notifications: number;
   }>;
   failures: Array<{ message: string; n: number; amount: string; refunded: string }>;
 }
@@ -55,6 +57,16 @@ export interface GroupRow {
  */
 const PHONE_PATTERN =
   "(\\+?234[ .-]?(\\(0\\)[ .-]?|0[ .-]?)?|\\(?0)[789][ .-]?[01][ .-]?[0-9*]\\)?([ .-]?[0-9*]){7}";
+
+/**
+ * Unmatched provider notifications that could be an in_doubt purchase (same amount, the same last three digits
+ * of the phone, which masked numbers still show): evidence for the person who settles it, never proof.
+ */
+const CANDIDATE_NOTIFICATIONS = sql`(case when p.state = 'in_doubt' then (
+    select count(*)::int from provider_notifications n
+    where n.outcome = 'unmatched' and n.amount = coalesce(p.charged_amount, p.amount)
+      and right(regexp_replace(coalesce(n.phone, ''), '[^0-9]', '', 'g'), 3) = right(p.phone, 3)
+  ) else 0 end)`;
 
 const SENT = sql`state in ('submitting', 'submitted', 'succeeded', 'failed', 'in_doubt', 'unverified')`;
 
@@ -86,9 +98,10 @@ export async function readSpendHistory(db: Executor, since: Date, timeZone: stri
     latency: await latency(db, period),
     open: await rows(
       db,
-      sql`select id, state, job_name, source, phone, network, plan_id, plan_name, coalesce(charged_amount, amount)::text as amount, reference, note,
-            coalesce(submitted_at, updated_at) as since
-          from purchases where state in ('in_doubt', 'unverified') or (note like 'price_mismatch%' and ${period})
+      sql`select id, state, job_name, source, phone, network, plan_id, plan_name,
+            coalesce(charged_amount, amount)::text as amount, reference, note,
+            coalesce(submitted_at, updated_at) as since, ${CANDIDATE_NOTIFICATIONS} as unmatched_notifications
+          from purchases p where state in ('in_doubt', 'unverified') or (note like 'price_mismatch%' and ${period})
           order by id`,
     ),
     failures: await rows(

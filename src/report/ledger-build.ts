@@ -99,7 +99,7 @@ function openPurchase(row: LedgerRows["open"][number], now: Date): OpenPurchase 
     plan: row.plan_id ? `${row.plan_id}${row.plan_name ? ` ${row.plan_name}` : ""}` : null,
     amount: row.amount === null ? null : parseMoney(row.amount),
     reference: row.reference,
-    note: row.note,
+    note: row.note ?? candidates(row.unmatched_notifications, id),
     since,
     ageMs: Math.max(0, now.getTime() - since.getTime()),
     settle: row.state === "succeeded" ? `topsync purchases show ${id}` : settleCommand(id),
@@ -131,4 +131,12 @@ function websitePass(row: LedgerRows["passes"][number]): WebsitePass {
 /** jsonb as the drivers give it: parsed already, or a string. */
 function parsed(value: unknown): unknown {
   return typeof value === "string" ? JSON.parse(value) : value;
+}
+
+/** What a person settling an in_doubt purchase should look at first: notifications that could be it. */
+function candidates(count: number, id: number): string | null {
+  if (!count) return null;
+  const what =
+    count === 1 ? "1 unmatched provider notification" : `${count} unmatched provider notifications`;
+  return `${what} could be this purchase (topsync purchases show ${id})`;
 }

@@ -15,6 +15,7 @@ import {
   processNotification,
   retryUnmatched,
 } from "../../src/purchases/notifications.js";
+import { makeLedgerReport } from "../../src/report/ledger.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { type HealthServer, startHealthServer } from "../../src/server/health.js";
@@ -430,6 +431,18 @@ describe("provider notifications, on postgres", () => {
     const [stored] = await notifications();
     expect(stored).toMatchObject({ outcome: "unmatched" });
     expect(stored!.reason).toMatch(/^2 in_doubt purchases could be it/);
+    // The report's "Needs a person" points each candidate at the notification that could be it.
+    const report = await makeLedgerReport(test.database.db, {
+      now: new Date(),
+      since: new Date(Date.now() - 86_400_000),
+      timeZone: "Africa/Lagos",
+    });
+    const open = report.open.filter((o) => o.state === "in_doubt");
+    expect(open).toHaveLength(2);
+    for (const o of open)
+      expect(o.note).toBe(
+        `1 unmatched provider notification could be this purchase (topsync purchases show ${o.id})`,
+      );
   });
 
   it("a verify answer that disagrees with the one candidate changes nothing", async () => {
