@@ -43,17 +43,18 @@ export interface ClaimResult {
 const CATALOGUE_RETRY_MS = 60_000;
 
 /** The columns of a due row that deciding and sending need. */
-export interface ClaimedRow {
-  id: number;
-  network: string;
-  plan_id: string | null;
-  plan_selector: unknown;
-  phone: string;
-  ported: boolean;
-  max_price: string | null;
-  attempts: number;
-  max_attempts: number;
-}
+export type ClaimedRow = Pick<
+  QueuedRow,
+  | "id"
+  | "network"
+  | "plan_id"
+  | "plan_selector"
+  | "phone"
+  | "ported"
+  | "max_price"
+  | "attempts"
+  | "max_attempts"
+>;
 
 /** A due row as read, with its row version (xmin): the claim takes it only if it is still that version. */
 export type DueRow = QueuedRow;
