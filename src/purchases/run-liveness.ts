@@ -53,11 +53,11 @@ export class RunLiveness {
     this.lostAt ??= this.clock.now();
   }
 
+  /** The database's own clock, which the sweep compares with: no two clocks to disagree. */
   private async beat(): Promise<void> {
-    const at = new Date(this.clock.now()).toISOString();
     await rows(
       this.database.db,
-      sql`insert into purchase_runs (run_id, actor, heartbeat_at) values (${this.runId}, ${this.actor}, ${at})
+      sql`insert into purchase_runs (run_id, actor, heartbeat_at) values (${this.runId}, ${this.actor}, now())
           on conflict (run_id) do update set heartbeat_at = excluded.heartbeat_at returning run_id`,
     );
   }
