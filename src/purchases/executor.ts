@@ -28,7 +28,7 @@ import {
 import { classifyPurchase, type PurchaseOutcome } from "./outcome.js";
 import { readOvercharges, recordOvercharge } from "./prices.js";
 import { guardLimits, priceKey } from "./projection.js";
-import type { Catalogue, Resolved } from "./resolve.js";
+import { type Catalogue, overchargedReason, type Resolved } from "./resolve.js";
 import { HEARTBEAT_MS, RunLiveness } from "./run-liveness.js";
 import { Verifier } from "./verifier.js";
 import { recordWalletBalance } from "./wallet.js";
@@ -363,19 +363,17 @@ class PurchaseRun {
       );
       // Set before the place is handed on, so the purchase waiting for it sees the stop (or the blocked plan).
       if (classified.kind === "failed" && classified.stopRun) this.stoppedBy ??= classified.message;
-      if (classified.kind === "submitted" && chargeOf(row, resolved, classified.charged).note)
-        this.overcharged.set(
-          priceKey(resolved.network.id, resolved.plan.id),
-          parseMoney(classified.charged!),
-        );
-      return { outcome: classified };
+      const charge =
+        classified.kind === "submitted" ? chargeOf(row, resolved, classified.charged) : undefined;
+      if (charge?.note) this.overcharged.set(priceKey(resolved.network.id, resolved.plan.id), charge.amount);
+      return { outcome: classified, charge };
     });
     const recording = (
       sent === undefined
         ? this.giveBack(row, resolved.amount)
         : "blocked" in sent
           ? this.rejectBlocked(row, resolved)
-          : this.persist(row.id, () => this.record(row, resolved, sent.outcome))
+          : this.record(row, resolved, sent.outcome, sent.charge)
     ).catch((error: unknown) => {
       this.failure ??= error;
     });
@@ -396,7 +394,7 @@ class PurchaseRun {
    * An answer is always recorded: while the database is away (a blip, a failover) its recording is tried again
    * with backoff, so a provider's answer is never thrown away by a dropped connection.
    */
-  private async persist(id: number, write: () => Promise<void>): Promise<void> {
+  private async persist<T>(id: number, write: () => Promise<T>): Promise<T> {
     const started = this.clock.now();
     for (let attempt = 0; ; attempt++) {
       try {
@@ -436,15 +434,24 @@ class PurchaseRun {
   /** A claimed purchase whose plan was found overcharged before it was sent: rejected as a claim would be. */
   private async rejectBlocked(row: ClaimedRow, resolved: Resolved): Promise<void> {
     const charged = this.overcharged.get(priceKey(resolved.network.id, resolved.plan.id))!;
-    const reason = `price_mismatch: plan ${resolved.plan.id} was charged at ${formatMoney(charged)} though listed at ${formatMoney(resolved.amount)}; not sent`;
+    const reason = `price_mismatch: ${overchargedReason(resolved.plan, charged)}`;
     await rejectUnsent(this.batcher, row.id, reason, { actor: this.actor, reason });
     this.progress.committed = this.progress.committed.minus(resolved.amount);
     this.progress.rejected++;
     this.report();
   }
 
-  /** Records what a purchase's outcome means for the ledger (DESIGN §4). */
-  private async record(row: ClaimedRow, resolved: Resolved, outcome: PurchaseOutcome): Promise<void> {
+  /**
+   * Records what a purchase's outcome means for the ledger (DESIGN §4). Each write is retried while the database is
+   * away (`persist`), and each is safe to repeat (transitions name the states they expect); the run's counters move
+   * once, after the write.
+   */
+  private async record(
+    row: ClaimedRow,
+    resolved: Resolved,
+    outcome: PurchaseOutcome,
+    charge: Charge | undefined,
+  ): Promise<void> {
     const { logger } = this.deps;
     const db = this.batcher;
     const event = { actor: this.actor, response: outcome.response };
@@ -452,36 +459,41 @@ class PurchaseRun {
       case "submitted": {
         const submittedAt = this.clock.now();
         const firstCheck = new Date(submittedAt + this.deps.config.verification.initial_delay);
-        const charge = chargeOf(row, resolved, outcome.charged);
-        const moved = await markSubmitted(
-          db,
-          row.id,
-          outcome.reference,
-          firstCheck,
-          { ...event, reason: `reference ${outcome.reference}${charge.note ? `; ${charge.note}` : ""}` },
-          { amount: charge.amount.toFixed(2), note: charge.note },
+        const { amount, note } = charge ?? chargeOf(row, resolved, outcome.charged);
+        const moved = await this.persist(row.id, () =>
+          markSubmitted(
+            db,
+            row.id,
+            outcome.reference,
+            firstCheck,
+            { ...event, reason: `reference ${outcome.reference}${note ? `; ${note}` : ""}` },
+            { amount: amount.toFixed(2), note },
+          ),
         );
-        this.progress.committed = this.progress.committed.plus(charge.amount.minus(resolved.amount));
-        if (charge.note) await this.blockPlan(row, resolved, charge.amount, charge.note);
-        if (outcome.walletBalance && moved?.answer_seq)
-          await this.noteWallet(outcome.walletBalance, moved.answer_seq);
+        this.progress.committed = this.progress.committed.plus(amount.minus(resolved.amount));
+        if (note) await this.persist(row.id, () => this.blockPlan(row, resolved, amount, note));
+        const seq = moved?.answer_seq;
+        if (outcome.walletBalance && seq)
+          await this.persist(row.id, () => this.noteWallet(outcome.walletBalance!, seq));
         this.progress.submitted++;
         this.verifier.schedule({
           id: row.id,
           reference: outcome.reference,
           submittedAt,
           attempt: 0,
-          expect: { phone: resolved.phone, amount: charge.amount.toFixed(2) },
+          expect: { phone: resolved.phone, amount: amount.toFixed(2) },
         });
         break;
       }
       case "failed":
-        await markFailed(
-          db,
-          row.id,
-          ["submitting", "in_doubt"],
-          { message: outcome.message },
-          { ...event, reason: outcome.message },
+        await this.persist(row.id, () =>
+          markFailed(
+            db,
+            row.id,
+            ["submitting", "in_doubt"],
+            { message: outcome.message },
+            { ...event, reason: outcome.message },
+          ),
         );
         this.progress.failed++;
         if (outcome.stopRun) logger.error(`stopping the run: ${outcome.message}`);
@@ -497,7 +509,7 @@ class PurchaseRun {
         );
         break;
       case "in_doubt":
-        await markInDoubt(db, row.id, { ...event, reason: outcome.why });
+        await this.persist(row.id, () => markInDoubt(db, row.id, { ...event, reason: outcome.why }));
         this.progress.inDoubt++;
         logger.warn(
           { purchase: row.id },
@@ -559,7 +571,9 @@ class PurchaseRun {
     const db = this.batcher;
     if (attempts >= maxAttempts) {
       const message = `gave up after ${attempts} attempts, none processed: ${why}`;
-      await markFailed(db, id, ["submitting"], { message }, { actor: this.actor, reason: message, response });
+      await this.persist(id, () =>
+        markFailed(db, id, ["submitting"], { message }, { actor: this.actor, reason: message, response }),
+      );
       this.progress.failed++;
       return;
     }
@@ -568,11 +582,13 @@ class PurchaseRun {
       maxDelayMs: config.reseller.retry.max_delay,
     };
     const delay = retryAfterMs ?? backoffDelay(attempts - 1, policy);
-    await requeueForRetry(db, id, new Date(this.clock.now() + delay), {
-      actor: this.actor,
-      reason: `${why}; retry in ${delay} ms`,
-      response,
-    });
+    await this.persist(id, () =>
+      requeueForRetry(db, id, new Date(this.clock.now() + delay), {
+        actor: this.actor,
+        reason: `${why}; retry in ${delay} ms`,
+        response,
+      }),
+    );
     this.progress.retried++;
   }
 
@@ -609,7 +625,12 @@ async function nextDueRetry(db: Executor, runId: string, jobName?: string): Prom
  * What a purchase cost by the provider's own answer (the listed price when the answer does not say), and a
  * `price_mismatch` note when that is above the listed price or the purchase's max_price.
  */
-function chargeOf(row: ClaimedRow, resolved: Resolved, charged: string | undefined) {
+interface Charge {
+  amount: Money;
+  note: string | null;
+}
+
+function chargeOf(row: ClaimedRow, resolved: Resolved, charged: string | undefined): Charge {
   const amount = charged ? parseMoney(charged) : resolved.amount;
   const max = row.max_price ? parseMoney(row.max_price) : null;
   const over = amount.gt(resolved.amount) || (max !== null && amount.gt(max));

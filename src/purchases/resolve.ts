@@ -74,12 +74,7 @@ export function resolvePurchase(request: PurchaseRequest, catalogue: Catalogue):
   }
   if (!plan) return refuse("plan_not_found", `no ${network.name} plan matches ${describePlan(request)}`);
   const charged = catalogue.overcharged?.get(`${network.id}:${plan.id}`);
-  if (charged && plan.price.lt(charged)) {
-    return refuse(
-      "price_mismatch",
-      `plan ${plan.id} was charged at ${formatMoney(charged)} though listed at ${formatMoney(plan.price)}; not bought until the plan list shows the price the provider charges`,
-    );
-  }
+  if (charged && plan.price.lt(charged)) return refuse("price_mismatch", overchargedReason(plan, charged));
   if (request.max_price && plan.price.gt(request.max_price)) {
     return refuse(
       "price_above_max",
@@ -127,6 +122,11 @@ export function requestedNetwork(
     );
   }
   return refuse("plan_not_found", `no network lists plan id "${id}"`);
+}
+
+/** Why a plan the provider charged more for than it lists is not bought (resolution and a claimed, unsent row). */
+export function overchargedReason(plan: Pick<Plan, "id" | "price">, charged: Money): string {
+  return `plan ${plan.id} was charged at ${formatMoney(charged)} though listed at ${formatMoney(plan.price)}; not bought until the plan list shows the price the provider charges`;
 }
 
 /** The plan a request names: by id, or the cheapest plan matching the selector (lowest id on a tie). */
