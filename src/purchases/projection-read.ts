@@ -8,7 +8,6 @@ import { budgetDay } from "./guards.js";
 import { idArray } from "./ledger.js";
 import {
   guardLimits,
-  type LedgerState,
   Projector,
   type PurchaseProjection,
   type SourceRow,
@@ -17,7 +16,7 @@ import {
 import type { Catalogue } from "./resolve.js";
 import { type IntakeRow, intakePurchase, intakeRefusal } from "./sources/intake.js";
 import { fireRows, jobPurchase } from "./sources/jobs.js";
-import { readGuardState, readWallet } from "./wallet.js";
+import { readGuardStart } from "./wallet.js";
 
 /** A fire to project: the job, the fire time its rows carry, and when the run would take them. */
 export interface ProjectedFire {
@@ -76,7 +75,7 @@ export async function projectSources(
       timeZone: config.timezone,
       limits: guardLimits(config.budget),
       catalogue,
-      ledger: await ledgerState(db, days),
+      ledger: await readGuardStart(db, days),
     },
     keepItems,
   );
@@ -245,18 +244,6 @@ const KIND_ORDER = { queued: 0, intake: 1, fire: 2, buy: 3 } as const;
 
 function byTime(a: Omit<SourceRun, "rows">, b: Omit<SourceRun, "rows">): number {
   return a.time.getTime() - b.time.getTime() || KIND_ORDER[a.kind] - KIND_ORDER[b.kind];
-}
-
-async function ledgerState(db: Executor, days: string[]): Promise<LedgerState> {
-  const committedByDay = new Map<string, LedgerState["inFlight"]>();
-  let inFlight: LedgerState["inFlight"] | undefined;
-  for (const day of days) {
-    const state = await readGuardState(db, day);
-    committedByDay.set(day, state.dailyCommitted);
-    inFlight = state.inFlight;
-  }
-  const wallet = await readWallet(db);
-  return { inFlight: inFlight ?? (await readGuardState(db, days[0]!)).inFlight, committedByDay, wallet };
 }
 
 function message(error: unknown): string {

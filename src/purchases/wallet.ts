@@ -3,6 +3,7 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import { type Money, parseMoney } from "../money.js";
+import type { LedgerState } from "./projection.js";
 
 export const WALLET_KEY = "wallet";
 
@@ -17,31 +18,33 @@ export const UNREFLECTED = sql`((select coalesce(sum(coalesce(charged_amount, am
   + (select coalesce(sum(coalesce(charged_amount, amount)), 0) from purchases
      where answer_seq > coalesce((k.value->>'seq')::bigint, 0)))`;
 
-interface GuardRow {
-  committed: string | null;
-  wallet: { balance: string | null; as_of?: string } | null;
-  in_flight: string;
-}
-
-/** The guards' starting point, unlocked: committed today, the last reported balance, and what it cannot include. */
-function guardStatement(day: string) {
-  return sql`select b.committed::text as committed, k.value as wallet, ${UNREFLECTED}::text as in_flight
-    from (select 1) one left join budget_days b on b.day = ${day} left join kv k on k.key = ${WALLET_KEY}`;
-}
-
-function guardState(row: GuardRow) {
-  const balance = row.wallet?.balance;
+/**
+ * Where the guards start from, unlocked (dry runs and the forecast): committed per budget day of `days`
+ * (YYYY-MM-DD), the last reported balance and what it cannot include yet, in one statement whatever the days.
+ */
+export async function readGuardStart(db: Executor, days: readonly string[]): Promise<LedgerState> {
+  const [row] = await rows<{
+    wallet: { balance?: string | null; as_of?: string } | string | null;
+    in_flight: string;
+    committed: Record<string, string> | string | null;
+  }>(
+    db,
+    sql`select k.value as wallet, ${UNREFLECTED}::text as in_flight,
+          (select json_object_agg(b.day::text, b.committed::text) from budget_days b
+           where b.day = any(${`{${days.join(",")}}`}::date[])) as committed
+        from (select 1) one left join kv k on k.key = ${WALLET_KEY}`,
+  );
+  const parsed = <T>(value: T | string | null | undefined): T | null =>
+    typeof value === "string" ? (JSON.parse(value) as T) : (value ?? null);
+  const wallet = parsed(row?.wallet);
+  const committed = parsed(row?.committed) ?? {};
   return {
-    dailyCommitted: parseMoney(row.committed ?? "0"),
-    walletBalance: balance ? parseMoney(balance) : undefined,
-    inFlight: parseMoney(row.in_flight ?? "0"),
+    committedByDay: new Map(Object.entries(committed).map(([day, amount]) => [day, parseMoney(amount)])),
+    wallet: wallet?.balance
+      ? { balance: parseMoney(wallet.balance), asOf: wallet.as_of ? new Date(wallet.as_of) : null }
+      : null,
+    inFlight: parseMoney(row?.in_flight ?? "0"),
   };
-}
-
-/** Guard state without locking, for dry runs and reports. */
-export async function readGuardState(db: Executor, day: string) {
-  const [row] = await rows<GuardRow>(db, guardStatement(day));
-  return guardState(row ?? { committed: null, wallet: null, in_flight: "0" });
 }
 
 /**
@@ -61,15 +64,4 @@ export async function recordWalletBalance(
         on conflict (key) do update set value = kv.value || excluded.value, updated_at = now()
         where coalesce((kv.value->>'seq')::bigint, -1) < ${seq}`,
   );
-}
-
-/** The last balance the reseller reported and when, or null before the first purchase answer. */
-export async function readWallet(db: Executor): Promise<{ balance: Money; asOf: Date | null } | null> {
-  const [row] = await rows<{ value: { balance?: string | null; as_of?: string } | string }>(
-    db,
-    sql`select value from kv where key = ${WALLET_KEY}`,
-  );
-  const value = typeof row?.value === "string" ? JSON.parse(row.value) : row?.value;
-  if (!value?.balance) return null;
-  return { balance: parseMoney(value.balance), asOf: value.as_of ? new Date(value.as_of) : null };
 }
