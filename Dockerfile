@@ -11,6 +11,7 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY tools ./tools
 RUN npm run build
 
 # ---- runtime: production dependencies, compiled JS, migrations; no compilers, no dev tools

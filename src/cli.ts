@@ -1,255 +1,100 @@
 #!/usr/bin/env node
-// The topsync command line: flag parsing only. Each command's module is loaded when it runs, so
-// `topsync --help` stays fast.
-import { readFileSync } from "node:fs";
-import { Command, CommanderError, Option } from "commander";
-import type { CommandContext, GlobalOptions } from "./cli/context.js";
-import { registerReportCommands } from "./cli/report-commands.js";
-import { registerWebsiteCommands } from "./cli/websites-commands.js";
+// Starts the topsync command line (src/cli/program.ts) from the bundle that `npm run build` makes of it,
+// dist/topsync.cjs, compiled with a V8 code cache; without the bundle, from the modules tsc wrote.
+//
+// A command's start is most of what a short command costs: Node.js reads ES modules one file at a time (some
+// 500 with the dependencies), and V8 compiles each function the first time it runs. The bundle is one file; the
+// code cache keeps the compiled functions of the last run of the same command, so the next run does not
+// compile them again. The cache is a private folder under the system's temporary folder, checked to be this
+// user's and no one else's before it is read; TOPSYNC_COMPILE_CACHE=off (or NODE_DISABLE_COMPILE_CACHE=1) turns
+// it off, TOPSYNC_COMPILE_CACHE=<folder> puts it elsewhere. A cache V8 refuses (another Node.js, other flags)
+// is written anew; one that cannot be written is not used.
+import { createHash } from "node:crypto";
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import Module from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import vm from "node:vm";
 
-const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
-  version: string;
-};
+const bundle = fileURLToPath(new URL("./topsync.cjs", import.meta.url));
 
-const program = new Command("topsync")
-  .description("Scheduled data top-ups with a money-safe ledger, and declarative analytics websites.")
-  .version(version, "-V, --version", "print topsync's version")
-  .option("-c, --config <file>", "config file", "./config.yaml")
-  .addOption(
-    new Option("--log-level <level>", "log level").choices([
-      "trace",
-      "debug",
-      "info",
-      "warn",
-      "error",
-      "fatal",
-    ]),
-  )
-  .option("--json", "print data as JSON")
-  .showHelpAfterError("(run with --help for usage)")
-  .exitOverride();
+type Main = (argv: string[]) => Promise<number>;
 
-/** Runs a command body with a context built from config; failures become one paragraph and an exit code. */
-function withContext<A extends unknown[]>(body: (ctx: CommandContext, ...args: A) => Promise<void>) {
-  return async (...args: A): Promise<void> => {
-    const { openContext } = await import("./cli/context.js");
-    const ctx = await openContext(globals());
-    try {
-      await body(ctx, ...args);
-    } finally {
-      await ctx.close();
-    }
-  };
+const main: Main = existsSync(bundle)
+  ? loadBundle(bundle)
+  : ((await import("./cli/program.js")) as { main: Main }).main;
+process.exitCode = await main(process.argv);
+
+function loadBundle(file: string): Main {
+  const bytes = readFileSync(file);
+  const cache = cacheFile(bytes);
+  const cachedData = cache ? readIfPresent(cache) : undefined;
+  // One-byte text: tools/bundle.js makes sure every byte of the bundle is ASCII.
+  const script = new vm.Script(Module.wrap(bytes.toString("latin1")), {
+    filename: file,
+    cachedData,
+    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+  });
+  const compiled = script.runInThisContext() as (...args: unknown[]) => void;
+  const module = new Module(file);
+  module.filename = file;
+  module.paths = (Module as unknown as { _nodeModulePaths(dir: string): string[] })._nodeModulePaths(
+    dirname(file),
+  );
+  const require = Module.createRequire(file);
+  compiled.call(module.exports, module.exports, require, module, file, dirname(file));
+  if (cache && (cachedData === undefined || script.cachedDataRejected)) {
+    // At exit, so the functions this command ran are in it; the next run of the same command skips them.
+    process.once("exit", () => writeQuietly(cache, script.createCachedData()));
+  }
+  return (module.exports as { main: Main }).main;
 }
 
-function globals(): GlobalOptions {
-  return program.opts<GlobalOptions>();
+/** The cache file for this bundle, this Node.js and this command, or undefined when there is to be none. */
+function cacheFile(bytes: Buffer): string | undefined {
+  const setting = process.env.TOPSYNC_COMPILE_CACHE;
+  if (setting === "off" || setting === "0" || process.env.NODE_DISABLE_COMPILE_CACHE) return undefined;
+  const folder = setting || join(tmpdir(), `topsync-compile-cache-${process.getuid?.() ?? "user"}`);
+  if (!privateFolder(folder)) return undefined;
+  // V8 checks a cache's V8 version, flags and the source's length, not the source itself: the key must.
+  const words = process.argv.slice(2).filter((arg) => /^[a-z][a-z-]*$/.test(arg));
+  const key = createHash("sha256")
+    .update(bytes)
+    .update(
+      `\0${process.version}\0${process.arch}\0${process.execArgv.join(" ")}\0${words.slice(0, 2).join(" ")}`,
+    )
+    .digest("hex")
+    .slice(0, 32);
+  return join(folder, `${key}.v8`);
 }
 
-program
-  .command("demo")
-  .description("start the sandbox in-process and show what topsync does against it")
-  .action(async () => (await import("./cli/demo.js")).demoCommand(globals()));
-
-program
-  .command("sandbox")
-  .description("serve both simulated APIs on loopback until stopped")
-  .option("--reseller-port <port>", "reseller port", "4010")
-  .option("--analytics-port <port>", "analytics port", "4020")
-  .option("--host <host>", "address to listen on", "127.0.0.1")
-  .option("--latency <ms>", "added latency per request in ms", "0")
-  .option("--seed <n>", "seed for outcomes and faults", "1")
-  .option("--faults <file>", "fault injection file (JSON or YAML)")
-  .option("--fail-rate <share>", "share of purchases that end failed", "0")
-  .option("--reverse-rate <share>", "share of purchases that end reversed", "0")
-  .option("--wallet <amount>", "starting wallet balance", "1000000.00")
-  .option("--websites <n>", "seed this many websites", "0")
-  .option("--throttle-limit <n>", "analytics API: requests per window, as Laravel's throttle", "60")
-  .option("--throttle-window <seconds>", "analytics API: the throttle window in seconds", "60")
-  .option("--no-throttle", "analytics API: no throttle")
-  .option("--page-shape <shape>", "website pages: laravel (meta) or bare (paginator)", "laravel")
-  .option("--record-shape <shape>", "single websites: wrapped ({data}) or bare", "wrapped")
-  .option("--per-page-cap <n>", "answer at most this many websites a page")
-  .option(
-    "--notify-url <url>",
-    "POST each debit's signed notification here (webhooks.secret: sandbox-webhook-secret)",
-  )
-  .action(async (options) => (await import("./cli/sandbox.js")).sandboxCommand(options));
-
-const config = program.command("config").description("validate the config or print its JSON Schema");
-config
-  .command("check")
-  .description("validate the config file and report every problem with its line")
-  .action(async () => (await import("./cli/config.js")).configCheckCommand(globals()));
-config
-  .command("schema")
-  .description("print the JSON Schema of config.yaml (for editor autocompletion)")
-  .action(async () => (await import("./cli/config.js")).configSchemaCommand());
-
-program
-  .command("networks")
-  .description("list the reseller's networks")
-  .action(withContext(async (ctx) => (await import("./cli/catalogue.js")).networksCommand(ctx)));
-
-program
-  .command("plans")
-  .description("list the data plans of a network (by id, code or name)")
-  .argument("<network>", "network id, code or name, e.g. MTN")
-  .action(
-    withContext(async (ctx, network: string) =>
-      (await import("./cli/catalogue.js")).plansCommand(ctx, network),
-    ),
-  );
-
-program
-  .command("verify")
-  .description("verify one purchase by its reference")
-  .argument("<reference>", "transaction reference")
-  .action(
-    withContext(async (ctx, reference: string) =>
-      (await import("./cli/verify.js")).verifyCommand(ctx, reference),
-    ),
-  );
-
-program
-  .command("buy")
-  .description("buy one data plan through the ledger (asks first on a terminal)")
-  .requiredOption("--network <network>", "network id, code or name")
-  .option("--plan <id>", "plan id (see topsync plans)")
-  .option("--size <size>", "or a plan size, e.g. 1GB (the cheapest matching plan)")
-  .option("--type <type>", "with --size: the plan type, e.g. 'CORPORATE GIFTING'")
-  .requiredOption("--phone <phone>", "recipient, e.g. 08031234567 or +2348031234567")
-  .option("--ported", "the number was ported to this network: skip the prefix check")
-  .option("--max-price <amount>", "refuse when the live price is higher")
-  .option(
-    "--key <key>",
-    "request key (default: the purchase and the current minute, so a repeat adds nothing)",
-  )
-  .option("--dry-run", "show what would be bought; buy nothing, write nothing")
-  .option("-y, --yes", "do not ask")
-  .action(withContext(async (ctx, flags) => (await import("./cli/buy.js")).buyCommand(ctx, flags)));
-
-const purchases = program.command("purchases").description("the purchase ledger");
-purchases
-  .command("run")
-  .description("do what is due once and exit: intake, due job fires, queued purchases, verification")
-  .option("--job <name>", "only this job")
-  .option("--now", "with --job: fire it now (the current minute)")
-  .option("--fire-time <time>", "with --job: fire it for this ISO time")
-  .option("--dry-run", "show what would be bought and rejected; buy nothing, write nothing")
-  .option("--show-phone", "print phone numbers unmasked")
-  .action(
-    withContext(async (ctx, flags) =>
-      (await import("./cli/purchases-run.js")).purchasesRunCommand(ctx, flags),
-    ),
-  );
-purchases
-  .command("list")
-  .description("list purchases, newest first")
-  .option(
-    "--state <state>",
-    "only this state (queued, submitted, succeeded, failed, in_doubt, unverified, …)",
-  )
-  .option("--since <when>", "created in the last duration (7d, 24h) or since a date")
-  .option("--job <name>", "only this job")
-  .option("--limit <n>", "at most this many", "100")
-  .option("--csv", "print CSV")
-  .option("--show-phone", "print phone numbers unmasked")
-  .action(
-    withContext(async (ctx, flags) =>
-      (await import("./cli/purchases-ledger.js")).purchasesListCommand(ctx, flags),
-    ),
-  );
-purchases
-  .command("show")
-  .description("one purchase and its event history")
-  .argument("<id-or-reference>", "purchase id or provider reference")
-  .option("--show-phone", "print phone numbers unmasked")
-  .action(
-    withContext(async (ctx, target: string, flags: { showPhone?: boolean }) =>
-      (await import("./cli/purchases-ledger.js")).purchasesShowCommand(ctx, target, flags.showPhone === true),
-    ),
-  );
-purchases
-  .command("resolve")
-  .description("settle an in_doubt or unverified purchase by hand")
-  .argument("<id-or-reference>", "purchase id or provider reference")
-  .requiredOption("--as <state>", "succeeded or failed")
-  .option("--reference <reference>", "the provider's reference, when you found it")
-  .requiredOption("--note <text>", "why: goes into the purchase's history")
-  .action(
-    withContext(async (ctx, target: string, flags) =>
-      (await import("./cli/purchases-ledger.js")).purchasesResolveCommand(ctx, target, flags),
-    ),
-  );
-purchases
-  .command("reconcile")
-  .description("match a provider's statement CSV against the ledger (dry unless --apply)")
-  .requiredOption("--statement <file>", "the provider's transaction export (CSV with a header line)")
-  .option(
-    "--columns <map>",
-    "CSV column names, e.g. reference=Ref,phone=Phone,amount=Amount,date=Date,status=Status",
-  )
-  .option("--apply", "settle in_doubt and unverified purchases whose unique match a verify read confirms")
-  .action(
-    withContext(async (ctx, flags) =>
-      (await import("./cli/purchases-reconcile.js")).purchasesReconcileCommand(ctx, flags),
-    ),
-  );
-purchases
-  .command("requeue")
-  .description("queue a failed or rejected purchase again")
-  .argument("<id-or-reference>", "purchase id or provider reference")
-  .action(
-    withContext(async (ctx, target: string) =>
-      (await import("./cli/purchases-ledger.js")).purchasesRequeueCommand(ctx, target),
-    ),
-  );
-purchases
-  .command("cancel")
-  .description("withdraw a queued purchase")
-  .argument("<id-or-reference>", "purchase id or provider reference")
-  .action(
-    withContext(async (ctx, target: string) =>
-      (await import("./cli/purchases-ledger.js")).purchasesCancelCommand(ctx, target),
-    ),
-  );
-
-program
-  .command("migrate")
-  .description("apply database migrations (also done by every command that opens the database)")
-  .action(withContext(async (ctx) => (await import("./cli/migrate.js")).migrateCommand(ctx)));
-
-program
-  .command("run")
-  .description(
-    "the daemon: job schedules, intake, verification and the website loop; /healthz, /readyz, /metrics",
-  )
-  .action(withContext(async (ctx) => (await import("./cli/run.js")).runCommand(ctx)));
-
-const websites = program.command("websites").description("the analytics websites");
-websites
-  .command("list")
-  .description("list every website the analytics service has")
-  .action(withContext(async (ctx) => (await import("./cli/websites.js")).websitesListCommand(ctx)));
-registerWebsiteCommands(websites, withContext);
-registerReportCommands(program, withContext);
-
-async function main(argv: string[]): Promise<number> {
+/** A folder only this user can write: anyone who could write the cache could choose the code that runs. */
+function privateFolder(folder: string): boolean {
   try {
-    await program.parseAsync(argv);
-    return typeof process.exitCode === "number" ? process.exitCode : 0;
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version end here too, with exit code 0.
-      return error.exitCode === 0 ? 0 : 64;
-    }
-    const { failureOutput } = await import("./cli/fail.js");
-    const debug = ["debug", "trace"].includes(program.opts<GlobalOptions>().logLevel ?? "");
-    const failure = failureOutput(error, debug, process.stderr.isTTY === true);
-    process.stderr.write(failure.output);
-    return failure.exitCode;
+    mkdirSync(folder, { recursive: true, mode: 0o700 });
+    const stat = lstatSync(folder);
+    const uid = process.getuid?.();
+    return stat.isDirectory() && (uid === undefined || stat.uid === uid) && (stat.mode & 0o022) === 0;
+  } catch {
+    return false;
   }
 }
 
-process.exitCode = await main(process.argv);
+function readIfPresent(file: string): Buffer | undefined {
+  try {
+    return readFileSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function writeQuietly(file: string, data: Buffer): void {
+  try {
+    const partial = `${file}.${process.pid}`;
+    writeFileSync(partial, data, { mode: 0o600 });
+    renameSync(partial, file);
+  } catch {
+    // A cache is an optimisation: a folder that went away or filled up costs the next run its speed only.
+  }
+}

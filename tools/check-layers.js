@@ -13,7 +13,7 @@ export const LAYERS = [
   ["config"],
   ["reseller", "analytics"],
   ["http", "db"],
-  ["time", "log", "text", "money.ts", "duration.ts", "calendar.ts", "clock.ts", "errors.ts", "semaphore.ts"],
+  ["time", "log", "text", "package-root.ts", "money.ts", "duration.ts", "calendar.ts", "clock.ts", "errors.ts", "semaphore.ts"],
 ];
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..", "src");

@@ -110,7 +110,7 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   const envIssues = plain.problems.map((problem) =>
     at(problem.offset, formatPath(problem.path), problem.message),
   );
-  const result = configSchema.safeParse(plain.value, { error: configErrorMap });
+  const result = configSchema.safeParse(plain.value, { error: configErrorMap, jitless: true });
   const schemaIssues = result.success
     ? []
     : withoutEchoes(result.error.issues, plain.problems).flatMap((issue) => describeIssue(issue, doc, at));

@@ -2,9 +2,10 @@
 // together do not race. drizzle's own migrator has no lock; this one is the same files and a journal table.
 import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
+import { packageRoot } from "../package-root.js";
 import { type Db, rows } from "./client.js";
 
-const MIGRATIONS = new URL("../../drizzle/", import.meta.url);
+const MIGRATIONS = new URL("drizzle/", packageRoot(import.meta.url));
 const LOCK_KEY = 7_263_541_001;
 
 interface Journal {

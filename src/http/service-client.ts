@@ -1,7 +1,7 @@
 // One keep-alive undici pool per remote service: bearer auth, timeouts, the configured rate limit and the
 // limits the service announces on its answers (server-limits.ts), retries with backoff for reads, and every
 // failure turned into one typed HttpError. The API key lives here only.
-import { Pool } from "undici";
+import type { Pool } from "undici";
 import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
 import { backoffDelay, parseRetryAfter } from "./backoff.js";
@@ -81,7 +81,10 @@ class TotalTimeout extends Error {
 }
 
 export class ServiceClient {
-  private readonly pool: Pool;
+  /** Opened with the first request: undici is loaded then, so a command that calls no service never pays for it. */
+  private pool: Pool | undefined;
+  private opening: Promise<Pool> | undefined;
+  private readonly origin: string;
   private readonly basePath: string;
   private readonly limiter: RateLimiter;
   private readonly limits: ServerLimits;
@@ -99,13 +102,22 @@ export class ServiceClient {
       options.burst ?? Math.max(1, Math.ceil(options.rateLimit / 10)),
     );
     this.limits = new ServerLimits(this.clock);
-    this.pool = new Pool(url.origin, {
-      connections: options.concurrency,
-      pipelining: 1,
-      connect: { timeout: options.timeout.connect },
-      headersTimeout: options.timeout.headers,
-      bodyTimeout: options.timeout.body,
+    this.origin = url.origin;
+  }
+
+  private openPool(): Promise<Pool> {
+    this.opening ??= import("undici").then(({ Pool }) => {
+      const timeout = this.options.timeout;
+      this.pool = new Pool(this.origin, {
+        connections: this.options.concurrency,
+        pipelining: 1,
+        connect: { timeout: timeout.connect },
+        headersTimeout: timeout.headers,
+        bodyTimeout: timeout.body,
+      });
+      return this.pool;
     });
+    return this.opening;
   }
 
   get service(): ServiceName {
@@ -129,11 +141,11 @@ export class ServiceClient {
   }
 
   async close(): Promise<void> {
-    await this.pool.close();
+    if (this.opening) await (await this.opening).close();
   }
 
   async destroy(): Promise<void> {
-    await this.pool.destroy();
+    if (this.opening) await (await this.opening).destroy();
   }
 
   private retryDelay(error: HttpError, attempt: number): number {
@@ -218,7 +230,8 @@ export class ServiceClient {
       headers["content-type"] = "application/json";
       body = JSON.stringify(spec.json);
     }
-    const response = await this.pool.request({
+    const pool = this.pool ?? (await this.openPool());
+    const response = await pool.request({
       method: spec.method,
       path: this.basePath + spec.path + queryString(spec.query),
       headers,

@@ -1,7 +1,8 @@
 // pino, set up once per process: JSON lines by default, readable lines on a terminal; secrets redacted by
 // key, phone numbers masked in every message and field.
+import { createRequire } from "node:module";
 import { type DestinationStream, type Logger, pino } from "pino";
-import pretty from "pino-pretty";
+import type { PrettyOptions } from "pino-pretty";
 import { maskPhonesDeep, maskPhonesIn } from "./mask.js";
 
 export type { Logger };
@@ -26,13 +27,18 @@ const REDACT = [
   "*.headers.authorization",
 ];
 
+/** pino-pretty (about 40 modules) is loaded only when a person is reading the terminal. */
+function loadPretty(): (options: PrettyOptions) => DestinationStream {
+  return createRequire(import.meta.url)("pino-pretty") as (options: PrettyOptions) => DestinationStream;
+}
+
 export function createLogger(options: LoggerOptions = {}): Logger {
   const level = options.level ?? "info";
   const usePretty = options.pretty ?? (options.destination === undefined && process.stderr.isTTY === true);
   const destination =
     options.destination ??
     (usePretty
-      ? pretty({
+      ? loadPretty()({
           destination: 2,
           sync: true,
           colorize: true,

@@ -62,7 +62,7 @@ export function parseStatement(text: string, file: string, columns: ColumnMap): 
     const reference = cell("reference");
     if (!reference) throw new DataError(`${where("reference")} is empty`);
     const amountText = cell("amount")
-      .replace(/[₦,\s]/g, "")
+      .replace(/[\u20a6,\s]/g, "")
       .replace(/^N(?=\d)/, "");
     if (!isMoneyText(amountText))
       throw new DataError(`${where("amount")}: "${cell("amount")}" is not an amount`);

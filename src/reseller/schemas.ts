@@ -131,7 +131,7 @@ export type Transaction = z.output<typeof transactionSchema>;
  * with `*` where a digit is hidden, or undefined when it does not read as a Nigerian number of 11 digits.
  */
 export function visiblePhone(shown: string): string | undefined {
-  let compact = shown.replace(/[\s().-]/g, "").replace(/[xX•#]/g, "*");
+  let compact = shown.replace(/[\s().-]/g, "").replace(/[xX\u2022#]/g, "*");
   if (/^\+?234/.test(compact)) compact = `0${compact.replace(/^\+?234/, "")}`;
   return /^0[\d*]{10}$/.test(compact) ? compact : undefined;
 }

@@ -1,0 +1,118 @@
+import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);
+
+// dist/websites/render.js
+var PLAN_FORMAT_VERSION = "1";
+var MARK = { create: "+", update: "~", delete: "-" };
+function renderPlanText(plan, refusal) {
+  const out = [];
+  if (!plan.remote.complete) {
+    out.push(`INCOMPLETE: the remote listing was incomplete (${plan.remote.problem ?? "the pages disagreed"}).`, "No website is created or deleted from it; updates of the websites it shows go ahead.", "");
+  }
+  const changes = plan.entries.filter((e) => e.action === "create" || e.action === "update" || e.action === "delete");
+  if (changes.length > 0) {
+    out.push("topsync will make these changes to the analytics websites:", "");
+    for (const entry of changes)
+      out.push(...changeLines(entry), "");
+  } else {
+    out.push("No changes: the analytics websites match the declared list.", "");
+  }
+  out.push(...apart(plan, "unmanaged", "Unmanaged (not touched)"));
+  out.push(...apart(plan, "conflict", "Conflicts (not touched)"));
+  out.push(...apart(plan, "withheld", "Withheld (listing incomplete)"));
+  if (refusal)
+    out.push(`Warning: ${refusal.message}.`, "");
+  out.push(summaryLine(plan.summary));
+  return `${out.join("\n")}
+`;
+}
+function summaryLine(summary) {
+  const withheld = summary.withheld > 0 ? `, ${summary.withheld} withheld (listing incomplete)` : "";
+  return `Plan: ${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ${summary.unchanged} unchanged${withheld}.`;
+}
+function changeLines(entry) {
+  if (entry.action === "create") {
+    const declared = entry.declared_domain ? ` (declared as ${JSON.stringify(entry.declared_domain)})` : "";
+    const why = entry.reason ? [`      # ${entry.reason}`] : [];
+    return [`  + create ${entry.domain}${declared}`, ...why, ...diffLines(entry.diff, false)];
+  }
+  if (entry.action === "update") {
+    return [`  ~ update ${entry.domain} (id ${entry.id})`, ...diffLines(entry.diff, true)];
+  }
+  if (entry.action === "delete") {
+    return [`  - delete ${entry.domain} (id ${entry.id})`, `      # ${entry.reason}`];
+  }
+  return [];
+}
+function diffLines(diff, withFrom) {
+  const fields = Object.entries(diff);
+  const width = Math.max(...fields.map(([field]) => field.length));
+  return fields.map(([field, change]) => {
+    const label = `${field}:`.padEnd(width + 1);
+    const to = show(change.to);
+    return withFrom ? `      ${label} ${show(change.from)} \u2192 ${to}` : `      ${label} ${to}`;
+  });
+}
+function show(value) {
+  if (value === null)
+    return "(none)";
+  if (value === "(sensitive)")
+    return value;
+  return JSON.stringify(value).replace(/","/g, '", "');
+}
+function apart(plan, action, title) {
+  const entries = plan.entries.filter((entry) => entry.action === action);
+  if (entries.length === 0)
+    return [];
+  const lines = entries.map((entry) => {
+    const id = "id" in entry ? ` (id ${entry.id})` : "";
+    return `  ${entry.domain}${id}: ${"reason" in entry ? entry.reason : ""}`;
+  });
+  return [`${title}: ${entries.length}`, ...lines, ""];
+}
+function planJson(plan, refusal) {
+  const changes = plan.entries.filter((entry) => entry.action !== "noop").map((entry) => {
+    const change = { action: entry.action, domain: entry.domain };
+    if ("id" in entry)
+      change.id = entry.id;
+    if ("ids" in entry)
+      change.ids = entry.ids;
+    if ("instead" in entry)
+      change.instead = entry.instead;
+    if ("declared_domain" in entry && entry.declared_domain)
+      change.declared_domain = entry.declared_domain;
+    if ("diff" in entry)
+      change.diff = entry.diff;
+    if ("reason" in entry && entry.reason)
+      change.reason = entry.reason;
+    return change;
+  });
+  return {
+    format_version: PLAN_FORMAT_VERSION,
+    complete: plan.remote.complete,
+    ...plan.remote.complete ? {} : { incomplete_reason: plan.remote.problem ?? "the pages disagreed" },
+    summary: plan.summary,
+    changes,
+    ...refusal ? { deletes_refused: { code: refusal.code, message: refusal.message } } : {}
+  };
+}
+var DONE = { create: "created", update: "updated", delete: "deleted" };
+function renderApplyText(result) {
+  const out = result.applied.map((a) => `  ${MARK[a.action]} ${DONE[a.action]} ${a.domain} (id ${a.id})`);
+  for (const conflict of result.conflicts)
+    out.push(`  ! conflict ${conflict.domain}: ${conflict.reason}`);
+  for (const error of result.errors)
+    out.push(`  ! ${error.message}`);
+  const errors = result.errors.length;
+  const conflicts = result.conflicts.length;
+  out.push(`Apply ${errors > 0 ? "finished with errors" : "complete"}: ${result.created} created, ${result.updated} updated, ${result.deleted} deleted${conflicts > 0 ? `, ${conflicts} ${conflicts === 1 ? "conflict" : "conflicts"}` : ""}${errors > 0 ? `, ${errors} ${errors === 1 ? "error" : "errors"}` : ""}.`);
+  return `${out.join("\n")}
+`;
+}
+
+export {
+  PLAN_FORMAT_VERSION,
+  renderPlanText,
+  summaryLine,
+  planJson,
+  renderApplyText
+};

