@@ -3,6 +3,7 @@
 // leading zero); a key with an empty value counts as absent, so its default applies.
 import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type Node, type Scalar } from "yaml";
 import { interpolate } from "./interpolate.js";
+import { type CollapsedRun, placeholderRun } from "./long-lists.js";
 
 export type PathSegment = string | number;
 
@@ -21,7 +22,12 @@ export interface PlainDocument {
   secrets: string[];
   /** Set when aliases expand to more than MAX_ALIAS_NODES values (an "alias bomb"); the value is then partial. */
   exhausted?: PathProblem;
+  /** Of the collapsed runs given, those found where they were put (long-lists.ts). */
+  runsFound: number;
 }
+
+/** The collapsed runs of a document whose every run was found, for `locate`. */
+const documentRuns = new WeakMap<Document, Map<string, CollapsedRun>>();
 
 /**
  * How many values aliases may expand to in one document. Each `*name` copies its anchor's whole subtree, so a
@@ -40,7 +46,13 @@ function isSecret(key: PathSegment | undefined, value: string): boolean {
   return SECRET_KEY.test(key) || (URL_KEY.test(key) && value.includes("@"));
 }
 
-export function toPlain(doc: Document, source: string, env: NodeJS.ProcessEnv): PlainDocument {
+export function toPlain(
+  doc: Document,
+  source: string,
+  env: NodeJS.ProcessEnv,
+  runs?: Map<string, CollapsedRun>,
+): PlainDocument {
+  const found = new Set<CollapsedRun>();
   const problems: PathProblem[] = [];
   const secrets: string[] = [];
   const resolving = new Set<unknown>();
@@ -100,7 +112,20 @@ export function toPlain(doc: Document, source: string, env: NodeJS.ProcessEnv): 
       }
       return out;
     }
-    if (isSeq(node)) return node.items.map((item, index) => convert(item, [...path, index]));
+    if (isSeq(node)) {
+      const out: unknown[] = [];
+      for (const item of node.items) {
+        const run = runAt(node, item);
+        if (!run) {
+          out.push(convert(item, [...path, out.length]));
+          continue;
+        }
+        found.add(run);
+        if (aliasDepth > 0 && (expanded += run.values.length) > MAX_ALIAS_NODES) return convert(null, path);
+        for (const value of run.values) out.push(value);
+      }
+      return out;
+    }
     if (isPair(node)) {
       const key = keyText(node.key);
       return define({}, key, convert(node.value, [...path, key]));
@@ -108,8 +133,17 @@ export function toPlain(doc: Document, source: string, env: NodeJS.ProcessEnv): 
     return node ?? null;
   }
 
+  /** The collapsed run a block sequence's item stands for: its placeholder, exactly where it was put. */
+  function runAt(seq: { flow?: boolean | undefined }, item: unknown): CollapsedRun | undefined {
+    if (!runs || seq.flow || !isScalar(item) || item.type !== "QUOTE_DOUBLE") return undefined;
+    const run = placeholderRun(runs, item.value);
+    return run && item.range?.[0] === run.at ? run : undefined;
+  }
+
   const value = convert(doc.contents, []);
-  return exhausted ? { value, problems, secrets, exhausted } : { value, problems, secrets };
+  if (runs && found.size === runs.size) documentRuns.set(doc, runs);
+  const result = { value, problems, secrets, runsFound: found.size };
+  return exhausted ? { ...result, exhausted } : result;
 }
 
 function isEmpty(node: unknown): boolean {
@@ -146,7 +180,7 @@ export function locate(doc: Document, path: readonly PropertyKey[]): Located {
   let depth = 0;
   for (const segment of path) {
     if (isAlias(node)) node = node.resolve(doc);
-    const next = step(node, segment);
+    const next = step(node, segment, documentRuns.get(doc));
     if (!next) break;
     node = next.value;
     keyOffset = offsetOf(next.key);
@@ -163,15 +197,38 @@ function offsetOf(node: unknown): number | undefined {
   return isNodeLike(node) ? node.range?.[0] : undefined;
 }
 
-function step(node: unknown, segment: PropertyKey): { value: unknown; key?: Node } | undefined {
+function step(
+  node: unknown,
+  segment: PropertyKey,
+  runs: Map<string, CollapsedRun> | undefined,
+): { value: unknown; key?: Node } | undefined {
   if (isMap(node)) {
     const pair = node.items.find((item) => keyText(item.key) === String(segment));
     if (!pair) return undefined;
     return { value: pair.value, key: isNodeLike(pair.key) ? pair.key : undefined };
   }
   if (isSeq(node) && typeof segment === "number") {
-    const item = node.items[segment];
-    return item === undefined ? undefined : { value: item };
+    if (!runs) {
+      const item = node.items[segment];
+      return item === undefined ? undefined : { value: item };
+    }
+    // Items of a collapsed run are not nodes: their place comes from the run.
+    let index = segment;
+    for (const item of node.items) {
+      const candidate = isScalar(item) && !node.flow ? placeholderRun(runs, item.value) : undefined;
+      const run = candidate && isScalar(item) && item.range?.[0] === candidate.at ? candidate : undefined;
+      if (!run) {
+        if (index === 0) return { value: item };
+        index--;
+        continue;
+      }
+      if (index < run.values.length) {
+        const offset = run.offsets[index] ?? run.at;
+        return { value: { range: [offset, offset, offset] } };
+      }
+      index -= run.values.length;
+    }
+    return undefined;
   }
   return undefined;
 }

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { formatDuration } from "../duration.js";
 import { cronNextFire, restrictsBothDayFields } from "../time/cron.js";
 import { locate, type PathProblem, type PathSegment, toPlain } from "./document.js";
+import { collapseLongLists } from "./long-lists.js";
 import { closestKey, configErrorMap, knownKeys, redact, unknownKeyMessage } from "./messages.js";
 import { type Config, configSchema, type DuplicateParams, formatPath } from "./schema.js";
 
@@ -79,11 +80,45 @@ export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.
   return parseConfig(text, file, env);
 }
 
+/**
+ * The YAML document and its plain values. Long lists of simple items are read by long-lists.ts, not the parser,
+ * when the parser confirms where they are; anything unexpected (a parse error or warning, a placeholder not where
+ * it was put) and the original text is parsed as it is, so messages are the parser's own.
+ */
+function parseYaml(text: string, env: NodeJS.ProcessEnv) {
+  const parse = (source: string) => {
+    const lines = new LineCounter();
+    const doc = parseDocument(source, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+    return { doc, lines };
+  };
+  const collapsed = collapseLongLists(text);
+  if (collapsed) {
+    const { doc } = parse(collapsed.text);
+    if (doc.errors.length === 0 && doc.warnings.length === 0) {
+      const plain = toPlain(doc, collapsed.text, env, collapsed.runs);
+      if (plain.runsFound === collapsed.runs.size) {
+        // Positions in the file, for offsets in the text parsed.
+        const file = fileLines(text);
+        const lines = { linePos: (offset: number) => file.linePos(collapsed.originalOffset(offset)) };
+        return { doc, lines, plain };
+      }
+    }
+  }
+  const { doc, lines } = parse(text);
+  return { doc, lines, plain: toPlain(doc, text, env) };
+}
+
+/** Line starts of a text, as the parser's LineCounter records them. */
+function fileLines(text: string): LineCounter {
+  const lines = new LineCounter();
+  lines.addNewLine(0);
+  for (let at = text.indexOf("\n"); at !== -1; at = text.indexOf("\n", at + 1)) lines.addNewLine(at + 1);
+  return lines;
+}
+
 /** Pure: validates config text as if read from `file` (which names issues and anchors relative paths). */
 export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
-  const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const plain = toPlain(doc, text, env);
+  const { doc, lines, plain } = parseYaml(text, env);
   const at = (offset: number, issuePath: string, message: string): ConfigIssue => {
     const { line, col } = lines.linePos(offset);
     return { file, line, column: col, path: issuePath + subjectOf(issuePath, plain.value), message };

@@ -1,0 +1,277 @@
+// `npm run bench:command`: topsync as an operator runs it — `topsync purchases run --job campaign --now`, timed
+// from the spawn of the command to its exit, with the N recipients inline in its config, on a database already
+// migrated — beside the same work done by graphile-worker (batched, its addJobs of N timed, its worker already
+// started) and by the no-database loop, on one sandbox process. Then the fixed costs an operator pays on every
+// command. Figures go to bench/RESULTS.md (issue 18).
+//
+// Every database it uses it creates (topsync_bench_…) and drops, also on Ctrl-C; it never touches another.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CLI, createDatabase, machine, runWorker, startSandboxProcess, writeSection } from "./lib.js";
+
+const CONCURRENCY = 32;
+const GRID = [
+  { latency: 0, count: 2000 },
+  { latency: 0, count: 10000 },
+  { latency: 20, count: 1000 },
+  { latency: 20, count: 4000 },
+];
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const FIXED_ROUNDS = Number(process.env.BENCH_FIXED_ROUNDS ?? 9);
+const KINDS = ["topsync", "graphile-worker", "no-database"];
+
+const scratch = mkdtempSync(join(tmpdir(), "topsync-bench-command-"));
+const live = new Set();
+let sandbox;
+async function cleanUp() {
+  await sandbox?.stop().catch(() => {});
+  for (const database of live) await database.drop().catch(() => {});
+  rmSync(scratch, { recursive: true, force: true });
+}
+for (const signal of ["SIGINT", "SIGTERM"]) {
+  process.once(signal, () => {
+    console.error(`bench:command: ${signal}, cleaning up`);
+    cleanUp().finally(() => process.exit(130));
+  });
+}
+
+async function withDatabase(body) {
+  const database = await createDatabase();
+  live.add(database);
+  try {
+    return await body(database);
+  } finally {
+    live.delete(database);
+    await database.drop();
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const phones = (count) =>
+  Array.from({ length: count }, (_, i) => `0803${String(1_000_000 + i).padStart(7, "0")}`);
+
+/** A config as an operator writes it: one job, N recipients inline, verification polled quickly. */
+function writeConfig(name, { resellerUrl, databaseUrl, count }) {
+  const file = join(scratch, `${name}.yaml`);
+  writeFileSync(
+    file,
+    `reseller:
+  base_url: "${resellerUrl}"
+  api_key: sandbox-reseller-key
+  concurrency: ${CONCURRENCY}
+  rate_limit: 1000000
+  retry: { max_attempts: 5, base_delay: 5ms, max_delay: 50ms }
+analytics: { base_url: "http://127.0.0.1:1", api_key: x }
+database: { url: "${databaseUrl}" }
+verification: { initial_delay: 1ms, max_interval: 1ms, timeout: 60s }
+purchases:
+  - name: campaign
+    plan: { network: MTN, plan_id: "102" }
+    max_price: "100000.00"
+    recipients:
+${phones(count)
+  .map((phone) => `      - "${phone}"`)
+  .join("\n")}
+`,
+  );
+  return file;
+}
+
+/** Spawns the CLI and resolves when it exits: wall milliseconds from spawn to exit, exit code, output. */
+function timeCommand(args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const startedAt = Date.now();
+    const child = spawn(process.execPath, [CLI, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, TOPSYNC_LOG_LEVEL: "warn", ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.once("error", reject);
+    child.once("exit", (code) =>
+      resolve({ ms: performance.now() - started, startedAt, code, stdout, stderr }),
+    );
+  });
+}
+
+async function migrated(database, config) {
+  const result = await timeCommand(["migrate", "-c", config]);
+  if (result.code !== 0) throw new Error(`topsync migrate failed: ${result.stderr}`);
+}
+
+/** One `purchases run` of N inline recipients, on a fresh migrated database. */
+async function topsyncRun(cell) {
+  return withDatabase(async (database) => {
+    const config = writeConfig("campaign", {
+      resellerUrl: sandbox.resellerUrl,
+      databaseUrl: database.url,
+      count: cell.count,
+    });
+    await migrated(database, config);
+    await sandbox.admin("reset", {});
+    const run = await timeCommand(["purchases", "run", "--job", "campaign", "--now", "-c", config]);
+    if (run.code !== 0) throw new Error(`purchases run exited ${run.code}: ${run.stderr.slice(-2000)}`);
+    const { debits } = await sandbox.admin("debits");
+    if (debits.length !== cell.count) throw new Error(`${debits.length} debits for ${cell.count} recipients`);
+    const firstPost = Math.min(...debits.map((d) => Date.parse(`${d.at.slice(0, 23)}Z`)));
+    return { rate: cell.count / (run.ms / 1000), seconds: run.ms / 1000, firstPostMs: firstPost - run.startedAt };
+  });
+}
+
+async function workerRun(kind, cell) {
+  return withDatabase(async (database) => {
+    await sandbox.admin("reset", {});
+    return runWorker("purchases-worker.js", {
+      kind,
+      count: cell.count,
+      concurrency: CONCURRENCY,
+      resellerUrl: sandbox.resellerUrl,
+      databaseUrl: database.url,
+      sandboxPid: sandbox.pid,
+      addTimed: true,
+    });
+  });
+}
+
+const run = { topsync: topsyncRun, "graphile-worker": (c) => workerRun("graphile-worker", c) };
+run["no-database"] = (c) => workerRun("no-database", c);
+
+const rows = [];
+try {
+  for (const latency of [0, 20]) {
+    sandbox = await startSandboxProcess({ latency });
+    await workerRun("no-database", { count: 300 }); // warm the sandbox up
+    await topsyncRun({ count: 50 }); // and topsync's code cache for `purchases run`
+    for (const cell of GRID.filter((c) => c.latency === latency)) {
+      const rounds = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const results = {};
+        for (const kind of round % 2 === 0 ? KINDS : [...KINDS].reverse()) {
+          results[kind] = await run[kind](cell);
+          console.error(
+            `${latency} ms N=${cell.count} round ${round + 1} ${kind}: ${results[kind].rate.toFixed(0)}/s` +
+              (kind === "topsync" ? ` (first POST ${results[kind].firstPostMs.toFixed(0)} ms)` : ""),
+          );
+        }
+        rounds.push(results);
+      }
+      const ratios = (kind) => rounds.map((r) => r.topsync.rate / r[kind].rate);
+      rows.push({
+        ...cell,
+        rate: Object.fromEntries(KINDS.map((kind) => [kind, median(rounds.map((r) => r[kind].rate))])),
+        seconds: median(rounds.map((r) => r.topsync.seconds)),
+        firstPostMs: median(rounds.map((r) => r.topsync.firstPostMs)),
+        vsGraphile: ratios("graphile-worker"),
+        vsCeiling: ratios("no-database"),
+      });
+    }
+    await sandbox.stop();
+    sandbox = undefined;
+  }
+
+  // ---- fixed costs: each command on an empty, migrated ledger, spawn to exit
+  const fixed = await withDatabase(async (database) => {
+    const small = writeConfig("small", { resellerUrl: "http://127.0.0.1:1", databaseUrl: database.url, count: 3 });
+    const large = writeConfig("large", {
+      resellerUrl: "http://127.0.0.1:1",
+      databaseUrl: database.url,
+      count: 10000,
+    });
+    await migrated(database, small);
+    const commands = [
+      ["topsync --help", ["--help"]],
+      ["migrate (nothing to apply)", ["migrate", "-c", small]],
+      ["config check, 10,000 inline recipients", ["config", "check", "-c", large]],
+      ["purchases list", ["purchases", "list", "-c", small]],
+      ["purchases show 1 (no such purchase)", ["purchases", "show", "1", "-c", small]],
+      ["report", ["report", "-c", small]],
+      ["plan", ["plan", "-c", small]],
+    ];
+    const figures = [];
+    for (const [name, args] of commands) {
+      // The first run after an install has no code cache yet (it writes it); then FIXED_ROUNDS timed runs.
+      const first = await timeCommand(args);
+      const runs = [];
+      for (let i = 0; i < FIXED_ROUNDS; i++) runs.push((await timeCommand(args)).ms);
+      const uncached = [];
+      for (let i = 0; i < 3; i++) uncached.push((await timeCommand(args, { TOPSYNC_COMPILE_CACHE: "off" })).ms);
+      figures.push({ name, code: first.code, first: first.ms, median: median(runs), uncached: median(uncached) });
+      console.error(`${name}: median ${median(runs).toFixed(0)} ms (exit ${first.code})`);
+    }
+    const bare = [];
+    for (let i = 0; i < FIXED_ROUNDS; i++) {
+      const started = performance.now();
+      await new Promise((resolve) => spawn(process.execPath, ["-e", "0"]).once("exit", resolve));
+      bare.push(performance.now() - started);
+    }
+    // The config of 10,000 recipients loaded in-process, in a fresh process, as a command loads it (cold).
+    const inProcess = [];
+    for (let i = 0; i < 5; i++) {
+      const loaded = await runWorker("load-config.js", { file: large });
+      inProcess.push(loaded.ms);
+    }
+    return { figures, bare: median(bare), loadInProcess: median(inProcess) };
+  });
+
+  const pct = (x) => `${(x * 100).toFixed(0)}%`;
+  const table = rows
+    .map(
+      (row) =>
+        `| ${row.count.toLocaleString("en")} | ${row.latency} ms | ${row.rate.topsync.toFixed(0)}/s (${row.seconds.toFixed(2)} s) | ${row.rate["graphile-worker"].toFixed(0)}/s | ${row.rate["no-database"].toFixed(0)}/s | **${pct(median(row.vsGraphile))}** (${row.vsGraphile.map(pct).join(" ")}) | **${pct(median(row.vsCeiling))}** (${row.vsCeiling.map(pct).join(" ")}) | ${row.firstPostMs.toFixed(0)} ms |`,
+    )
+    .join("\n");
+  const fixedTable = fixed.figures
+    .map(
+      (f) =>
+        `| ${f.name} | **${f.median.toFixed(0)} ms** | ${f.first.toFixed(0)} ms | ${f.uncached.toFixed(0)} ms | ${f.code} |`,
+    )
+    .join("\n");
+  const caCerts = process.env.NODE_EXTRA_CA_CERTS
+    ? ` This machine sets NODE_EXTRA_CA_CERTS (${process.env.NODE_EXTRA_CA_CERTS}), which Node.js reads at every start: it is part of every figure here, as it is of every command an operator runs on it.`
+    : "";
+  writeSection(
+    "Commands, spawn to exit",
+    `
+Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:command\` on ${machine()}, 2 cores shared by the
+command, the sandbox (its own process) and PostgreSQL 15.
+
+**A purchase run as an operator waits for it**: \`topsync purchases run --job campaign --now\` timed from spawn to
+exit, N recipients inline in its config.yaml, on a fresh database already migrated, concurrency ${CONCURRENCY}: the
+command loads its config, reads the catalogue, queues the N purchases, buys and verifies each to a final status
+(one POST, then verify reads until success). Beside it, the same buy-and-verify work done by **graphile-worker 0.17**
+(batched completions; the clock starts before its \`addJobs\` of N, with its worker already running) and by the
+**no-database loop** (the same HTTP calls only: this machine's ceiling). A round runs each once (every other round in
+reverse order); the ratios are topsync's rate over the other's, per round, and their median (bold). "First POST" is
+the median time from the spawn to the sandbox receiving the first purchase. ${ROUNDS} rounds.
+
+| N | latency | topsync (spawn to exit) | graphile-worker | no database | topsync ÷ graphile-worker | topsync ÷ no database | first POST |
+|---:|---:|---:|---:|---:|---:|---:|---:|
+${table}
+
+Targets (issue 18): at 0 ms at least graphile-worker's rate at N = 10,000 and 0.9 of it at 2,000; at 20 ms at least
+0.95 of the no-database loop at 4,000 and 0.9 at 1,000; the first POST under 400 ms at N = 10,000.
+
+**Fixed costs**, each command on an empty migrated ledger, spawn to exit: the median of ${FIXED_ROUNDS} runs; beside it the
+first run after a build (it compiles everything and writes the code cache, src/cli.ts) and the median of 3 runs with
+the code cache off (\`TOPSYNC_COMPILE_CACHE=off\`). \`node -e 0\` alone takes ${fixed.bare.toFixed(0)} ms here.${caCerts}
+
+| command | median | first run | cache off | exit code |
+|---|---:|---:|---:|---:|
+${fixedTable}
+
+Loading the config of 10,000 inline recipients in-process (\`loadConfig\`, in a fresh process, as a command does):
+median **${fixed.loadInProcess.toFixed(0)} ms** of 5.
+`,
+  );
+} finally {
+  await cleanUp();
+}
