@@ -37,7 +37,7 @@ export async function buyCommand(ctx: CommandContext, flags: BuyFlags): Promise<
   const purchase = requestFrom(flags, phone.phone);
   const database = await openLedger(ctx);
   const actor = `cli:${process.pid}`;
-  const deps = { database, reseller: ctx.reseller(), config: ctx.config, logger: ctx.logger, actor };
+  const deps = { database, reseller: await ctx.reseller(), config: ctx.config, logger: ctx.logger, actor };
   const result = await buyOne(deps, purchase, {
     dryRun: flags.dryRun === true,
     confirm: (resolved) =>

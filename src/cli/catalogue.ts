@@ -6,7 +6,7 @@ import type { CommandContext } from "./context.js";
 import { renderJson, renderTable, write } from "./output.js";
 
 export async function networksCommand(ctx: CommandContext): Promise<void> {
-  const networks = await ctx.reseller().listNetworks();
+  const networks = await (await ctx.reseller()).listNetworks();
   if (ctx.globals.json) return write(renderJson(networks));
   write(
     renderTable(networks, [
@@ -19,7 +19,7 @@ export async function networksCommand(ctx: CommandContext): Promise<void> {
 }
 
 export async function plansCommand(ctx: CommandContext, networkQuery: string): Promise<void> {
-  const reseller = ctx.reseller();
+  const reseller = await ctx.reseller();
   const network = resolveNetwork(await reseller.listNetworks(), networkQuery);
   const { plans, unusable } = await reseller.readPlans(network.id);
   if (ctx.globals.json) return write(renderJson({ network, plans, unusable }));

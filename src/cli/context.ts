@@ -1,6 +1,5 @@
 // What every command starts from: the global flags, the loaded config, a logger, and lazily built clients.
 import type { AnalyticsClient } from "../analytics/client.js";
-import { createAnalyticsClient, createResellerClient } from "../clients.js";
 import type { Config } from "../config/index.js";
 import { loadConfig } from "../config/index.js";
 import { createLogger, type Logger } from "../log/logger.js";
@@ -17,8 +16,9 @@ export interface CommandContext {
   config: Config;
   configFile: string;
   logger: Logger;
-  reseller(): ResellerClient;
-  analytics(): AnalyticsClient;
+  /** The service clients, made (and their modules loaded) on first use: most commands call no service. */
+  reseller(): Promise<ResellerClient>;
+  analytics(): Promise<AnalyticsClient>;
   /** Runs at the end of the command, in reverse order: closes pools, databases, servers. */
   defer(cleanup: () => Promise<void> | void): void;
   close(): Promise<void>;
@@ -48,27 +48,27 @@ export function contextFrom(
   logger: Logger,
 ): CommandContext {
   const cleanups: Array<() => Promise<void> | void> = [];
-  let reseller: ResellerClient | undefined;
-  let analytics: AnalyticsClient | undefined;
+  let reseller: Promise<ResellerClient> | undefined;
+  let analytics: Promise<AnalyticsClient> | undefined;
   const context: CommandContext = {
     globals,
     config,
     configFile,
     logger,
     reseller() {
-      if (!reseller) {
+      reseller ??= import("../clients.js").then(({ createResellerClient }) => {
         const client = createResellerClient(config.reseller, { logger });
         cleanups.push(() => client.close());
-        reseller = client;
-      }
+        return client;
+      });
       return reseller;
     },
     analytics() {
-      if (!analytics) {
+      analytics ??= import("../clients.js").then(({ createAnalyticsClient }) => {
         const client = createAnalyticsClient(config.analytics, { logger });
         cleanups.push(() => client.close());
-        analytics = client;
-      }
+        return client;
+      });
       return analytics;
     },
     defer(cleanup) {

@@ -97,9 +97,9 @@ async function bulkPurchase(ctx: CommandContext): Promise<void> {
     intake: true,
   });
   for (const fire of prepared.fires) write(`${fire.job}: ${fire.recipients} recipients queued\n`);
-  const catalogue = await loadCatalogue(ctx.reseller(), ctx.logger);
+  const catalogue = await loadCatalogue(await ctx.reseller(), ctx.logger);
   const summary = await executeAndRecord(
-    { database, reseller: ctx.reseller(), config: ctx.config, logger: ctx.logger, actor: "demo" },
+    { database, reseller: await ctx.reseller(), config: ctx.config, logger: ctx.logger, actor: "demo" },
     { catalogue },
   );
   write(

@@ -51,7 +51,7 @@ export async function purchasesReconcileCommand(ctx: CommandContext, flags: Reco
   const { db } = await openLedger(ctx);
   const report = await reconcileStatement(db, lines);
   const applied: Applied[] | undefined = flags.apply
-    ? await applyStatement(db, ctx.reseller(), report, flags.statement)
+    ? await applyStatement(db, await ctx.reseller(), report, flags.statement)
     : undefined;
   if (ctx.globals.json)
     return write(renderJson({ ...report, dry_run: !flags.apply, applied: applied ?? [] }));

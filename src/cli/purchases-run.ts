@@ -40,7 +40,7 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
   }
   const database = await openLedger(ctx);
   const actor = `cli:${process.pid}`;
-  const deps = { database, reseller: ctx.reseller(), config: ctx.config, logger: ctx.logger, actor };
+  const deps = { database, reseller: await ctx.reseller(), config: ctx.config, logger: ctx.logger, actor };
   const request = { now, job, fireTime, configDir: dirname(ctx.configFile) };
   if (flags.dryRun)
     return printDryRun(ctx, await projectRun(deps, request, ITEMS_KEPT), flags.showPhone === true);

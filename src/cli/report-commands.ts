@@ -54,8 +54,8 @@ export async function planCommand(
   const report = await makeForecast(
     {
       db: database.db,
-      reseller: ctx.reseller(),
-      analytics: ctx.analytics(),
+      reseller: await ctx.reseller(),
+      analytics: await ctx.analytics(),
       config: ctx.config,
       logger: ctx.logger,
     },

@@ -9,7 +9,7 @@ export async function verifyCommand(ctx: CommandContext, reference: string): Pro
   if (!/^[A-Za-z0-9_-]{4,100}$/.test(reference)) {
     throw new DataError(`"${reference}" is not a transaction reference (letters, digits, - and _ only)`);
   }
-  const verification = await ctx.reseller().verifyTransaction(reference);
+  const verification = await (await ctx.reseller()).verifyTransaction(reference);
   if (ctx.globals.json)
     return write(renderJson(verification.found ? verification.transaction : { found: false, reference }));
   if (!verification.found) {

@@ -60,7 +60,7 @@ export async function websitesPlanCommand(
 ): Promise<number> {
   const m = await load();
   const { db } = await m.openLedger(ctx);
-  const deps = m.reconcileDeps(ctx.config, ctx.analytics(), db, { logger: ctx.logger });
+  const deps = m.reconcileDeps(ctx.config, await ctx.analytics(), db, { logger: ctx.logger });
   const { plan } = await m.reconcile(deps, { mode: "plan" });
   const refusal = m.deleteRefusal(plan, {
     maxDeletes: ctx.config.websites.max_deletes,
@@ -92,7 +92,7 @@ export async function websitesApplyCommand(
     );
   }
   const { db } = await m.openLedger(ctx);
-  const deps = m.reconcileDeps(ctx.config, ctx.analytics(), db, { logger: ctx.logger });
+  const deps = m.reconcileDeps(ctx.config, await ctx.analytics(), db, { logger: ctx.logger });
   const allowMassDelete = flags.allowMassDelete ?? false;
   const limits = { maxDeletes: ctx.config.websites.max_deletes, allowMassDelete };
   const pass = await m.reconcile(deps, {
@@ -128,7 +128,7 @@ export async function websitesImportCommand(
     import("./database.js"),
   ]);
   const { db } = await openLedger(ctx);
-  const results = await importWebsites(ctx.analytics(), db, domains);
+  const results = await importWebsites(await ctx.analytics(), db, domains);
   for (const result of results) {
     const note = result.result === "imported" ? "imported" : "already owned by topsync";
     io.write(`${result.domain} (id ${result.id}): ${note}\n`);

@@ -5,7 +5,7 @@ import { renderJson, renderTable, write } from "./output.js";
 const PRIVACY = ["public", "private", "password"] as const;
 
 export async function websitesListCommand(ctx: CommandContext): Promise<void> {
-  const { websites } = await ctx.analytics().listWebsites();
+  const { websites } = await (await ctx.analytics()).listWebsites();
   if (ctx.globals.json) return write(renderJson(websites));
   write(
     renderTable(websites, [

@@ -125,6 +125,10 @@ export async function runPurchasePass(
 ): Promise<PassResult> {
   const { database, config, logger } = deps;
   const actor = deps.actor ?? `run:${process.pid}`;
+  // The catalogue is read while the ledger is prepared: neither needs the other, and the first purchase waits
+  // for both. (Handled here, so a failure while preparing leaves no unobserved rejection behind.)
+  const cataloguing = loadCatalogue(deps.reseller, logger);
+  cataloguing.catch(() => undefined);
   const firstSeen = await registerJobs(database, config.purchases, request.now);
   const fires = passFires(config, request, firstSeen);
   if (!request.fireTime) {
@@ -147,7 +151,7 @@ export async function runPurchasePass(
       `job ${fire.job} fire ${fire.fireTime.toISOString()}: ${fire.recipients} recipients, ${fire.inserted} new`,
     );
   }
-  const catalogue = await loadCatalogue(deps.reseller, logger);
+  const catalogue = await cataloguing;
   const summary = await executeAndRecord(
     { ...deps, actor },
     { ...options, jobName: request.job?.name, catalogue },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { canonicalTimeZone } from "../../src/config/fields.js";
 import { issues, load, yaml } from "./helpers.js";
 
 const job = (...lines: string[]) =>
@@ -134,6 +135,17 @@ describe("schedules and time zones", () => {
     const { config } = load(job('    schedule: "0 0 8 1 * *"', "    timezone: utc"));
     expect(config.purchases[0]?.schedule).toBe("0 0 8 1 * *");
     expect(config.purchases[0]?.timezone).toBe("UTC");
+  });
+
+  it("names every time zone as Intl.DateTimeFormat does, in any case, aliases too", () => {
+    const names = [
+      ...Intl.supportedValuesOf("timeZone").flatMap((zone) => [zone, zone.toLowerCase(), zone.toUpperCase()]),
+      ...["utc", "UTC", "Etc/UTC", "etc/utc", "GMT", "EST", "Asia/Calcutta", "US/Eastern", "Africa/Lagos"],
+    ];
+    const intl = (zone: string) =>
+      new Intl.DateTimeFormat("en-US", { timeZone: zone }).resolvedOptions().timeZone;
+    for (const name of names) expect(canonicalTimeZone(name), name).toBe(intl(name));
+    expect(canonicalTimeZone("Lagos/Nowhere")).toBeUndefined();
   });
 });
 

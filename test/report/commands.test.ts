@@ -52,9 +52,9 @@ beforeAll(async () => {
   });
   const ctx = context();
   try {
-    const catalogue = await loadCatalogue(ctx.reseller(), logger);
+    const catalogue = await loadCatalogue(await ctx.reseller(), logger);
     await executePurchases(
-      { database: test.database, reseller: ctx.reseller(), config, logger, actor: "test" },
+      { database: test.database, reseller: await ctx.reseller(), config, logger, actor: "test" },
       { catalogue },
     );
     await recordPlanPrices(test.database.db, catalogue);
