@@ -19,6 +19,9 @@ export function migrationTags(): string[] {
 
 /** Applies what is missing of `tags` (every migration unless told), in order; returns the tags applied now. */
 export async function migrate(db: Db, tags: readonly string[] = migrationTags()): Promise<string[]> {
+  // Up to date, the common case: said by two reads, without the lock every replica would queue on.
+  const done = await appliedTags(db);
+  if (done && tags.every((tag) => done.has(tag))) return [];
   const applied: string[] = [];
   await db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${LOCK_KEY})`);
@@ -45,13 +48,18 @@ export async function migrate(db: Db, tags: readonly string[] = migrationTags())
 
 /** Tags in the journal that the database has not applied (empty when up to date). */
 export async function pendingMigrations(db: Db): Promise<string[]> {
+  const done = await appliedTags(db);
+  return migrationTags().filter((tag) => !done?.has(tag));
+}
+
+/** The tags the database has applied; undefined when it has no journal table yet. */
+async function appliedTags(db: Db): Promise<Set<string> | undefined> {
   const exists = await rows<{ present: boolean }>(
     db,
     sql`select to_regclass('topsync_migrations') is not null as present`,
   );
-  if (!exists[0]?.present) return migrationTags();
-  const done = new Set(
+  if (!exists[0]?.present) return undefined;
+  return new Set(
     (await rows<{ tag: string }>(db, sql`select tag from topsync_migrations`)).map((r) => r.tag),
   );
-  return migrationTags().filter((tag) => !done.has(tag));
 }
