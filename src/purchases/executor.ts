@@ -72,6 +72,16 @@ export interface RunOptions {
   catalogue?: Catalogue;
   /** Re-check `submitted`/`unverified` rows earlier runs left (default true; the daemon sweeps on its own timer). */
   resumeVerification?: boolean;
+  /**
+   * Rows still being written for this run (the later batches of a fire): it looks at the queue again each time
+   * some are in, and does not end before `done`.
+   */
+  feed?: Feed;
+}
+
+export interface Feed {
+  done: Promise<void>;
+  onRows(listener: () => void): void;
 }
 
 export interface RunProgress {
@@ -204,6 +214,16 @@ class PurchaseRun {
     // free (one slow call does not hold the others back), and the places it will fill are reserved meanwhile.
     let claiming = 0;
     const claims = new Set<Promise<void>>();
+    let feeding = this.options.feed !== undefined;
+    const moreRows = () => {
+      window.exhausted = false;
+      this.poke();
+    };
+    this.options.feed?.onRows(moreRows);
+    this.options.feed?.done.then(() => {
+      feeding = false;
+      moreRows();
+    });
     try {
       while (!this.stopped()) {
         const free = this.claimedCap - this.inFlight.size - claiming;
@@ -244,6 +264,11 @@ class PurchaseRun {
             break;
           }
           await this.clock.sleep(HEARTBEAT_MS);
+          continue;
+        }
+        if (feeding) {
+          // Nothing to do until more rows are in (or the writing ends).
+          await this.nextEvent();
           continue;
         }
         if (!(await this.waitForRetries())) break;
@@ -331,6 +356,13 @@ class PurchaseRun {
       this.wake = undefined;
       wake?.();
     });
+  }
+
+  /** Wakes the loop if it waits for an event. */
+  private poke(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
   }
 
   private nextEvent(): Promise<void> {

@@ -9,7 +9,13 @@ import type { Database } from "../db/client.js";
 import { UsageError } from "../errors.js";
 import { atWillNotFire, dueFire } from "../time/fires.js";
 import { loadCatalogue } from "./catalogue-cache.js";
-import { executePurchases, type PurchaseDeps, type RunOptions, type RunSummary } from "./executor.js";
+import {
+  executePurchases,
+  type Feed,
+  type PurchaseDeps,
+  type RunOptions,
+  type RunSummary,
+} from "./executor.js";
 import { sweepDeadSubmitting } from "./ledger.js";
 import { recordPlanPrices } from "./prices.js";
 import type { PurchaseProjection } from "./projection.js";
@@ -70,7 +76,15 @@ export function firesToWrite(
 export async function prepareRun(
   database: Database,
   config: Config,
-  options: { now: Date; actor: string; configDir: string; fires: Fire[]; intake: boolean },
+  options: {
+    now: Date;
+    actor: string;
+    configDir: string;
+    fires: Fire[];
+    intake: boolean;
+    /** Called each time a batch of a fire's rows is in the ledger. */
+    onRows?: () => void;
+  },
 ): Promise<PrepareResult> {
   const { swept, waiting } = await sweepDeadSubmitting(database, options.actor);
   let intake = 0;
@@ -88,6 +102,7 @@ export async function prepareRun(
         configDir: options.configDir,
         defaultAttempts: config.reseller.retry.max_attempts,
         actor: options.actor,
+        onRows: options.onRows,
       }),
     );
   }
@@ -137,30 +152,87 @@ export async function runPurchasePass(
       if (reason) logger.warn(`job ${job.name} will not fire: ${reason}`);
     }
   }
-  const prepared = await prepareRun(database, config, {
+  // The purchases start as soon as the fires' first rows are in the ledger; the rest are written meanwhile
+  // (a fire is written in batches) and the run looks at the queue again as each batch is in, and ends only after
+  // the last. A failure before any fire's rows are in stops the pass before it buys anything, as before.
+  const feed = new RowFeed();
+  const preparing = prepareRun(database, config, {
     now: request.now,
     actor,
     configDir: request.configDir,
     fires,
     intake: !request.job,
+    onRows: () => feed.rows(),
   });
-  if (prepared.swept > 0)
-    logger.warn(`${prepared.swept} purchases were left in submitting by a stopped run and are now in_doubt`);
-  for (const fire of prepared.fires) {
-    logger.info(
-      `job ${fire.job} fire ${fire.fireTime.toISOString()}: ${fire.recipients} recipients, ${fire.inserted} new`,
-    );
-  }
+  feed.follow(preparing);
+  preparing.then((prepared) => {
+    if (prepared.swept > 0)
+      logger.warn(`${prepared.swept} purchases were left in submitting by a stopped run and are now in_doubt`);
+    for (const fire of prepared.fires) {
+      logger.info(
+        `job ${fire.job} fire ${fire.fireTime.toISOString()}: ${fire.recipients} recipients, ${fire.inserted} new`,
+      );
+    }
+  }, () => undefined);
+  await feed.first;
+  if (feed.failed) await preparing;
   const catalogue = await cataloguing;
-  const summary = await executeAndRecord(
-    { ...deps, actor },
-    { ...options, jobName: request.job?.name, catalogue },
-  );
+  let summary: RunSummary;
+  try {
+    summary = await executeAndRecord(
+      { ...deps, actor },
+      { ...options, jobName: request.job?.name, catalogue, feed },
+    );
+  } finally {
+    // Never leave the writing of a fire behind (its statements would meet a closed connection).
+    await feed.done;
+  }
+  const prepared = await preparing;
   // Rows a stopped run left in submitting while its heartbeat was still fresh: settled now that it is stale.
   const late = prepared.waiting > 0 ? await sweepWhenStale(deps, actor) : 0;
   if (late > 0)
     logger.warn(`${late} purchases were left in submitting by a stopped run and are now in_doubt`);
   return { ...prepared, swept: prepared.swept + late, summary };
+}
+
+/** The rows a pass is still writing while its purchases run (RunOptions.feed). */
+class RowFeed implements Feed {
+  private readonly listeners: Array<() => void> = [];
+  private settle!: () => void;
+  private started!: () => void;
+  /** Settles when the writing has ended, well or not. */
+  readonly done = new Promise<void>((resolve) => {
+    this.settle = resolve;
+  });
+  /** Settles when the first rows are in, or the writing has ended. */
+  readonly first = new Promise<void>((resolve) => {
+    this.started = resolve;
+  });
+  failed = false;
+
+  onRows(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  rows(): void {
+    this.started();
+    for (const listener of this.listeners) listener();
+  }
+
+  follow(writing: Promise<unknown>): void {
+    writing.then(
+      () => this.end(),
+      () => {
+        this.failed = true;
+        this.end();
+      },
+    );
+  }
+
+  private end(): void {
+    this.started();
+    this.settle();
+  }
 }
 
 /** Waits out the heartbeat grace (at most once) and sweeps again. */

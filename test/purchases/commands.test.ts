@@ -9,6 +9,7 @@ import { runCli } from "../helpers/cli.js";
 import { writeConfigFile } from "../helpers/config.js";
 import { createPostgresDatabase } from "../helpers/db.js";
 
+const BIG = 1_200;
 let sandbox: Sandbox;
 let url: string;
 let drop: () => Promise<void>;
@@ -29,6 +30,12 @@ beforeAll(async () => {
         recipients_file: "team.csv",
       },
       { name: "badfile", plan: { network: "MTN", plan_id: "102" }, recipients_file: "bad.csv" },
+      // Written in two batches, the first already being bought while the second is written.
+      {
+        name: "big",
+        plan: { network: "MTN", plan_id: "101" },
+        recipients: Array.from({ length: BIG }, (_, i) => `0803${String(2_000_000 + i)}`),
+      },
     ],
   }));
   writeFileSync(join(dir, "team.csv"), "phone,ported\n08031110003,\n08051110004,true\n");
@@ -174,6 +181,19 @@ describe("buy", () => {
     } finally {
       await own.drop();
     }
+  });
+});
+
+describe("a fire written in batches while it is bought", () => {
+  it("buys every recipient once, the last batch too, and exits 0", async () => {
+    const result = await runCli(["-c", file, "purchases", "run", "--job", "big", "--now"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(sandbox.debits()).toHaveLength(BIG);
+    expect(new Set(sandbox.debits().map((d) => d.phone_number)).size).toBe(BIG);
+    const states = await query<{ state: string; n: number }>(
+      sql`select state, count(*)::int as n from purchases where job_name = 'big' group by state`,
+    );
+    expect(states).toEqual([{ state: "succeeded", n: BIG }]);
   });
 });
 

@@ -94,6 +94,42 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
     expect(succeeded!.response).toContain(submitted!.reference);
   });
 
+  it("with a feed, waits for rows still being written and buys them too, however late they come", async () => {
+    await insertPurchases(
+      test.database.db,
+      MTN_NUMBERS(5).map((p) => purchase(p)),
+      "test",
+    );
+    const listeners: Array<() => void> = [];
+    let finish!: () => void;
+    const done = new Promise<void>((resolve) => {
+      finish = resolve;
+    });
+    // The rest arrive after the first five are long bought: a run that ended when the queue first ran dry
+    // would miss them.
+    const writing = (async () => {
+      await waitFor("the first five bought", async () => (await states()).succeeded === 5);
+      for (const start of [5, 10]) {
+        await insertPurchases(
+          test.database.db,
+          MTN_NUMBERS(5, start).map((p) => purchase(p)),
+          "test",
+        );
+        for (const listener of listeners) listener();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      finish();
+    })();
+    const summary = await executePurchases(
+      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
+      { feed: { done, onRows: (listener) => listeners.push(listener) } },
+    );
+    await writing;
+    expect(summary.succeeded).toBe(15);
+    expect(sandbox.debits()).toHaveLength(15);
+    expect(await states()).toEqual({ succeeded: 15 });
+  });
+
   it("rejects what cannot be bought, naming the reason, and buys nothing for it", async () => {
     await insertPurchases(
       test.database.db,

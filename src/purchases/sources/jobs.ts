@@ -55,25 +55,29 @@ export function recipientsFilePath(job: PurchaseJob, configDir: string): string 
   return isAbsolute(job.recipients_file) ? job.recipients_file : resolve(configDir, job.recipients_file);
 }
 
-/** Writes the rows of one fire; checks the recipients file first so a bad file queues nothing. */
+/**
+ * Writes the rows of one fire, in batches (calling `onRows` after each); checks the recipients file first so a bad
+ * file queues nothing.
+ */
 export async function fireJob(
   db: Executor,
   job: PurchaseJob,
   fireTime: Date,
-  options: { configDir: string; defaultAttempts: number; actor: string },
+  options: { configDir: string; defaultAttempts: number; actor: string; onRows?: () => void },
 ): Promise<FireResult> {
   const file = recipientsFilePath(job, options.configDir);
   if (file) await checkRecipientsFile(file);
   const toRow = (r: { phone: string; ported: boolean }) =>
     jobPurchase(job, fireTime, r, options.defaultAttempts);
-  let recipients = job.recipients.length;
-  let inserted = await insertPurchases(db, job.recipients.map(toRow), options.actor);
-  if (file) {
-    for await (const batch of recipientBatches(file, BATCH)) {
-      recipients += batch.length;
-      inserted += await insertPurchases(db, batch.map(toRow), options.actor);
-    }
-  }
+  let recipients = 0;
+  let inserted = 0;
+  const write = async (batch: Array<{ phone: string; ported: boolean }>) => {
+    recipients += batch.length;
+    inserted += await insertPurchases(db, batch.map(toRow), options.actor);
+    options.onRows?.();
+  };
+  for (let i = 0; i < job.recipients.length; i += BATCH) await write(job.recipients.slice(i, i + BATCH));
+  if (file) for await (const batch of recipientBatches(file, BATCH)) await write(batch);
   return { job: job.name, fireTime, recipients, inserted };
 }
 
