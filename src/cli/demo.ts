@@ -1,8 +1,11 @@
 // `topsync demo` (`npm start`): the sandbox in-process, the committed config pointed at it and at a fresh
-// embedded database, and one full cycle: the catalogue, a bulk job bought and verified, the ledger.
+// embedded database, and one full cycle: the catalogue, a bulk job bought and verified, a purchase whose
+// answer is lost settled by the provider's notification, the websites, the ledger.
+import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config, PurchaseJob } from "../config/index.js";
+import type { Database } from "../db/client.js";
 import { formatMoney } from "../money.js";
 import { loadCatalogue } from "../purchases/catalogue-cache.js";
 import { executeAndRecord, prepareRun } from "../purchases/run-once.js";
@@ -11,6 +14,7 @@ import { onDemandFire } from "../time/fires.js";
 import { networksCommand, plansCommand } from "./catalogue.js";
 import { type CommandContext, type GlobalOptions, openContext } from "./context.js";
 import { openLedger } from "./database.js";
+import { demoLostAnswer } from "./demo-lost-answer.js";
 import { write } from "./output.js";
 import { purchasesListCommand } from "./purchases-ledger.js";
 import { demoReports } from "./report-commands.js";
@@ -38,6 +42,18 @@ export async function demoCommand(globals: GlobalOptions): Promise<void> {
     analytics: { ...config.analytics, base_url: sandbox.analyticsUrl, api_key: sandbox.analyticsApiKey },
     database: { url: "", pglite_dir: join(DEMO_DIR, "pglite") },
     verification: { ...config.verification, initial_delay: 50, max_interval: 200 },
+    // The receiver of the lost answer's notification, with the sandbox's way of signing (a fresh secret).
+    webhooks: {
+      ...config.webhooks,
+      enabled: true,
+      auth: "hmac",
+      secret: randomBytes(24).toString("hex"),
+      signature_header: "X-Signature",
+      algorithm: "sha256",
+      encoding: "hex",
+      timestamp_header: undefined,
+      allow_from: [],
+    },
   });
   const ctx = await openContext(globals, pointAtSandbox);
   try {
@@ -49,14 +65,16 @@ export async function demoCommand(globals: GlobalOptions): Promise<void> {
     await networksCommand(ctx);
     write("\n== plans MTN ==\n");
     await plansCommand(ctx, "MTN");
-    await bulkPurchase(ctx);
+    const database = await openLedger(ctx);
+    await bulkPurchase(ctx, database);
+    await demoLostAnswer(ctx, sandbox, database);
     write("\n== websites: the declared list of config.yaml applied to the analytics service ==\n");
     await websitesApplyCommand(ctx, { autoApprove: true });
     write("\n== websites: a second plan right after (converged: nothing to do) ==\n");
     await websitesPlanCommand(ctx, {});
     write("\n== websites (as the analytics service has them now) ==\n");
     await websitesListCommand(ctx);
-    await demoReports(ctx);
+    await demoReports(ctx, database);
   } finally {
     await ctx.close();
     await sandbox.close();
@@ -64,7 +82,7 @@ export async function demoCommand(globals: GlobalOptions): Promise<void> {
 }
 
 /** A bulk job of 60 recipients from a CSV, plus the config's own jobs fired now, bought and verified. */
-async function bulkPurchase(ctx: CommandContext): Promise<void> {
+async function bulkPurchase(ctx: CommandContext, database: Database): Promise<void> {
   mkdirSync(DEMO_DIR, { recursive: true });
   const file = join(DEMO_DIR, "bulk.csv");
   const phones = Array.from({ length: 60 }, (_, i) => `0803${String(5_550_000 + i)}`);
@@ -87,7 +105,6 @@ async function bulkPurchase(ctx: CommandContext): Promise<void> {
   };
   const now = new Date();
   const fires = [...ctx.config.purchases, bulk].map((job) => ({ job, fireTime: onDemandFire(now) }));
-  const database = await openLedger(ctx);
   write(`\n== purchases: firing ${fires.map((f) => f.job.name).join(", ")} now ==\n`);
   const prepared = await prepareRun(database, ctx.config, {
     now,
@@ -106,6 +123,6 @@ async function bulkPurchase(ctx: CommandContext): Promise<void> {
     `\nbought and verified: ${summary.succeeded} succeeded, ${summary.failed} failed (refunded), ${summary.rejected} rejected, ` +
       `${summary.inDoubt} in doubt, ${summary.unverified} unverified — sent for ${formatMoney(summary.committed)}\n\n`,
   );
-  await purchasesListCommand(ctx, { limit: "12" });
+  await purchasesListCommand(ctx, { limit: "12" }, database);
   write("(topsync purchases list / show ID with -c and this database show the rest)\n");
 }

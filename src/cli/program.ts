@@ -189,6 +189,8 @@ purchases
     "CSV column names, e.g. reference=Ref,phone=Phone,amount=Amount,date=Date,status=Status",
   )
   .option("--apply", "settle in_doubt and unverified purchases whose unique match a verify read confirms")
+  .option("--format <format>", "text, markdown, json or html (default text; json with --json)")
+  .option("--out <file>", "write the report to this file (replaced whole) instead of stdout")
   .action(
     withContext(async (ctx, flags) =>
       (await import("./purchases-reconcile.js")).purchasesReconcileCommand(ctx, flags),

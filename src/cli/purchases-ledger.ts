@@ -1,6 +1,7 @@
 // `topsync purchases list/show/resolve/requeue/cancel`: inspect and settle the ledger.
 import { stringify } from "csv-stringify/sync";
 import { parseCalendarInstant } from "../calendar.js";
+import type { Database } from "../db/client.js";
 import { PURCHASE_STATES, type PurchaseState } from "../db/schema.js";
 import { parseDuration } from "../duration.js";
 import { UsageError } from "../errors.js";
@@ -33,7 +34,12 @@ export interface ListFlags {
   showPhone?: boolean;
 }
 
-export async function purchasesListCommand(ctx: CommandContext, flags: ListFlags): Promise<void> {
+export async function purchasesListCommand(
+  ctx: CommandContext,
+  flags: ListFlags,
+  /** A database the caller already has open (the demo). */
+  database?: Database,
+): Promise<void> {
   const filters: ListFilter = {
     state: flags.state ? parseState(flags.state) : undefined,
     since: flags.since ? parseSince(flags.since) : undefined,
@@ -42,7 +48,7 @@ export async function purchasesListCommand(ctx: CommandContext, flags: ListFlags
   const limit = Number(flags.limit);
   if (!Number.isInteger(limit) || limit < 1)
     throw new UsageError(`--limit must be a positive whole number, got "${flags.limit}"`);
-  const { db } = await openLedger(ctx);
+  const { db } = database ?? (await openLedger(ctx));
   const found = await listPurchases(db, filters, limit);
   const shown = found.map((row) => view(row, flags.showPhone === true));
   if (ctx.globals.json) return write(renderJson(shown));
@@ -68,8 +74,10 @@ export async function purchasesShowCommand(
   ctx: CommandContext,
   target: string,
   showPhone: boolean,
+  /** A database the caller already has open (the demo). */
+  database?: Database,
 ): Promise<void> {
-  const { db } = await openLedger(ctx);
+  const { db } = database ?? (await openLedger(ctx));
   const { row, events } = await readPurchaseHistory(db, target);
   const text = (value: string) => shownText(value, row.phone, showPhone);
   const notifications = (await readPurchaseNotifications(db, row)).map((n) => ({

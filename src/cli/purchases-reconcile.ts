@@ -1,6 +1,7 @@
 // `topsync purchases reconcile --statement FILE.csv`: a provider's transaction export matched against the ledger
-// (statement.ts). Dry by default: a report. `--apply` settles the in_doubt and unverified purchases whose match is
-// unique and confirmed by a verify read of the reference, each with an event.
+// (statement.ts). Dry by default: a report, in the formats of `report` (--format text|markdown|json|html,
+// --out FILE). `--apply` settles the in_doubt and unverified purchases whose match is unique and confirmed by a
+// verify read of the reference, each with an event.
 import { readFileSync } from "node:fs";
 import { UsageError } from "../errors.js";
 import {
@@ -13,14 +14,19 @@ import {
   STATEMENT_FIELDS,
   type StatementField,
 } from "../purchases/statement.js";
+import { renderReport } from "../report/render.js";
+import { statementDocument } from "../report/statement-document.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
-import { renderJson, renderTable, write } from "./output.js";
+import { checkOut, deliver, parseFormat, processReportIo } from "./report-output.js";
 
 export interface ReconcileFlags {
   statement: string;
   columns?: string;
   apply?: boolean;
+  /** text (the default), markdown, json (the default with --json) or html, as `report`. */
+  format?: string;
+  out?: string;
 }
 
 export function parseColumns(text: string | undefined): ColumnMap {
@@ -39,6 +45,8 @@ export function parseColumns(text: string | undefined): ColumnMap {
 
 export async function purchasesReconcileCommand(ctx: CommandContext, flags: ReconcileFlags): Promise<void> {
   const columns = parseColumns(flags.columns);
+  const format = parseFormat(flags.format, ctx.globals.json);
+  if (flags.out) checkOut(flags.out);
   let text: string;
   try {
     text = readFileSync(flags.statement, "utf8");
@@ -53,62 +61,10 @@ export async function purchasesReconcileCommand(ctx: CommandContext, flags: Reco
   const applied: Applied[] | undefined = flags.apply
     ? await applyStatement(db, await ctx.reseller(), report, flags.statement)
     : undefined;
-  if (ctx.globals.json)
-    return write(renderJson({ ...report, dry_run: !flags.apply, applied: applied ?? [] }));
-  const period = report.period ? `${report.period.from} … ${report.period.to}` : "empty";
-  write(
-    `statement ${flags.statement}: ${report.lines} lines (${period}), ${report.matched} on ledger purchases\n\n` +
-      `provider debits with no ledger purchase: ${report.providerOnly.length}\n`,
-  );
-  const table = <T>(items: T[], columns: Parameters<typeof renderTable<T>>[1]) => {
-    if (items.length > 0) write(renderTable(items, columns));
-  };
-  table(report.providerOnly, [
-    { header: "LINE", value: (r) => String(r.line) },
-    { header: "REFERENCE", value: (r) => r.reference },
-    { header: "AMOUNT", value: (r) => r.amount },
-    { header: "DATE", value: (r) => r.date },
-    { header: "STATUS", value: (r) => r.status },
-  ]);
-  write(`\nledger purchases the provider does not list: ${report.ledgerOnly.length}\n`);
-  table(report.ledgerOnly, [
-    { header: "ID", value: (r) => String(r.id) },
-    { header: "REFERENCE", value: (r) => r.reference },
-    { header: "STATE", value: (r) => r.state },
-    { header: "AMOUNT", value: (r) => r.amount ?? "-" },
-  ]);
-  write(`\namount differences: ${report.amountDifferences.length}\n`);
-  table(report.amountDifferences, [
-    { header: "ID", value: (r) => String(r.id) },
-    { header: "REFERENCE", value: (r) => r.reference },
-    { header: "LEDGER", value: (r) => r.ledger ?? "-" },
-    { header: "STATEMENT", value: (r) => r.statement },
-  ]);
-  write(`\nstatus differences: ${report.statusDifferences.length}\n`);
-  table(report.statusDifferences, [
-    { header: "ID", value: (r) => String(r.id) },
-    { header: "REFERENCE", value: (r) => r.reference },
-    { header: "LEDGER", value: (r) => r.state },
-    { header: "STATEMENT", value: (r) => r.statement },
-  ]);
-  write(`\nin_doubt or unverified purchases the statement can resolve: ${report.resolvable.length}\n`);
-  table(report.resolvable, [
-    { header: "ID", value: (r) => String(r.id) },
-    { header: "STATE", value: (r) => r.state },
-    { header: "LINE", value: (r) => String(r.line) },
-    { header: "REFERENCE", value: (r) => r.reference },
-    { header: "STATEMENT", value: (r) => r.statement },
-  ]);
-  if (!applied) {
-    if (report.resolvable.length > 0)
-      write("\ndry run: --apply settles these when a verify read of each reference proves it\n");
-    return;
-  }
-  write(`\napplied:\n`);
-  table(applied, [
-    { header: "ID", value: (r) => String(r.id) },
-    { header: "REFERENCE", value: (r) => r.reference },
-    { header: "RESULT", value: (r) => r.result },
-    { header: "WHY", value: (r) => r.why },
-  ]);
+  const rendered = renderReport(format, {
+    document: () =>
+      statementDocument(report, { file: flags.statement, applied, timeZone: ctx.config.timezone }),
+    json: () => ({ ...report, dry_run: !flags.apply, applied: applied ?? [] }),
+  });
+  deliver(processReportIo, rendered, flags.out, "the reconciliation");
 }

@@ -165,15 +165,20 @@ export async function runPurchasePass(
     onRows: () => feed.rows(),
   });
   feed.follow(preparing);
-  preparing.then((prepared) => {
-    if (prepared.swept > 0)
-      logger.warn(`${prepared.swept} purchases were left in submitting by a stopped run and are now in_doubt`);
-    for (const fire of prepared.fires) {
-      logger.info(
-        `job ${fire.job} fire ${fire.fireTime.toISOString()}: ${fire.recipients} recipients, ${fire.inserted} new`,
-      );
-    }
-  }, () => undefined);
+  preparing.then(
+    (prepared) => {
+      if (prepared.swept > 0)
+        logger.warn(
+          `${prepared.swept} purchases were left in submitting by a stopped run and are now in_doubt`,
+        );
+      for (const fire of prepared.fires) {
+        logger.info(
+          `job ${fire.job} fire ${fire.fireTime.toISOString()}: ${fire.recipients} recipients, ${fire.inserted} new`,
+        );
+      }
+    },
+    () => undefined,
+  );
   await feed.first;
   if (feed.failed) await preparing;
   const catalogue = await cataloguing;

@@ -27,6 +27,7 @@ export const FAULT_KINDS = [
   "rateHangAfter",
   "rateResetAfter",
   "rateMalformedAfter",
+  "rateTimeoutAfter",
 ] as const;
 
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -41,6 +42,9 @@ export const faultSpecSchema = z
     rateHangAfter: share.optional(),
     rateResetAfter: share.optional(),
     rateMalformedAfter: share.optional(),
+    rateTimeoutAfter: share.optional(),
+    /** How long a `rateTimeoutAfter` answer is held before the gateway's 504 (default 60 s, nginx's). */
+    timeoutAfterMs: z.number().int().min(0).optional(),
   })
   .refine((spec) => totalShare(spec) <= 1 + 1e-9, {
     message: "fault rates of one endpoint must sum to at most 1",

@@ -2,7 +2,7 @@
 // and the answers faults give in place of the real one.
 import type { ServerResponse } from "node:http";
 import { type EndpointName, FAULT_KINDS, type FaultKind, type FaultSpec } from "./fault-config.js";
-import { sendJson, sendText } from "./http-util.js";
+import { sendJson, sendText, sleep } from "./http-util.js";
 import { createNamedPrng } from "./prng.js";
 import type { Reply } from "./route.js";
 import type { SandboxState } from "./state.js";
@@ -51,12 +51,24 @@ export function faultBeforeReply(kind: FaultBefore, spec: FaultSpec | undefined)
 const MALFORMED_BODY =
   "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gat";
 
+const GATEWAY_TIMEOUT_BODY =
+  "<html>\r\n<head><title>504 Gateway Time-out</title></head>\r\n<body>\r\n<center><h1>504 Gateway Time-out</h1></center>\r\n</body>\r\n</html>\r\n";
+
+/** nginx's default `proxy_read_timeout`: how long a gateway waits for a slow upstream before its 504. */
+export const DEFAULT_TIMEOUT_AFTER_MS = 60_000;
+
 /**
  * Spoils the answer after the effect: a 500, a response that never comes (the socket stays open
- * until the sandbox closes), a reset connection, or a 200 whose body is not JSON.
- * Returns the status sent, or null when none was.
+ * until the sandbox closes), a reset connection, a 200 whose body is not JSON, or a gateway that times out
+ * (nothing for `timeoutAfterMs`, then a 504; a client that gives up first closes the connection and gets
+ * nothing). Resolves with the status sent, or null when none was.
  */
-export function deliverFaultAfter(kind: FaultAfter, res: ServerResponse): number | null {
+export async function deliverFaultAfter(
+  kind: FaultAfter,
+  res: ServerResponse,
+  spec: FaultSpec | undefined,
+  signal: AbortSignal,
+): Promise<number | null> {
   switch (kind) {
     case "rate500After":
       sendJson(res, 500, { message: "Server Error" });
@@ -69,6 +81,25 @@ export function deliverFaultAfter(kind: FaultAfter, res: ServerResponse): number
     case "rateMalformedAfter":
       sendText(res, 200, MALFORMED_BODY);
       return 200;
+    case "rateTimeoutAfter":
+      return gatewayTimeout(res, spec?.timeoutAfterMs ?? DEFAULT_TIMEOUT_AFTER_MS, signal);
+  }
+}
+
+/** Holds the answer for `ms`, then sends a gateway's 504; null when the client or the sandbox closed first. */
+async function gatewayTimeout(res: ServerResponse, ms: number, signal: AbortSignal): Promise<number | null> {
+  const wait = new AbortController();
+  const stop = () => wait.abort();
+  signal.addEventListener("abort", stop, { once: true });
+  res.once("close", stop);
+  try {
+    const waited = await sleep(ms, wait.signal);
+    if (!waited || res.destroyed) return null;
+    sendText(res, 504, GATEWAY_TIMEOUT_BODY, { "content-type": "text/html" });
+    return 504;
+  } finally {
+    signal.removeEventListener("abort", stop);
+    res.off("close", stop);
   }
 }
 

@@ -1,10 +1,13 @@
 // The reseller's notifications (seed §6): each debit's `webhook_response` POSTed to `notifyUrl` once the
 // transaction is final, signed (`X-Signature`: HMAC-SHA256 hex of the raw body with `notifySecret`), retried
-// on failure, and delivered `notifyDuplicates` extra times — also for purchases whose own answer was lost.
+// on failure, and delivered `notifyDuplicates` extra times — also for purchases whose own answer was lost
+// (a 500, a reset, a hang or a gateway timeout after the debit). From its first sending the transaction is
+// final on verify too, and a failed one refunded, as the notification says.
 import { createHmac } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { SandboxState } from "./state.js";
 import { notificationPayload, type Transaction } from "./transactions.js";
+import { refundOnce } from "./wallet.js";
 
 const ATTEMPTS = 3;
 
@@ -28,6 +31,8 @@ function track(state: SandboxState, delivery: Promise<void>): void {
 
 async function deliver(state: SandboxState, tx: Transaction): Promise<void> {
   const { notifyUrl, notifySecret, notifyDuplicates } = state.options;
+  tx.notified = true;
+  if (tx.finalStatus !== "success") refundOnce(state, tx);
   const body = JSON.stringify(notificationPayload(tx));
   const signature = createHmac("sha256", notifySecret).update(body).digest("hex");
   const signal = state.closing.signal;

@@ -64,6 +64,7 @@ function accept(state: SandboxState, networkId: string, plan: SandboxPlan, phone
     finalStatus: drawOutcome(state),
     verifyCalls: 0,
     refunded: false,
+    notified: false,
   };
   state.transactions.set(tx.reference, tx);
   debitWallet(state, tx);

@@ -124,7 +124,7 @@ async function handleRequest(
     return;
   }
   if (!fault) return answer(reply);
-  answered(deliverFaultAfter(fault, res));
+  answered(await deliverFaultAfter(fault, res, spec, state.closing.signal));
 }
 
 /** Listens on host:port (0 = random) and resolves with the base URL. */

@@ -20,6 +20,8 @@ export interface Transaction {
   finalStatus: FinalStatus;
   verifyCalls: number;
   refunded: boolean;
+  /** The reseller has sent its notification: the transaction is final, and verify says so from then on. */
+  notified: boolean;
 }
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";

@@ -1,6 +1,7 @@
 // The reseller's verify endpoint, eventually consistent: a new reference is unknown for the first
-// `verifyNotFoundPolls` calls, pending for the next `verifyPendingPolls`, then final. A failed or
-// reversed transaction is refunded the first time a verify reveals it.
+// `verifyNotFoundPolls` calls, pending for the next `verifyPendingPolls`, then final — or final at once
+// when the reseller has sent its notification (it notifies final transactions). A failed or reversed
+// transaction is refunded the first time a verify or the notification reveals it.
 import { answerText } from "./lies.js";
 import type { Call, Reply } from "./route.js";
 import { transactionView, type VisibleStatus } from "./transactions.js";
@@ -13,9 +14,9 @@ export function verifyTransaction({ state, params }: Call): Reply {
   if (!tx) return NOT_FOUND;
   tx.verifyCalls += 1;
   const { verifyNotFoundPolls, verifyPendingPolls } = state.options;
-  if (tx.verifyCalls <= verifyNotFoundPolls) return NOT_FOUND;
+  if (!tx.notified && tx.verifyCalls <= verifyNotFoundPolls) return NOT_FOUND;
   let status: VisibleStatus = "pending";
-  if (tx.verifyCalls > verifyNotFoundPolls + verifyPendingPolls) {
+  if (tx.notified || tx.verifyCalls > verifyNotFoundPolls + verifyPendingPolls) {
     status = tx.finalStatus;
     if (status !== "success") refundOnce(state, tx);
   }

@@ -85,6 +85,7 @@ describe("purchase faults and their outcomes", () => {
     ["rateResetAfter", "HTTP_CONNECTION_LOST", "unknown", 1],
     ["rateMalformedAfter", "HTTP_MALFORMED_RESPONSE", "unknown", 1],
     ["rateHangAfter", "HTTP_TIMEOUT", "unknown", 1],
+    ["rateTimeoutAfter", "HTTP_TIMEOUT", "unknown", 1],
   ] as const)("%s → %s (%s), debits %i, sent once", async (fault, code, outcome, debits) => {
     sandbox.setFaults({ endpoints: { data: { [fault]: 1 } } });
     const fast = resellerFor(sandbox, { timeout: { connect: 500, headers: 300, body: 300 } });

@@ -192,6 +192,7 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
       ["reset after", { rateResetAfter: 1 }, "in_doubt"],
       ["malformed after", { rateMalformedAfter: 1 }, "in_doubt"],
       ["hang after", { rateHangAfter: 1 }, "in_doubt"],
+      ["gateway timeout after (504)", { rateTimeoutAfter: 1, timeoutAfterMs: 20 }, "in_doubt"],
     ];
     for (const [name, fault, expected] of cases) {
       sandbox.reset();

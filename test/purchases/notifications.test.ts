@@ -328,6 +328,96 @@ describe("provider notifications, on postgres", () => {
     expect(text.stdout).toMatch(/provider notifications:\n[^\n]*OUTCOME[^\n]*\n[^\n]*settled/);
   });
 
+  // The other ways a purchase answer is lost after the debit (500-after above, hang-after below): the connection
+  // reset, and a gateway that times out — the client gives up (a response timeout) before the gateway's 504.
+  // The sandbox's verify keeps new references unknown and then pending for a poll each, except once it has
+  // sent its notification (the transaction is final then), so the notification's verify read is final.
+  it.each([
+    ["a connection reset after the debit", "succeeded", { rateResetAfter: 1 }],
+    ["a connection reset after the debit", "failed", { rateResetAfter: 1 }],
+    ["a response timeout after the debit", "succeeded", { rateTimeoutAfter: 1 }],
+    ["a response timeout after the debit", "failed", { rateTimeoutAfter: 1 }],
+  ] as const)(
+    "a purchase answer lost to %s, then the signed notification: %s with its reference, proof in the event, one debit",
+    async (_lost, outcome, fault) => {
+      const hook = await startReceiver();
+      sandbox.setOptions({
+        verifyNotFoundPolls: 1,
+        verifyPendingPolls: 1,
+        failRate: outcome === "failed" ? 1 : 0,
+        notifyUrl: hook.url,
+        notifyHold: true,
+        notifyDuplicates: 1,
+      });
+      sandbox.setFaults({ endpoints: { data: fault } });
+      // Its own client for the POST, giving up on an answer after 300 ms (the gateway holds it for 60 s).
+      const impatient = resellerFor(sandbox, { timeout: { connect: 1000, headers: 300, body: 300 } });
+      try {
+        await insertPurchases(test.database.db, [purchase("08031230030")], "test");
+        await executePurchases(
+          {
+            database: test.database,
+            reseller: impatient,
+            config: testConfig(sandbox),
+            logger: silentLogger(),
+          },
+          { concurrency: 1, retryWaitMs: 0 },
+        );
+      } finally {
+        await impatient.close();
+      }
+      sandbox.setFaults({ endpoints: {} });
+      const [lost] = await ledger();
+      expect(lost).toMatchObject({ state: "in_doubt", reference: null });
+      const posts = () => sandbox.requests().filter((r) => r.path === "/public/api/data");
+      expect(posts()).toMatchObject([{ fault: Object.keys(fault)[0] }]);
+      const [debit] = sandbox.debits();
+      expect(debit).toMatchObject({ phone_number: "08031230030", amount: "305.00" });
+      expect(sandbox.wallet()).toBe("999695.00");
+
+      await sandbox.deliverNotifications();
+      await hook.settled();
+      const [row] = await rows<{
+        id: number;
+        state: string;
+        reference: string;
+        refund_amount: string | null;
+      }>(
+        test.database.db,
+        sql`select id::int as id, state, reference, refund_amount::text as refund_amount from purchases`,
+      );
+      expect(row).toEqual({
+        id: lost!.id,
+        state: outcome,
+        reference: debit!.reference,
+        refund_amount: outcome === "failed" ? "305.00" : null,
+      });
+      const stored = await notifications();
+      expect(stored).toHaveLength(1); // the duplicate delivery was recognised
+      expect(stored[0]).toMatchObject({
+        reference: debit!.reference,
+        outcome: "settled",
+        purchase_id: row!.id,
+      });
+      const events = await rows<{ actor: string; from_state: string; reason: string; response: unknown }>(
+        test.database.db,
+        sql`select actor, from_state, reason, response from purchase_events
+          where purchase_id = ${row!.id} and to_state = ${outcome}`,
+      );
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ actor: "webhook+verify", from_state: "in_doubt" });
+      expect(events[0]!.reason).toContain(
+        `provider notification ${stored[0]!.id} named reference ${debit!.reference}`,
+      );
+      expect(JSON.stringify(events[0]!.response)).toContain(debit!.reference);
+      // Bought once: one POST, one debit, and the wallet moved by that debit only (refunded when it failed).
+      expect(posts()).toHaveLength(1);
+      expect(sandbox.debits()).toHaveLength(1);
+      expect(sandbox.wallet()).toBe(outcome === "failed" ? "1000000.00" : "999695.00");
+      expect(sandbox.refunds()).toHaveLength(outcome === "failed" ? 1 : 0);
+    },
+  );
+
   it("a notification saying failed does not fail a purchase the verify answer says succeeded", async () => {
     const hook = await startReceiver();
     await buyLosingAnswers(["08031230003"]);

@@ -1,7 +1,7 @@
 // `topsync purchases reconcile --statement` (issue 19): a provider's export against the ledger over real HTTP and
 // PostgreSQL. The report finds a debit with no ledger row, a purchase the provider does not list and an amount
 // difference; `--apply` settles the in_doubt purchase a verify read proves, and nothing a verify read does not.
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -12,10 +12,15 @@ import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { inert } from "../../src/text/inert.js";
 import { runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import { chromiumProblem, DESKTOP, measureAt, PHONE } from "../report/chromium.js";
+
+const chromium = await chromiumProblem();
+if (chromium) console.warn(`skipping the reconcile HTML in Chromium: ${chromium}`);
 
 const purchase = (phone: string): NewPurchase => ({
   request_key: `stmt:${phone}`,
@@ -161,5 +166,162 @@ describe("purchases reconcile --statement, on postgres", () => {
     expect(again.resolvable).toMatchObject([
       { id: (await state("08031230023")).id, reference: debit("08031230023").reference },
     ]);
+  });
+
+  /** Statement cells written to act on a terminal, a markdown viewer or a browser. */
+  const HOSTILE = {
+    script: "<script>alert(1)</script>REF1",
+    pipes: "REF2|</td></tr><tr><td>forged|row",
+    ticks: "REF3`rm -rf /`\n| injected | row |\n# heading",
+    markup: "REF4 **bold** [link](javascript:alert(1)) <img src=x onerror=alert(1)>",
+    terminal: "REF5\u001b[2J\u001b]0;owned\u0007\u202Eright-to-left",
+  };
+  const csvQuote = (value: string) => `"${value.replace(/"/g, '""')}"`;
+
+  it("reports as text, markdown, json and html (--format, --out like report); hostile statement cells stay inert", async () => {
+    await buy(["08031230040"]); // succeeded
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await buy(["08031230041"]); // in_doubt
+    sandbox.setFaults({ endpoints: {} });
+    const debit = (phone: string) => sandbox.debits().find((d) => d.phone_number === phone)!;
+    const good = debit("08031230040");
+    const lost = debit("08031230041");
+    const dir = mkdtempSync(join(tmpdir(), "topsync-reconcile-"));
+    const file = join(dir, "statement.csv");
+    writeFileSync(
+      file,
+      [
+        "reference,phone,amount,date,status",
+        `${good.reference},08031230040,"1,305.00",${good.at},successful`, // an amount difference
+        `${lost.reference},08031230041,305.00,${lost.at},successful`, // resolves the in_doubt purchase
+        ...Object.values(HOSTILE).map(
+          (reference, i) =>
+            `${csvQuote(reference)},0809999000${i},100.00,${good.at},${csvQuote(i === 0 ? "<b>failed</b>|`x`" : "successful")}`,
+        ),
+      ].join("\n"),
+    );
+    const config = writeConfigFile(sandbox, test.url, { timezone: "Africa/Lagos" }).file;
+    const reconcile = (...flags: string[]) =>
+      runCli(["-c", config, "purchases", "reconcile", "--statement", file, ...flags]);
+    const before = await rows(test.database.db, sql`select id, state from purchases order by id`);
+
+    const json = await reconcile("--format", "json");
+    expect(json.stderr).toBe("");
+    const report = JSON.parse(json.stdout);
+    expect(report.providerOnly.map((r: { reference: string }) => r.reference)).toEqual(
+      Object.values(HOSTILE),
+    );
+    expect(report.providerOnly[0].status).toBe("<b>failed</b>|`x`");
+    expect((await reconcile("--json")).stdout).toBe(json.stdout); // --json is --format json
+
+    const text = await reconcile();
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^topsync purchases reconcile: .*statement\.csv\n=+\n/);
+    expect(text.stdout).toContain("lines      7, 1 on ledger purchases\n");
+    expect(text.stdout).toContain("mode       dry run: nothing was changed\n");
+    expect(text.stdout).toContain(
+      "\nA person should look at: 5 provider debits with no ledger purchase, 1 amount difference. " +
+        "1 purchase the statement can resolve (dry run).\n",
+    );
+    expect(text.stdout).toContain("\nProvider debits with no ledger purchase\n---");
+    expect(text.stdout).toContain(`\n 1  ${good.reference}  NGN 305.00  NGN 1,305.00\n`); // the amount difference
+    expect(text.stdout).toContain(`REF3\`rm -rf /\`\\n| injected | row |\\n# heading`);
+    expect(text.stdout).toContain("REF5\\x1B[2J\\x1B]0;owned\\x07\\u202Eright-to-left");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no raw control character reaches the terminal
+    expect(text.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202e]/);
+    expect(text.stdout).toContain(
+      "Dry run: --apply settles these when a verify read of each reference proves it.",
+    );
+
+    const markdown = await reconcile("--format", "markdown");
+    expect(markdown.code).toBe(0);
+    const md = markdown.stdout;
+    expect(md).toMatch(/^# topsync purchases reconcile: /);
+    expect(md).toContain("## Provider debits with no ledger purchase\n");
+    // The provider-only table: a header, the rule and one line per debit; every row has exactly 5 cells.
+    const table = md.split("## Provider debits with no ledger purchase\n")[1]!.split("\n## ")[0]!;
+    const tableLines = table.split("\n").filter((line) => line.startsWith("|"));
+    expect(tableLines).toHaveLength(2 + 5);
+    for (const line of tableLines) expect(line.split(/(?<!\\)\|/).length - 2, line).toBe(5);
+    expect(md).toContain("\\<script>alert(1)\\</script>REF1");
+    expect(md).toContain("REF2\\|\\</td>\\</tr>\\<tr>\\<td>forged\\|row");
+    expect(md).toContain("REF3\\`rm -rf /\\`\\\\n\\| injected \\| row \\|\\\\n# heading");
+    expect(md).toContain(
+      "REF4 \\*\\*bold\\*\\* \\[link\\](javascript:alert(1)) \\<img src=x onerror=alert(1)>",
+    );
+    expect(md).toContain("\\<b>failed\\</b>\\|\\`x\\`");
+    expect(md).not.toMatch(/(?<!\\)<(script|img|b|td|tr)\b/);
+    expect(md).not.toMatch(/(?<!\\)`/);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no raw control character in the markdown
+    expect(md).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202e]/);
+
+    const out = join(dir, "reconcile.html");
+    const html = await reconcile("--format", "html", "--out", out);
+    expect(html.code).toBe(0);
+    expect(html.stdout).toBe("");
+    expect(html.stderr).toContain(`the reconciliation written to ${out}`);
+    const page = readFileSync(out, "utf8");
+    expect(page).toMatch(/^<!doctype html>/);
+    expect(page).toContain('<table id="table-provider-only"');
+    expect(page).toContain("&lt;script&gt;alert(1)&lt;/script&gt;REF1");
+    expect(page).toContain("&lt;img src=x onerror=alert(1)&gt;");
+    expect(page).not.toMatch(/<script|<img|<tr><td>forged|onerror=alert\(1\)>/i);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: no raw control character or bidi mark in the page
+    expect(page).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202e]/);
+
+    // Nothing was changed by any of these; a format reconcile does not know is a usage error, before any work.
+    expect(await rows(test.database.db, sql`select id, state from purchases order by id`)).toEqual(before);
+    const bad = await reconcile("--format", "pdf");
+    expect(bad.code).toBe(64);
+    expect(bad.stderr).toMatch(/--format must be one of text, markdown, json, html; got "pdf"/);
+
+    // --apply in markdown: the in_doubt purchase settled by its verify read, in the Applied table.
+    const applied = await reconcile("--apply", "--format", "markdown");
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain("## Applied\n");
+    expect(applied.stdout).toMatch(/\| \d+ \| [A-Z0-9]{20} \| succeeded \| verify: success \|/);
+    expect((await state("08031230041")).state).toBe("succeeded");
+    if (chromium) return;
+
+    // In a browser: no element from the statement, every hostile cell shown as the text it is.
+    const LAYOUT = `(() => ({
+      scripts: document.scripts.length,
+      images: document.images.length,
+      links: document.links.length,
+      rows: [...document.querySelectorAll("#table-provider-only tbody tr")].map((tr) =>
+        [...tr.cells].map((td) => td.textContent)),
+      tables: [...document.querySelectorAll("table")].map((t) => ({
+        id: t.id, boxWidth: t.parentElement.clientWidth, scrollWidth: t.parentElement.scrollWidth,
+      })),
+      pageWidth: document.documentElement.scrollWidth,
+      width: window.innerWidth,
+    }))()`;
+    interface Seen {
+      scripts: number;
+      images: number;
+      links: number;
+      rows: string[][];
+      tables: Array<{ id: string; boxWidth: number; scrollWidth: number }>;
+      pageWidth: number;
+      width: number;
+    }
+    for (const [viewport, shot] of [
+      [PHONE, "reconcile-390.png"],
+      [DESKTOP, "reconcile-1280.png"],
+    ] as const) {
+      const seen = await measureAt<Seen>(out, LAYOUT, viewport, join(dir, shot));
+      expect([seen.scripts, seen.images, seen.links]).toEqual([0, 0, 0]);
+      // As text, escapes for the control characters and bidi marks included (nothing reordered on screen).
+      expect(seen.rows.map((row) => row[1])).toEqual(Object.values(HOSTILE).map(inert));
+      expect(seen.rows[4]![1]).toBe("REF5\\x1B[2J\\x1B]0;owned\\x07\\u202Eright-to-left");
+      expect(seen.rows.map((row) => row.length)).toEqual([5, 5, 5, 5, 5]);
+      expect(seen.rows[0]![4]).toBe("<b>failed</b>|`x`");
+      expect(seen.pageWidth).toBeLessThanOrEqual(seen.width);
+      if (viewport === DESKTOP)
+        for (const t of seen.tables) expect(t.scrollWidth, t.id).toBeLessThanOrEqual(t.boxWidth);
+    }
+    console.info(
+      `reconcile HTML screenshots: ${join(dir, "reconcile-390.png")}, ${join(dir, "reconcile-1280.png")}`,
+    );
   });
 });

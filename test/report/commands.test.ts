@@ -1,11 +1,14 @@
 // The commands as registered on commander (flags reach the code, exit codes come out), over a ledger a real
-// purchase run wrote, and the demo's closing reports.
+// purchase run wrote, and the demo: its lost answer settled by the provider's notification, its closing reports.
 
 import { Command } from "commander";
+import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { type CommandContext, contextFrom } from "../../src/cli/context.js";
+import { demoLostAnswer } from "../../src/cli/demo-lost-answer.js";
 import { demoReports, registerReportCommands } from "../../src/cli/report-commands.js";
 import type { Config } from "../../src/config/index.js";
+import { rows } from "../../src/db/client.js";
 import { createLogger } from "../../src/log/logger.js";
 import { loadCatalogue } from "../../src/purchases/catalogue-cache.js";
 import { executePurchases } from "../../src/purchases/executor.js";
@@ -151,7 +154,7 @@ describe("registered commands", () => {
   });
 });
 
-describe("the demo's closing reports", () => {
+describe("the demo", () => {
   it("prints the plan of the next day and the report of what was done, as text", async () => {
     const chunks: string[] = [];
     vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
@@ -173,5 +176,55 @@ describe("the demo's closing reports", () => {
     expect(text).toMatch(/== report: what topsync did ==\ntopsync report since /);
     expect(text).toContain("spent                 NGN 915.00 on 3 succeeded purchases");
     expect(text).not.toContain("08031110002");
+  });
+
+  // After the closing reports' test, whose figures it would change.
+  it("shows a purchase whose answer was lost go in_doubt, then succeeded by its notification and verify, bought once", async () => {
+    const chunks: string[] = [];
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      chunks.push(String(chunk));
+      return true;
+    });
+    const hooks = { ...config.webhooks, enabled: true, secret: "demo-test-webhook-secret" };
+    const ctx = contextFrom({ config: "config.yaml" }, { ...config, webhooks: hooks }, "config.yaml", logger);
+    try {
+      await demoLostAnswer(ctx, sandbox, test.database);
+    } finally {
+      vi.restoreAllMocks();
+      await ctx.close();
+    }
+    const text = chunks.join("");
+    expect(text).toContain(
+      "== a lost answer: in_doubt, then settled by the provider's own notification ==\n",
+    );
+    const lost =
+      /purchase (\d+) \(0803\*{4}999\): in_doubt\. The sandbox debited its wallet NGN 305\.00 \(reference (\w+)\)\nand then answered 500/.exec(
+        text,
+      );
+    expect(lost, text).not.toBeNull();
+    const [, id, reference] = lost!;
+    expect(text).toContain(
+      `notification: settled: purchase ${id} settled succeeded by verify of ${reference}\n`,
+    );
+    expect(text).toContain("bought once: 1 debit for 0803****999, and 0 purchase POSTs since the lost one\n");
+    // `purchases show` of it: succeeded with the reference, the lost answer, and the event naming the proof.
+    expect(text).toMatch(new RegExp(`\\nid +${id}\\nstate +succeeded\\n`));
+    expect(text).toMatch(new RegExp(`\\nreference +${reference}\\n`));
+    expect(text).toMatch(/ demo +submitting +in_doubt +HTTP_SERVER_ERROR: .*HTTP 500/);
+    expect(text).toMatch(
+      new RegExp(
+        ` webhook\\+verify +in_doubt +succeeded +settled by proof: provider notification (\\d+) named reference ${reference}`,
+      ),
+    );
+    expect(text).toMatch(
+      new RegExp(`provider notifications:\\n.*OUTCOME.*\\n\\d+ .* ${reference} +settled `),
+    );
+    expect(text).not.toContain("08035559999");
+    const [row] = await rows<{ state: string; reference: string | null }>(
+      test.database.db,
+      sql`select state, reference from purchases where id = ${Number(id)}`,
+    );
+    expect(row).toEqual({ state: "succeeded", reference });
+    expect(sandbox.debits().filter((d) => d.phone_number === "08035559999")).toHaveLength(1);
   });
 });

@@ -56,6 +56,23 @@ describe("faults on the purchase endpoint", () => {
     expect(sandbox.requests().at(-1)).toMatchObject({ status: null, fault: "rateResetAfter" });
   });
 
+  it("a gateway timeout after the effect debits once: a 504 after timeoutAfterMs, or nothing to a client that gave up", async () => {
+    sandbox.setFaults({ endpoints: { data: { rateTimeoutAfter: 1, timeoutAfterMs: 50 } } });
+    const response = await purchase();
+    expect(response.status).toBe(504);
+    expect(response.headers.get("content-type")).toBe("text/html");
+    expect(await response.text()).toContain("504 Gateway Time-out");
+    expect(sandbox.debits()).toHaveLength(1);
+    expect(sandbox.requests().at(-1)).toMatchObject({ status: 504, fault: "rateTimeoutAfter" });
+
+    // The default hold (60 s, a gateway's read timeout) outlasts the client: it gives up, the debit stays.
+    sandbox.setFaults({ endpoints: { data: { rateTimeoutAfter: 1 } } });
+    await expect(purchase(AbortSignal.timeout(300))).rejects.toThrow();
+    expect(sandbox.debits()).toHaveLength(2);
+    expect(sandbox.wallet()).toBe("999390.00");
+    expect(sandbox.requests().at(-1)).toMatchObject({ status: null, fault: "rateTimeoutAfter" });
+  });
+
   it("a malformed body after the effect debits once and is not JSON", async () => {
     sandbox.setFaults({ endpoints: { data: { rateMalformedAfter: 1 } } });
     const response = await purchase();

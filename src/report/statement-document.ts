@@ -1,0 +1,157 @@
+// `purchases reconcile --statement` as the readable formats show it (text, markdown, html): what the statement
+// and the ledger disagree on, the in_doubt and unverified purchases it can resolve, and what --apply did.
+// Every cell from the statement (references, statuses) is data: control characters and bidi marks are shown as
+// escapes in every format, html included (a right-to-left override would reorder a reference on screen), and
+// each renderer escapes its own markup.
+import { maskPhonesIn } from "../log/mask.js";
+import { parseMoney } from "../money.js";
+import type { Applied, StatementReport } from "../purchases/statement.js";
+import { type Block, type DocSection, left, type ReportDocument, right, table, text } from "./document.js";
+import { counted, formatAmount, formatInstant } from "./format.js";
+import { inertDocument } from "./inert-document.js";
+
+export interface StatementView {
+  /** The statement file as given to --statement. */
+  file: string;
+  /** What --apply did; undefined on a dry run. */
+  applied: Applied[] | undefined;
+  timeZone: string;
+}
+
+export function statementDocument(report: StatementReport, view: StatementView): ReportDocument {
+  const at = (iso: string) => formatInstant(new Date(iso), view.timeZone);
+  const amount = (value: string | null) => (value === null ? "-" : formatAmount(parseMoney(value)));
+  const facts: ReportDocument["facts"] = [
+    ["statement", view.file],
+    [
+      "period",
+      report.period ? `${at(report.period.from)} → ${at(report.period.to)} (${view.timeZone})` : "-",
+    ],
+    ["lines", `${report.lines}, ${report.matched} on ledger purchases`],
+    ["mode", view.applied ? "--apply: settled what a verify read proves" : "dry run: nothing was changed"],
+  ];
+  const sections: DocSection[] = [
+    section(
+      "provider-only",
+      "Provider debits with no ledger purchase",
+      "Money that left the wallet without a ledger row.",
+      table(
+        "provider-only",
+        [left("Line"), left("Reference"), right("Amount"), left("Date"), left("Status")],
+        report.providerOnly.map((r) => [String(r.line), r.reference, amount(r.amount), at(r.date), r.status]),
+      ),
+    ),
+    section(
+      "ledger-only",
+      "Ledger purchases the provider does not list",
+      undefined,
+      table(
+        "ledger-only",
+        [right("ID"), left("Reference"), left("State"), right("Amount")],
+        report.ledgerOnly.map((r) => [String(r.id), r.reference, r.state, amount(r.amount)]),
+      ),
+    ),
+    section(
+      "amounts",
+      "Amount differences",
+      "The amount charged in the ledger against the statement's.",
+      table(
+        "amounts",
+        [right("ID"), left("Reference"), right("Ledger"), right("Statement")],
+        report.amountDifferences.map((r) => [
+          String(r.id),
+          r.reference,
+          amount(r.ledger),
+          amount(r.statement),
+        ]),
+      ),
+    ),
+    section(
+      "statuses",
+      "Status differences",
+      undefined,
+      table(
+        "statuses",
+        [right("ID"), left("Reference"), left("Ledger"), left("Statement")],
+        report.statusDifferences.map((r) => [String(r.id), r.reference, r.state, r.statement]),
+      ),
+    ),
+    resolvableSection(report, view),
+  ];
+  if (view.applied) sections.push(appliedSection(view.applied));
+  return inertDocument({
+    title: `topsync purchases reconcile: ${view.file}`,
+    facts,
+    status: status(report, view),
+    sections,
+  });
+}
+
+function section(id: string, title: string, intro: string | undefined, rows: Block): DocSection {
+  const empty = rows.kind === "table" && rows.rows.length === 0;
+  const blocks: Block[] = empty ? [text("None.")] : [...(intro ? [text(intro)] : []), rows];
+  return { id, title, blocks };
+}
+
+function resolvableSection(report: StatementReport, view: StatementView): DocSection {
+  const found = section(
+    "resolvable",
+    "In_doubt or unverified purchases the statement can resolve",
+    "Each is the only purchase its line can be, and that line the only one that can be it.",
+    table(
+      "resolvable",
+      [right("ID"), left("State"), right("Line"), left("Reference"), left("Statement")],
+      report.resolvable.map((r) => [String(r.id), r.state, String(r.line), r.reference, r.statement]),
+    ),
+  );
+  if (!view.applied && report.resolvable.length > 0)
+    found.blocks.push(
+      text("Dry run: --apply settles these when a verify read of each reference proves it.", "note"),
+    );
+  return found;
+}
+
+function appliedSection(applied: Applied[]): DocSection {
+  return section(
+    "applied",
+    "Applied",
+    "Settled only where the verify answer of the reference names the purchase's phone and amount and is final.",
+    table(
+      "applied",
+      [right("ID"), left("Reference"), left("Result"), left("Why")],
+      applied.map((r) => [String(r.id), r.reference, r.result, maskPhonesIn(r.why)]),
+    ),
+  );
+}
+
+function status(report: StatementReport, view: StatementView): ReportDocument["status"] {
+  const differences = [
+    [
+      report.providerOnly.length,
+      "provider debit with no ledger purchase",
+      "provider debits with no ledger purchase",
+    ],
+    [
+      report.ledgerOnly.length,
+      "ledger purchase the provider does not list",
+      "ledger purchases the provider does not list",
+    ],
+    [report.amountDifferences.length, "amount difference", "amount differences"],
+    [report.statusDifferences.length, "status difference", "status differences"],
+  ] as const;
+  const found = differences.filter(([n]) => n > 0).map(([n, one, many]) => counted(n, one, many));
+  const settled = view.applied?.filter((a) => a.result !== "unchanged").length;
+  const resolvable =
+    report.resolvable.length === 0
+      ? ""
+      : settled === undefined
+        ? ` ${counted(report.resolvable.length, "purchase")} the statement can resolve (dry run).`
+        : ` ${settled} of ${counted(report.resolvable.length, "resolvable purchase")} settled.`;
+  if (found.length > 0)
+    return { tone: "warning", text: `A person should look at: ${found.join(", ")}.${resolvable}` };
+  if (report.lines === 0) return { tone: "note", text: "The statement has no lines." };
+  return {
+    tone: report.resolvable.length > 0 ? "note" : "ok",
+    text: `The statement and the ledger agree.${resolvable}`,
+  };
+}
