@@ -80,13 +80,15 @@ ${phones(count)
 }
 
 /** Spawns the CLI and resolves when it exits: wall milliseconds from spawn to exit, exit code, output. */
-function timeCommand(args, env = {}) {
+function timeCommand(args, env = {}, unset = []) {
   return new Promise((resolve, reject) => {
+    const environment = { ...process.env, TOPSYNC_LOG_LEVEL: "warn", ...env };
+    for (const name of unset) delete environment[name];
     const started = performance.now();
     const startedAt = Date.now();
     const child = spawn(process.execPath, [CLI, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, TOPSYNC_LOG_LEVEL: "warn", ...env },
+      env: environment,
     });
     let stdout = "";
     let stderr = "";
@@ -103,7 +105,7 @@ function timeCommand(args, env = {}) {
   });
 }
 
-async function migrated(database, config) {
+async function migrated(config) {
   const result = await timeCommand(["migrate", "-c", config]);
   if (result.code !== 0) throw new Error(`topsync migrate failed: ${result.stderr}`);
 }
@@ -116,14 +118,18 @@ async function topsyncRun(cell) {
       databaseUrl: database.url,
       count: cell.count,
     });
-    await migrated(database, config);
+    await migrated(config);
     await sandbox.admin("reset", {});
     const run = await timeCommand(["purchases", "run", "--job", "campaign", "--now", "-c", config]);
     if (run.code !== 0) throw new Error(`purchases run exited ${run.code}: ${run.stderr.slice(-2000)}`);
     const { debits } = await sandbox.admin("debits");
     if (debits.length !== cell.count) throw new Error(`${debits.length} debits for ${cell.count} recipients`);
     const firstPost = Math.min(...debits.map((d) => Date.parse(`${d.at.slice(0, 23)}Z`)));
-    return { rate: cell.count / (run.ms / 1000), seconds: run.ms / 1000, firstPostMs: firstPost - run.startedAt };
+    return {
+      rate: cell.count / (run.ms / 1000),
+      seconds: run.ms / 1000,
+      firstPostMs: firstPost - run.startedAt,
+    };
   });
 }
 
@@ -179,14 +185,20 @@ try {
   }
 
   // ---- fixed costs: each command on an empty, migrated ledger, spawn to exit
+  // (plan reads the live catalogue: the sandbox answers it.)
+  sandbox = await startSandboxProcess({ latency: 0 });
   const fixed = await withDatabase(async (database) => {
-    const small = writeConfig("small", { resellerUrl: "http://127.0.0.1:1", databaseUrl: database.url, count: 3 });
+    const small = writeConfig("small", {
+      resellerUrl: sandbox.resellerUrl,
+      databaseUrl: database.url,
+      count: 3,
+    });
     const large = writeConfig("large", {
-      resellerUrl: "http://127.0.0.1:1",
+      resellerUrl: sandbox.resellerUrl,
       databaseUrl: database.url,
       count: 10000,
     });
-    await migrated(database, small);
+    await migrated(small);
     const commands = [
       ["topsync --help", ["--help"]],
       ["migrate (nothing to apply)", ["migrate", "-c", small]],
@@ -203,15 +215,33 @@ try {
       const runs = [];
       for (let i = 0; i < FIXED_ROUNDS; i++) runs.push((await timeCommand(args)).ms);
       const uncached = [];
-      for (let i = 0; i < 3; i++) uncached.push((await timeCommand(args, { TOPSYNC_COMPILE_CACHE: "off" })).ms);
-      figures.push({ name, code: first.code, first: first.ms, median: median(runs), uncached: median(uncached) });
+      for (let i = 0; i < 3; i++)
+        uncached.push((await timeCommand(args, { TOPSYNC_COMPILE_CACHE: "off" })).ms);
+      const withoutCa = [];
+      if (process.env.NODE_EXTRA_CA_CERTS)
+        for (let i = 0; i < FIXED_ROUNDS; i++)
+          withoutCa.push((await timeCommand(args, {}, ["NODE_EXTRA_CA_CERTS"])).ms);
+      figures.push({
+        name,
+        code: first.code,
+        first: first.ms,
+        median: median(runs),
+        uncached: median(uncached),
+        withoutCa: withoutCa.length ? median(withoutCa) : undefined,
+      });
       console.error(`${name}: median ${median(runs).toFixed(0)} ms (exit ${first.code})`);
     }
     const bare = [];
+    const bareWithoutCa = [];
     for (let i = 0; i < FIXED_ROUNDS; i++) {
-      const started = performance.now();
-      await new Promise((resolve) => spawn(process.execPath, ["-e", "0"]).once("exit", resolve));
-      bare.push(performance.now() - started);
+      for (const [list, env] of [
+        [bare, process.env],
+        [bareWithoutCa, { ...process.env, NODE_EXTRA_CA_CERTS: "" }],
+      ]) {
+        const started = performance.now();
+        await new Promise((resolve) => spawn(process.execPath, ["-e", "0"], { env }).once("exit", resolve));
+        list.push(performance.now() - started);
+      }
     }
     // The config of 10,000 recipients loaded in-process, in a fresh process, as a command loads it (cold).
     const inProcess = [];
@@ -219,7 +249,12 @@ try {
       const loaded = await runWorker("load-config.js", { file: large });
       inProcess.push(loaded.ms);
     }
-    return { figures, bare: median(bare), loadInProcess: median(inProcess) };
+    return {
+      figures,
+      bare: median(bare),
+      bareWithoutCa: median(bareWithoutCa),
+      loadInProcess: median(inProcess),
+    };
   });
 
   const pct = (x) => `${(x * 100).toFixed(0)}%`;
@@ -229,14 +264,15 @@ try {
         `| ${row.count.toLocaleString("en")} | ${row.latency} ms | ${row.rate.topsync.toFixed(0)}/s (${row.seconds.toFixed(2)} s) | ${row.rate["graphile-worker"].toFixed(0)}/s | ${row.rate["no-database"].toFixed(0)}/s | **${pct(median(row.vsGraphile))}** (${row.vsGraphile.map(pct).join(" ")}) | **${pct(median(row.vsCeiling))}** (${row.vsCeiling.map(pct).join(" ")}) | ${row.firstPostMs.toFixed(0)} ms |`,
     )
     .join("\n");
+  const ca = process.env.NODE_EXTRA_CA_CERTS;
   const fixedTable = fixed.figures
     .map(
       (f) =>
-        `| ${f.name} | **${f.median.toFixed(0)} ms** | ${f.first.toFixed(0)} ms | ${f.uncached.toFixed(0)} ms | ${f.code} |`,
+        `| ${f.name} | **${f.median.toFixed(0)} ms** | ${f.first.toFixed(0)} ms | ${f.uncached.toFixed(0)} ms |${ca ? ` ${f.withoutCa.toFixed(0)} ms |` : ""} ${f.code} |`,
     )
     .join("\n");
-  const caCerts = process.env.NODE_EXTRA_CA_CERTS
-    ? ` This machine sets NODE_EXTRA_CA_CERTS (${process.env.NODE_EXTRA_CA_CERTS}), which Node.js reads at every start: it is part of every figure here, as it is of every command an operator runs on it.`
+  const caCerts = ca
+    ? ` This machine sets NODE_EXTRA_CA_CERTS (${ca}), which Node.js reads and parses at every start (\`node -e 0\`: ${fixed.bare.toFixed(0)} ms with it, ${fixed.bareWithoutCa.toFixed(0)} ms without): it is in every figure here, as in every command run on this machine; the column "without it" is the same command with the variable unset, as on a machine that does not set it.`
     : "";
   writeSection(
     "Commands, spawn to exit",
@@ -264,8 +300,8 @@ Targets (issue 18): at 0 ms at least graphile-worker's rate at N = 10,000 and 0.
 first run after a build (it compiles everything and writes the code cache, src/cli.ts) and the median of 3 runs with
 the code cache off (\`TOPSYNC_COMPILE_CACHE=off\`). \`node -e 0\` alone takes ${fixed.bare.toFixed(0)} ms here.${caCerts}
 
-| command | median | first run | cache off | exit code |
-|---|---:|---:|---:|---:|
+| command | median | first run | cache off |${ca ? " without NODE_EXTRA_CA_CERTS |" : ""} exit code |
+|---|---:|---:|---:|${ca ? "---:|" : ""}---:|
 ${fixedTable}
 
 Loading the config of 10,000 inline recipients in-process (\`loadConfig\`, in a fresh process, as a command does):
