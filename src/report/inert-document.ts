@@ -1,5 +1,6 @@
 // A report document with every piece of text from outside made inert for a terminal or a markdown viewer:
-// control characters and bidi marks shown as escapes (src/text/inert.ts). HTML escapes on its own.
+// control characters and bidi marks shown as escapes (src/text/inert.ts). Every format uses it (a bidi override
+// reorders text in a browser too); HTML escapes markup on its own.
 import { inert, inertLines } from "../text/inert.js";
 import type { Block, ReportDocument } from "./document.js";
 

@@ -28,7 +28,7 @@ export function renderReport(
     case "markdown":
       return renderMarkdown(inertDocument(views.document()));
     case "html":
-      return renderHtml(views.document());
+      return renderHtml(inertDocument(views.document()));
     default:
       return renderText(inertDocument(views.document()));
   }

@@ -2,6 +2,8 @@
 // escapes, CSV formulas neutralised, stored answers capped, calendar dates that exist.
 import { describe, expect, it } from "vitest";
 import { parseCalendarInstant } from "../../src/calendar.js";
+import { table } from "../../src/report/document.js";
+import { renderReport } from "../../src/report/render.js";
 import { cappedResponse, capText } from "../../src/text/cap.js";
 import { csvCell, inert, inertLines } from "../../src/text/inert.js";
 import { redactSecretForms, redactSecretsDeep } from "../../src/text/secrets.js";
@@ -56,6 +58,29 @@ describe("inert text", () => {
     for (const cell of ["=1+1", "+1", "-1", "@SUM(A1)", "\t=1", "\r=1"])
       expect(csvCell(cell)).toBe(`'${cell}`);
     expect(csvCell("REF-1=2")).toBe("REF-1=2");
+  });
+});
+
+describe("reports keep text from outside inert in every format", () => {
+  it("a bidi override or a terminal escape in a provider's message is an escape in text, markdown and html", () => {
+    const message = "FAILED \u202Eroot\u202C \u001b[31mred";
+    const document = () => ({
+      title: "report",
+      facts: [],
+      status: { tone: "ok" as const, text: "ok" },
+      sections: [
+        {
+          id: "failures",
+          title: "Failures",
+          blocks: [table("failures", [{ header: "message" }], [[message]])],
+        },
+      ],
+    });
+    for (const format of ["text", "markdown", "html"] as const) {
+      const out = renderReport(format, { document, json: () => ({}) });
+      expect(out, format).not.toMatch(/[\u202E\u202C\u001b]/);
+      expect(out, format).toContain("FAILED");
+    }
   });
 });
 
