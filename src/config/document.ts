@@ -121,7 +121,11 @@ export function toPlain(
           continue;
         }
         found.add(run);
-        if (aliasDepth > 0 && (expanded += run.values.length) > MAX_ALIAS_NODES) return convert(null, path);
+        if (aliasDepth > 0) {
+          expanded += run.values.length;
+          // Past the cap: the next value counted sets `exhausted`, as for any other value.
+          if (expanded > MAX_ALIAS_NODES) return convert(null, path);
+        }
         for (const value of run.values) out.push(value);
       }
       return out;
