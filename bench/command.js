@@ -53,7 +53,7 @@ const phones = (count) =>
   Array.from({ length: count }, (_, i) => `0803${String(1_000_000 + i).padStart(7, "0")}`);
 
 /** A config as an operator writes it: one job, N recipients inline, verification polled quickly. */
-function writeConfig(name, { resellerUrl, databaseUrl, count }) {
+function writeConfig(name, { resellerUrl, analyticsUrl = "http://127.0.0.1:1", databaseUrl, count }) {
   const file = join(scratch, `${name}.yaml`);
   writeFileSync(
     file,
@@ -63,7 +63,7 @@ function writeConfig(name, { resellerUrl, databaseUrl, count }) {
   concurrency: ${CONCURRENCY}
   rate_limit: 1000000
   retry: { max_attempts: 5, base_delay: 5ms, max_delay: 50ms }
-analytics: { base_url: "http://127.0.0.1:1", api_key: x }
+analytics: { base_url: "${analyticsUrl}", api_key: sandbox-analytics-key }
 database: { url: "${databaseUrl}" }
 verification: { initial_delay: 1ms, max_interval: 1ms, timeout: 60s }
 purchases:
@@ -190,6 +190,7 @@ try {
   const fixed = await withDatabase(async (database) => {
     const small = writeConfig("small", {
       resellerUrl: sandbox.resellerUrl,
+      analyticsUrl: sandbox.analyticsUrl,
       databaseUrl: database.url,
       count: 3,
     });
