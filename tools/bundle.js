@@ -27,6 +27,18 @@ await build({
   logLevel: "warning",
 });
 
+// Code V8 takes from a code cache may have no module loader behind it (a daemon on the embedded database failed
+// with "A dynamic import callback was not specified"): the bundle must not import() anything at run time. Load
+// such a package with require (src/db/client.ts does for PGlite).
+const source = readFileSync("dist/topsync.cjs", "latin1");
+const dynamicImport = /(?<![\w$.])import\(/.exec(source);
+if (dynamicImport) {
+  const line = source.slice(0, dynamicImport.index).split("\n").length;
+  const near = source.slice(Math.max(0, dynamicImport.index - 60), dynamicImport.index + 60);
+  console.error(`tools/bundle.js: dist/topsync.cjs calls import() at line ${line}: …${near}…`);
+  process.exit(1);
+}
+
 // dist/cli.js reads the bundle as one-byte text (latin1), a quarter of the time of decoding UTF-8; that is
 // right only while every byte is ASCII. esbuild escapes strings, but not a regular expression's characters:
 // write those as \u escapes.

@@ -1,6 +1,7 @@
 // One database handle for both homes of the ledger: PGlite in a local folder (the embedded default) or a
 // PostgreSQL server through postgres.js. Everything above this file runs the same drizzle code on either.
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { PGlite } from "@electric-sql/pglite";
 import type { SQL } from "drizzle-orm";
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -152,11 +153,13 @@ async function openPglite(dir: string): Promise<Database> {
   const release = inMemory ? () => {} : acquireDirLock(dir);
   try {
     if (!inMemory) mkdirSync(dir, { recursive: true });
-    // Loaded only for the embedded database: a command on PostgreSQL does not pay for PGlite's start-up.
-    const [{ PGlite }, { drizzle: drizzlePglite }] = await Promise.all([
-      import("@electric-sql/pglite"),
-      import("drizzle-orm/pglite"),
-    ]);
+    // Loaded only for the embedded database: a command on PostgreSQL does not pay for PGlite's start-up. Its
+    // CommonJS build, by require: the CLI runs from a bundle compiled with a V8 code cache (src/cli.ts), and a
+    // dynamic import() from code V8 took from that cache has no module loader to call.
+    const { PGlite } = createRequire(import.meta.url)(
+      "@electric-sql/pglite",
+    ) as typeof import("@electric-sql/pglite");
+    const { drizzle: drizzlePglite } = await import("drizzle-orm/pglite");
     const client = new PGlite(inMemory ? undefined : dir);
     await client.waitReady;
     const db = drizzlePglite(client, { schema }) as unknown as Db;

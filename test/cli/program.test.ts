@@ -1,4 +1,6 @@
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT, runCli } from "../helpers/cli.js";
 
@@ -10,5 +12,51 @@ describe("the topsync program", () => {
     const result = await runCli(["--version"]);
     expect(result).toMatchObject({ code: 0, stderr: "" });
     expect(result.stdout.trim()).toBe(packageVersion);
+  });
+});
+
+describe("the code cache (src/cli.ts)", () => {
+  it("is written in a private folder and the next run of the command uses it, the embedded database included", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "topsync-cache-test-"));
+    try {
+      const cache = join(dir, "cache");
+      const config = join(dir, "config.yaml");
+      writeFileSync(
+        config,
+        [
+          "reseller: { base_url: http://127.0.0.1:1, api_key: k }",
+          "analytics: { base_url: http://127.0.0.1:1, api_key: k }",
+          `database: { url: "", pglite_dir: ${JSON.stringify(join(dir, "pglite"))} }`,
+          "",
+        ].join("\n"),
+      );
+      const env = { TOPSYNC_COMPILE_CACHE: cache };
+      const first = await runCli(["-c", config, "migrate"], env);
+      expect(first.code, first.stderr).toBe(0);
+      const files = readdirSync(cache);
+      expect(files).toHaveLength(1);
+      expect(statSync(join(cache, files[0] as string)).mode & 0o077).toBe(0);
+      // From the cache now, PGlite included (tools/bundle.js refuses a bundle with a dynamic import(): code V8
+      // takes from a cache may have no module loader to call).
+      const second = await runCli(["-c", config, "migrate"], env);
+      expect(second.code, second.stderr).toBe(0);
+      expect(second.stdout).toContain("is up to date");
+      expect(readdirSync(cache)).toEqual(files);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("is not read from a folder others can write", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "topsync-cache-test-"));
+    try {
+      const { chmodSync } = await import("node:fs");
+      chmodSync(dir, 0o777);
+      const result = await runCli(["--help"], { TOPSYNC_COMPILE_CACHE: dir });
+      expect(result.code).toBe(0);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -92,7 +92,11 @@ describe("start-up catch-up", () => {
       sql`select first_seen from jobs where name = 'fresh'`,
     );
     const freshSeen = new Date(fresh!.first_seen).getTime();
-    const freshFires = await fires("fresh");
+    // The daemon records it at start, but not necessarily before the other job's fire is done.
+    const freshFires = await waitFor("the new job's fire before it appeared, recorded", async () => {
+      const found = await fires("fresh");
+      return found.some((f) => f.time < freshSeen) ? found : undefined;
+    });
     const before = freshFires.filter((f) => f.time < freshSeen);
     expect(before).toHaveLength(1);
     expect(before[0]!.status).toBe("skipped");
