@@ -46,6 +46,8 @@ CREATE TABLE "schedule_fire_counts" (
 );
 --> statement-breakpoint
 CREATE INDEX "pruned_purchases_id" ON "pruned_purchases" USING btree ("purchase_id");--> statement-breakpoint
+CREATE INDEX "purchase_latency_rollups_unfolded" ON "purchase_latency_rollups" USING btree ("bucket") WHERE shard >= 0;--> statement-breakpoint
+CREATE INDEX "purchase_rollups_unfolded" ON "purchase_rollups" USING btree ("bucket") WHERE shard >= 0;--> statement-breakpoint
 CREATE INDEX "website_runs_ok_finished" ON "website_runs" USING btree ("finished_at") WHERE status = 'ok';--> statement-breakpoint
 -- Everything below is written by hand: what keeps the counters and rollups above equal to the ledger.
 --

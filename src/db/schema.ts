@@ -125,7 +125,8 @@ export const purchaseEvents = pgTable(
  * every insert, update, delete and truncate: /metrics and `report` read these instead of counting the ledger.
  * Each row is one writer's share (`shard`: its database session's process id modulo 8), so concurrent writers
  * (a claim and a batch of transitions, replicas) rarely wait on one counter row; the totals are sums over shards,
- * and a shard's row may go below zero (a purchase counted in one shard leaves from another).
+ * and a shard's row may go below zero (a purchase counted in one shard leaves from another). Once a day is past,
+ * its rollup rows are folded into one per key (shard -1, which no writer writes): src/purchases/rollups.ts.
  */
 
 /** Purchases by state and by the kind of their note (`price_mismatch`, …; '' for none): /metrics. */
@@ -166,6 +167,9 @@ export const purchaseRollups = pgTable(
   },
   (t) => [
     primaryKey({ name: "purchase_rollups_pkey", columns: [t.bucket, t.state, t.dims, t.shard] }),
+    // The rows writers add to (shard 0–7), which `foldLedgerCounters` folds into one row per key (shard -1) once
+    // their day is past: the few rows of the last days, not the history.
+    index("purchase_rollups_unfolded").on(t.bucket).where(sql`shard >= 0`),
   ],
 );
 
@@ -184,6 +188,7 @@ export const purchaseLatencyRollups = pgTable(
   },
   (t) => [
     primaryKey({ name: "purchase_latency_rollups_pkey", columns: [t.bucket, t.latency_bucket, t.shard] }),
+    index("purchase_latency_rollups_unfolded").on(t.bucket).where(sql`shard >= 0`),
   ],
 );
 

@@ -174,7 +174,11 @@ const failedColumns = sql`coalesce(sum(n) filter (where state = 'failed'), 0)::i
  * equal ones); otherwise within the bucket's 1%.
  */
 async function latency(db: Executor, edge: string, firstDay: SQL): Promise<SpendRows["latency"]> {
-  const [row] = await rows<{ n: number | string | null; p50: number | string | null; p95: number | string | null }>(
+  const [row] = await rows<{
+    n: number | string | null;
+    p50: number | string | null;
+    p95: number | string | null;
+  }>(
     db,
     sql`with buckets as (
           select latency_bucket, sum(purchases) as n, sum(micros) as micros from (

@@ -19,6 +19,7 @@ import {
   resolveByPerson,
   sweepDeadSubmitting,
 } from "../../src/purchases/ledger.js";
+import { foldLedgerCounters } from "../../src/purchases/rollups.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { readLedgerStats } from "../../src/server/ledger-stats.js";
 import { resellerFor } from "../helpers/clients.js";
@@ -98,7 +99,22 @@ describe.each(DB_KINDS)("the ledger's counters and rollups on %s", (kind) => {
       });
       const run = (database: Database) =>
         executePurchases({ database, reseller, config, logger: silentLogger() }, { concurrency: 16 });
-      const [a, b] = await Promise.all([run(test.database), run(other)]);
+      // Meanwhile the rollups are folded again and again, today's rows included (a cutoff days ahead), racing the
+      // writers for the same rows.
+      let running = true;
+      let folds = 0;
+      const folding = (async () => {
+        while (running) {
+          await foldLedgerCounters(db, new Date(Date.now() + 3 * DAY));
+          folds++;
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+      })();
+      const [a, b] = await Promise.all([run(test.database), run(other)]).finally(() => {
+        running = false;
+      });
+      await folding;
+      expect(folds).toBeGreaterThan(1);
       expect(a.claimed + b.claimed).toBeGreaterThanOrEqual(count);
       sandbox.setFaults({ endpoints: {} });
 
@@ -106,6 +122,8 @@ describe.each(DB_KINDS)("the ledger's counters and rollups on %s", (kind) => {
       await settleByPeople(db);
       await editByHand(db);
 
+      await expectCountersEqualTheLedger(db);
+      await foldLedgerCounters(db, new Date());
       await expectCountersEqualTheLedger(db);
       const states = await rows<{ state: string }>(db, sql`select distinct state from purchases`);
       expect(states.map((s) => s.state)).toEqual(
