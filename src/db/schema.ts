@@ -144,29 +144,32 @@ export const purchaseStateCounts = pgTable(
 /**
  * Purchases per UTC day of the time a report files them under (`coalesce(submitted_at, created_at)`) and per what a
  * report groups them by: the `report` rollup (the SQL function `topsync_purchase_fact` says what each column holds).
- * Only purchases that were sent carry a budget day, network and job; only failed ones a message; a sent purchase
- * without a budget day is filed under its minute instead of its day, so a report finds its day in any time zone.
- * The key holds `dims`, a sha256 of those texts, not the texts (a provider's message may be longer than an index
- * entry can be).
+ * Only purchases that were sent carry a budget day, network and job (at most 100 characters of each in the key);
+ * only failed ones a message (keyed by its md5: a provider's message may be longer than an index entry can be). A
+ * sent purchase without a budget day is filed under its minute instead of its day, so a report finds its day in
+ * any time zone.
  */
 export const purchaseRollups = pgTable(
   "purchase_rollups",
   {
     bucket: at("bucket").notNull(),
     state: text("state").notNull(),
-    dims: text("dims").notNull(),
-    shard: smallint("shard").notNull(),
     budget_day: text("budget_day").notNull(), // YYYY-MM-DD, or '' for none
     network_id: text("network_id").notNull(), // '' for none
     network: text("network").notNull(), // as asked, in upper case
     job: text("job").notNull(), // the job's name, or (intake), (buy)
+    message_md5: text("message_md5").notNull(), // '' for none
+    shard: smallint("shard").notNull(),
     message: text("message").notNull(), // failed: the provider's message with phone numbers as <phone>
     purchases: bigint("purchases", { mode: "number" }).notNull().default(0),
     amount: numeric("amount").notNull().default("0"), // charged, or else listed
     refunded: numeric("refunded").notNull().default("0"),
   },
   (t) => [
-    primaryKey({ name: "purchase_rollups_pkey", columns: [t.bucket, t.state, t.dims, t.shard] }),
+    primaryKey({
+      name: "purchase_rollups_pkey",
+      columns: [t.bucket, t.state, t.budget_day, t.network_id, t.network, t.job, t.message_md5, t.shard],
+    }),
     // The rows writers add to (shard 0–7), which `foldLedgerCounters` folds into one row per key (shard -1) once
     // their day is past: the few rows of the last days, not the history.
     index("purchase_rollups_unfolded").on(t.bucket).where(sql`shard >= 0`),
@@ -174,22 +177,34 @@ export const purchaseRollups = pgTable(
 );
 
 /**
- * Verification latency (submitted → settled) of settled purchases per UTC day and per 1% wide latency bucket, with
- * the exact sum of the latencies in the bucket: the report's p50 and p95 (exact when a bucket holds one value).
+ * Verification latencies (submitted → settled, µs) of settled purchases as each statement left them: per UTC day
+ * (`bucket`, as in purchase_rollups), each latency with how many purchases it gained (or, below zero, lost). One row
+ * per statement and day, only ever inserted, so writers never wait on each other here; folded into
+ * purchase_latency_rollups once the day is past.
+ */
+export const purchaseLatencies = pgTable(
+  "purchase_latencies",
+  {
+    bucket: at("bucket").notNull(),
+    micros: bigint("micros", { mode: "number" }).array().notNull(),
+    counts: bigint("counts", { mode: "number" }).array().notNull(),
+  },
+  (t) => [index("purchase_latencies_bucket").on(t.bucket)],
+);
+
+/**
+ * Verification latencies of past days, folded: per UTC day and 1% wide latency bucket (`topsync_latency_bucket`),
+ * how many and the exact sum of their latencies: the report's p50 and p95 (exact when a bucket holds one value).
  */
 export const purchaseLatencyRollups = pgTable(
   "purchase_latency_rollups",
   {
     bucket: at("bucket").notNull(),
     latency_bucket: integer("latency_bucket").notNull(),
-    shard: smallint("shard").notNull(),
     purchases: bigint("purchases", { mode: "number" }).notNull().default(0),
     micros: bigint("micros", { mode: "number" }).notNull().default(0),
   },
-  (t) => [
-    primaryKey({ name: "purchase_latency_rollups_pkey", columns: [t.bucket, t.latency_bucket, t.shard] }),
-    index("purchase_latency_rollups_unfolded").on(t.bucket).where(sql`shard >= 0`),
-  ],
+  (t) => [primaryKey({ name: "purchase_latency_rollups_pkey", columns: [t.bucket, t.latency_bucket] })],
 );
 
 /**

@@ -169,9 +169,9 @@ const failedColumns = sql`coalesce(sum(n) filter (where state = 'failed'), 0)::i
 
 /**
  * p50 and p95 of submitted → settled over the purchases of the period that settled, in milliseconds, as
- * percentile_cont computes them over the latencies: from the latency rollup (buckets 1% wide, with the exact sum of
- * each bucket's latencies), each latency taken as its bucket's mean. Exact when a bucket holds one latency (or
- * equal ones); otherwise within the bucket's 1%.
+ * percentile_cont computes them over the latencies: in buckets 1% wide (the folded histograms of past days, the
+ * latencies of the days not folded yet, and the first partial day's purchases), each latency taken as the mean of
+ * its bucket (whose exact sum is kept). Exact when a bucket holds one latency (or equal ones); else within its 1%.
  */
 async function latency(db: Executor, edge: string, firstDay: SQL): Promise<SpendRows["latency"]> {
   const [row] = await rows<{
@@ -184,7 +184,11 @@ async function latency(db: Executor, edge: string, firstDay: SQL): Promise<Spend
           select latency_bucket, sum(purchases) as n, sum(micros) as micros from (
             select latency_bucket, purchases, micros from purchase_latency_rollups where bucket >= ${edge}::timestamptz
             union all
-            select f.latency_bucket, 1, f.latency_micros
+            select topsync_latency_bucket(u.micros), u.n, u.micros * u.n
+            from purchase_latencies l cross join lateral unnest(l.micros, l.counts) as u(micros, n)
+            where l.bucket >= ${edge}::timestamptz
+            union all
+            select topsync_latency_bucket(f.latency_micros), 1, f.latency_micros
             from purchases p cross join lateral topsync_purchase_fact(p) f
             where ${firstDay} and f.latency_micros is not null
           ) parts group by latency_bucket having sum(purchases) <> 0

@@ -293,24 +293,31 @@ async function expectCountersEqualTheLedger(db: Executor): Promise<void> {
 
   const keptRollups = await rows(
     db,
-    sql`select bucket, state, dims, sum(purchases)::int as n, sum(amount)::text as amount, sum(refunded)::text as refunded
-        from purchase_rollups group by 1, 2, 3
-        having sum(purchases) <> 0 or sum(amount) <> 0 or sum(refunded) <> 0 order by 1, 2, 3`,
+    sql`select bucket, state, budget_day, network_id, network, job, message_md5, min(message) as message,
+          sum(purchases)::int as n, sum(amount)::text as amount, sum(refunded)::text as refunded
+        from purchase_rollups group by 1, 2, 3, 4, 5, 6, 7
+        having sum(purchases) <> 0 or sum(amount) <> 0 or sum(refunded) <> 0 order by 1, 2, 3, 4, 5, 6, 7`,
   );
   const countedRollups = await rows(
     db,
-    sql`select f.bucket, f.state, f.dims, count(*)::int as n, sum(f.amount)::text as amount, sum(f.refunded)::text as refunded
-        from purchases p cross join lateral topsync_purchase_fact(p) f group by 1, 2, 3 order by 1, 2, 3`,
+    sql`select f.bucket, f.state, f.budget_day, f.network_id, f.network, f.job, f.message_md5, min(f.message) as message,
+          count(*)::int as n, sum(f.amount)::text as amount, sum(f.refunded)::text as refunded
+        from purchases p cross join lateral topsync_purchase_fact(p) f group by 1, 2, 3, 4, 5, 6, 7 order by 1, 2, 3, 4, 5, 6, 7`,
   );
   expect(keptRollups.map(money)).toEqual(countedRollups.map(money));
   const keptLatency = await rows(
     db,
-    sql`select bucket, latency_bucket, sum(purchases)::int as n, sum(micros)::text as micros
-        from purchase_latency_rollups group by 1, 2 having sum(purchases) <> 0 or sum(micros) <> 0 order by 1, 2`,
+    sql`select bucket, latency_bucket, sum(n)::int as n, sum(micros)::text as micros from (
+          select bucket, latency_bucket, purchases as n, micros from purchase_latency_rollups
+          union all
+          select l.bucket, topsync_latency_bucket(u.micros), u.n, u.micros * u.n
+          from purchase_latencies l cross join lateral unnest(l.micros, l.counts) as u(micros, n)
+        ) kept group by 1, 2 having sum(n) <> 0 or sum(micros) <> 0 order by 1, 2`,
   );
   const countedLatency = await rows(
     db,
-    sql`select f.bucket, f.latency_bucket, count(*)::int as n, sum(f.latency_micros)::text as micros
+    sql`select f.bucket, topsync_latency_bucket(f.latency_micros) as latency_bucket, count(*)::int as n,
+          sum(f.latency_micros)::text as micros
         from purchases p cross join lateral topsync_purchase_fact(p) f where f.latency_micros is not null
         group by 1, 2 order by 1, 2`,
   );
