@@ -12,6 +12,8 @@ import { ResellerClient } from "../dist/reseller/client.js";
 
 const args = JSON.parse(process.argv[2]);
 const { kind, count, concurrency, resellerUrl, databaseUrl } = args;
+// Request keys are `<keyPrefix>:<phone>`: a benchmark that queues several runs into one ledger gives each its own.
+const keyPrefix = args.keyPrefix ?? "bench";
 const phones = Array.from({ length: count }, (_, i) => `0803${String(1_000_000 + i).padStart(7, "0")}`);
 const VERIFY_DELAY_MS = 1;
 
@@ -57,7 +59,7 @@ async function queue(database) {
     await insertPurchases(
       database.db,
       phones.slice(i, i + 5000).map((phone) => ({
-        request_key: `bench:${phone}`,
+        request_key: `${keyPrefix}:${phone}`,
         source: "intake",
         network: "MTN",
         plan_id: "102",

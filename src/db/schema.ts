@@ -13,6 +13,7 @@ import {
   numeric,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -119,6 +120,108 @@ export const purchaseEvents = pgTable(
   (t) => [primaryKey({ name: "purchase_events_pkey", columns: [t.purchase_id, t.id] })],
 );
 
+/*
+ * What the ledger has, kept up to date by statement triggers on `purchases` (migration 0006) in the transaction of
+ * every insert, update, delete and truncate: /metrics and `report` read these instead of counting the ledger.
+ * Each row is one writer's share (`shard`: its database session's process id modulo 8), so concurrent writers
+ * (a claim and a batch of transitions, replicas) rarely wait on one counter row; the totals are sums over shards,
+ * and a shard's row may go below zero (a purchase counted in one shard leaves from another). Once a day is past,
+ * its rollup rows are folded into one per key (shard -1, which no writer writes): src/purchases/rollups.ts.
+ */
+
+/** Purchases by state and by the kind of their note (`price_mismatch`, …; '' for none): /metrics. */
+export const purchaseStateCounts = pgTable(
+  "purchase_state_counts",
+  {
+    state: text("state").notNull(),
+    note_kind: text("note_kind").notNull(),
+    shard: smallint("shard").notNull(),
+    purchases: bigint("purchases", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "purchase_state_counts_pkey", columns: [t.state, t.note_kind, t.shard] })],
+);
+
+/**
+ * Purchases per UTC day of the time a report files them under (`coalesce(submitted_at, created_at)`) and per what a
+ * report groups them by: the `report` rollup (the SQL function `topsync_purchase_fact` says what each column holds).
+ * Only purchases that were sent carry a budget day, network and job (at most 100 characters of each in the key);
+ * only failed ones a message (keyed by its md5: a provider's message may be longer than an index entry can be). A
+ * sent purchase without a budget day is filed under its minute instead of its day, so a report finds its day in
+ * any time zone.
+ */
+export const purchaseRollups = pgTable(
+  "purchase_rollups",
+  {
+    bucket: at("bucket").notNull(),
+    state: text("state").notNull(),
+    budget_day: text("budget_day").notNull(), // YYYY-MM-DD, or '' for none
+    network_id: text("network_id").notNull(), // '' for none
+    network: text("network").notNull(), // as asked, in upper case
+    job: text("job").notNull(), // the job's name, or (intake), (buy)
+    message_md5: text("message_md5").notNull(), // '' for none
+    shard: smallint("shard").notNull(),
+    message: text("message").notNull(), // failed: the provider's message with phone numbers as <phone>
+    purchases: bigint("purchases", { mode: "number" }).notNull().default(0),
+    amount: numeric("amount").notNull().default("0"), // charged, or else listed
+    refunded: numeric("refunded").notNull().default("0"),
+  },
+  (t) => [
+    primaryKey({
+      name: "purchase_rollups_pkey",
+      columns: [t.bucket, t.state, t.budget_day, t.network_id, t.network, t.job, t.message_md5, t.shard],
+    }),
+    // The rows writers add to (shard 0–7), which `foldLedgerCounters` folds into one row per key (shard -1) once
+    // their day is past: the few rows of the last days, not the history.
+    index("purchase_rollups_unfolded").on(t.bucket).where(sql`shard >= 0`),
+  ],
+);
+
+/**
+ * Verification latencies (submitted → settled, µs) of settled purchases as each statement left them: per UTC day
+ * (`bucket`, as in purchase_rollups), each latency with how many purchases it gained (or, below zero, lost). One row
+ * per statement and day, only ever inserted, so writers never wait on each other here; folded into
+ * purchase_latency_rollups once the day is past.
+ */
+export const purchaseLatencies = pgTable(
+  "purchase_latencies",
+  {
+    bucket: at("bucket").notNull(),
+    micros: bigint("micros", { mode: "number" }).array().notNull(),
+    counts: bigint("counts", { mode: "number" }).array().notNull(),
+  },
+  (t) => [index("purchase_latencies_bucket").on(t.bucket)],
+);
+
+/**
+ * Verification latencies of past days, folded: per UTC day and 1% wide latency bucket (`topsync_latency_bucket`),
+ * how many and the exact sum of their latencies: the report's p50 and p95 (exact when a bucket holds one value).
+ */
+export const purchaseLatencyRollups = pgTable(
+  "purchase_latency_rollups",
+  {
+    bucket: at("bucket").notNull(),
+    latency_bucket: integer("latency_bucket").notNull(),
+    purchases: bigint("purchases", { mode: "number" }).notNull().default(0),
+    micros: bigint("micros", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "purchase_latency_rollups_pkey", columns: [t.bucket, t.latency_bucket] })],
+);
+
+/**
+ * The request keys of purchases `purchases prune` removed (archived or dropped): still taken, so a key is never
+ * bought twice however old its purchase. Inserting a purchase skips a key found here as it skips one in `purchases`.
+ */
+export const prunedPurchases = pgTable(
+  "pruned_purchases",
+  {
+    request_key: text("request_key").primaryKey(),
+    purchase_id: bigint("purchase_id", { mode: "number" }).notNull(),
+    state: text("state").$type<PurchaseState>().notNull(),
+    pruned_at: at("pruned_at").notNull().defaultNow(),
+  },
+  (t) => [index("pruned_purchases_id").on(t.purchase_id)],
+);
+
 /** The intake table other systems insert into (DESIGN §5); the worker moves each row into the ledger once. */
 export const purchaseRequests = pgTable(
   "purchase_requests",
@@ -175,6 +278,17 @@ export const scheduleFires = pgTable(
   (t) => [index("schedule_fires_job").on(t.job_name, t.fire_time)],
 );
 
+/** Schedule fires by job and status, kept by statement triggers on `schedule_fires` (migration 0006): /metrics. */
+export const scheduleFireCounts = pgTable(
+  "schedule_fire_counts",
+  {
+    job_name: text("job_name").notNull(),
+    status: text("status").notNull(),
+    fires: bigint("fires", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ name: "schedule_fire_counts_pkey", columns: [t.job_name, t.status] })],
+);
+
 /**
  * Purchase runs alive or recently alive: a run beats its heartbeat while it holds purchases in `submitting`.
  * The sweep calls a run dead only when its liveness lock is free and its heartbeat is older than a grace period.
@@ -221,7 +335,11 @@ export const websiteRuns = pgTable(
     errors: jsonb("errors"),
     summary: jsonb("summary"),
   },
-  (t) => [index("website_runs_started").on(t.started_at)],
+  (t) => [
+    index("website_runs_started").on(t.started_at),
+    // /metrics' last successful pass: the newest entry, not a scan of every pass.
+    index("website_runs_ok_finished").on(t.finished_at).where(sql`status = 'ok'`),
+  ],
 );
 
 export const NOTIFICATION_OUTCOMES = ["received", "matched", "settled", "unmatched", "rejected"] as const;

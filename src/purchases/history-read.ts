@@ -52,13 +52,6 @@ export interface GroupRow {
 }
 
 /**
- * A phone number in a provider's message, whole or masked (0803****567), written with spaces, dots or dashes
- * as src/log/mask.ts reads them: one failure, whoever it was for.
- */
-const PHONE_PATTERN =
-  "(\\+?234[ .-]?(\\(0\\)[ .-]?|0[ .-]?)?|\\(?0)[789][ .-]?[01][ .-]?[0-9*]\\)?([ .-]?[0-9*]){7}";
-
-/**
  * Unmatched provider notifications that could be an in_doubt purchase (same amount, the same last three digits
  * of the phone, which masked numbers still show): evidence for the person who settles it, never proof.
  */
@@ -69,33 +62,84 @@ const CANDIDATE_NOTIFICATIONS = sql`(case when p.state = 'in_doubt' then (
   ) else 0 end)`;
 
 const SENT = sql`state in ('submitting', 'submitted', 'succeeded', 'failed', 'in_doubt', 'unverified')`;
+const DAY_MS = 86_400_000;
+
+/**
+ * The report's period in two parts that together hold each purchase once: its first, partial UTC day
+ * ([since, edge)), read from the purchases themselves, and every whole UTC day after it (from `edge` on), read from
+ * the rollups the ledger's triggers keep (migration 0006). Both halves file a purchase through the same SQL function
+ * (`topsync_purchase_fact`), so they agree; a year costs a few hundred rollup rows a day, not the year's purchases.
+ */
+function periodParts(since: Date) {
+  const from = since.toISOString();
+  const edge = new Date(Math.ceil(since.getTime() / DAY_MS) * DAY_MS).toISOString();
+  const firstDay = sql`((p.submitted_at >= ${from}::timestamptz and p.submitted_at < ${edge}::timestamptz)
+    or (p.submitted_at is null and p.created_at >= ${from}::timestamptz and p.created_at < ${edge}::timestamptz))`;
+  return { from, edge, firstDay };
+}
 
 export async function readSpendHistory(db: Executor, since: Date, timeZone: string): Promise<SpendRows> {
-  const from = since.toISOString();
+  const { from, edge, firstDay } = periodParts(since);
   const period = sql`coalesce(submitted_at, created_at) >= ${from}::timestamptz`;
   const [anything] = await rows<{ purchases: boolean }>(
     db,
     sql`select exists(select 1 from purchases) as purchases`,
   );
+  const [totals] = await rows<Record<"states" | "days" | "networks" | "jobs" | "failures", unknown>>(
+    db,
+    sql`with facts as materialized (
+          select state, day, network_id, network, job, message,
+            sum(purchases) as n, sum(amount) as amount, sum(refunded) as refunded
+          from (
+            select state, ${dayOf(timeZone)} as day, network_id, network, job, message, purchases, amount, refunded
+            from (
+              select bucket, state, budget_day, network_id, network, job, message, purchases, amount, refunded
+              from purchase_rollups where bucket >= ${edge}::timestamptz
+              union all
+              select f.bucket, f.state, f.budget_day, f.network_id, f.network, f.job, f.message, 1, f.amount, f.refunded
+              from purchases p cross join lateral topsync_purchase_fact(p) f where ${firstDay}
+            ) parts
+          ) filed
+          group by state, day, network_id, network, job, message
+          having sum(purchases) <> 0
+        ), sent as (
+          select * from facts where ${SENT}
+        )
+        select
+          (select coalesce(json_agg(s order by s.state), '[]') from (
+            select state, sum(n)::int as n, sum(amount)::text as amount from facts group by state
+          ) s)::text as states,
+          (select coalesce(json_agg(d order by d.day), '[]') from (
+            select day, ${groupColumns}, ${failedColumns}, ${sumIf(sql`state = 'failed'`, sql`amount`)} as failed_amount,
+              ${sumIf(sql`state = 'failed'`, sql`refunded`)} as refunded
+            from sent group by day
+          ) d)::text as days,
+          (select coalesce(json_agg(g order by g.key), '[]') from (
+            select key, (array_agg(network order by asked desc, network))[1] as name, sum(sent)::int as sent,
+              sum(succeeded)::int as succeeded, sum(failed)::int as failed, sum(spent::numeric)::text as spent,
+              sum(unsettled::numeric)::text as unsettled
+            from (
+              select coalesce(nullif(network_id, ''), network) as key, network, sum(n) as asked, ${groupColumns},
+                ${failedColumns}
+              from sent group by 1, 2
+            ) by_asked group by key
+          ) g)::text as networks,
+          (select coalesce(json_agg(g order by g.key), '[]') from (
+            select job as key, job as name, ${groupColumns}, ${failedColumns} from sent group by job
+          ) g)::text as jobs,
+          (select coalesce(json_agg(f order by f.n desc, f.message), '[]') from (
+            select message, sum(n)::int as n, sum(amount)::text as amount, sum(refunded)::text as refunded
+            from facts where state = 'failed' group by message
+          ) f)::text as failures`,
+  );
+  const parsed = <T>(value: unknown): T => (typeof value === "string" ? JSON.parse(value) : value) as T;
   return {
     anyPurchases: anything?.purchases === true,
-    states: await rows(
-      db,
-      sql`select state, count(*)::int as n, coalesce(sum(coalesce(charged_amount, amount)), 0)::text as amount
-          from purchases where ${period} group by state order by state`,
-    ),
-    days: await rows(
-      db,
-      sql`select coalesce(budget_day::text,
-                   to_char(coalesce(submitted_at, created_at) at time zone ${timeZone}, 'YYYY-MM-DD')) as day,
-            ${groupColumns}, count(*) filter (where state = 'failed')::int as failed,
-            coalesce(sum(coalesce(charged_amount, amount)) filter (where state = 'failed'), 0)::text as failed_amount,
-            coalesce(sum(refund_amount) filter (where state = 'failed'), 0)::text as refunded
-          from purchases where ${period} and ${SENT} group by 1 order by 1`,
-    ),
-    networks: await groupBy(db, period, NETWORK, sql`mode() within group (order by upper(network))`),
-    jobs: await groupBy(db, period, JOB, sql`min(${JOB})`),
-    latency: await latency(db, period),
+    states: parsed(totals?.states),
+    days: parsed(totals?.days),
+    networks: parsed(totals?.networks),
+    jobs: parsed(totals?.jobs),
+    latency: await latency(db, edge, firstDay),
     open: await rows(
       db,
       sql`select id, state, job_name, source, phone, network, plan_id, plan_name,
@@ -104,48 +148,66 @@ export async function readSpendHistory(db: Executor, since: Date, timeZone: stri
           from purchases p where state in ('in_doubt', 'unverified') or (note like 'price_mismatch%' and ${period})
           order by id`,
     ),
-    failures: await rows(
-      db,
-      sql`select regexp_replace(coalesce(nullif(provider_message, ''), reason, '(no message)'), ${PHONE_PATTERN}, '<phone>', 'g')
-            as message, count(*)::int as n,
-            coalesce(sum(coalesce(charged_amount, amount)), 0)::text as amount, coalesce(sum(refund_amount), 0)::text as refunded
-          from purchases where ${period} and state = 'failed' group by 1 order by 2 desc, 1`,
-    ),
+    failures: parsed(totals?.failures),
   };
 }
 
-const groupColumns = sql`count(*)::int as sent, count(*) filter (where state = 'succeeded')::int as succeeded,
-  coalesce(sum(coalesce(charged_amount, amount)) filter (where state = 'succeeded'), 0)::text as spent,
-  coalesce(sum(coalesce(charged_amount, amount)) filter (where state in ('submitting', 'submitted', 'unverified', 'in_doubt')), 0)::text as unsettled`;
-
-/** A network by its resolved id (named by the most common way it was asked for), else as asked for. */
-const NETWORK = sql`coalesce(network_id, upper(network))`;
-/** A job by name; purchases of other sources as "(intake)" or "(buy)". */
-const JOB = sql`coalesce(job_name, '(' || source || ')')`;
-
-/** Purchases sent in the period grouped by `key`. */
-function groupBy(db: Executor, period: SQL, key: SQL, name: SQL): Promise<GroupRow[]> {
-  return rows<GroupRow>(
-    db,
-    sql`select ${key} as key, ${name} as name,
-          ${groupColumns}, count(*) filter (where state = 'failed')::int as failed
-        from purchases where ${period} and ${SENT} group by 1 order by 1`,
-  );
+/** The budget day of a filed purchase, or else the day in `timeZone` of the minute it is filed under. */
+function dayOf(timeZone: string): SQL {
+  return sql`coalesce(nullif(budget_day, ''), to_char(bucket at time zone ${timeZone}, 'YYYY-MM-DD'))`;
 }
 
-/** p50 and p95 of submitted → settled over the purchases that settled in the period, in milliseconds. */
-async function latency(db: Executor, period: SQL): Promise<SpendRows["latency"]> {
-  const seconds = sql`extract(epoch from (settled_at - submitted_at))::float8`;
-  const [row] = await rows<{ n: number; p50: number | string | null; p95: number | string | null }>(
+/** The sum of `value` over the facts where `condition` holds, as exact decimal text. */
+function sumIf(condition: SQL, value: SQL): SQL {
+  return sql`coalesce(sum(${value}) filter (where ${condition}), 0)::text`;
+}
+
+const groupColumns = sql`sum(n)::int as sent, coalesce(sum(n) filter (where state = 'succeeded'), 0)::int as succeeded,
+  ${sumIf(sql`state = 'succeeded'`, sql`amount`)} as spent,
+  ${sumIf(sql`state in ('submitting', 'submitted', 'unverified', 'in_doubt')`, sql`amount`)} as unsettled`;
+const failedColumns = sql`coalesce(sum(n) filter (where state = 'failed'), 0)::int as failed`;
+
+/**
+ * p50 and p95 of submitted → settled over the purchases of the period that settled, in milliseconds, as
+ * percentile_cont computes them over the latencies: in buckets 1% wide (the folded histograms of past days, the
+ * latencies of the days not folded yet, and the first partial day's purchases), each latency taken as the mean of
+ * its bucket (whose exact sum is kept). Exact when a bucket holds one latency (or equal ones); else within its 1%.
+ */
+async function latency(db: Executor, edge: string, firstDay: SQL): Promise<SpendRows["latency"]> {
+  const [row] = await rows<{
+    n: number | string | null;
+    p50: number | string | null;
+    p95: number | string | null;
+  }>(
     db,
-    sql`select count(*)::int as n,
-          (percentile_cont(0.5) within group (order by ${seconds}) * 1000)::float8 as p50,
-          (percentile_cont(0.95) within group (order by ${seconds}) * 1000)::float8 as p95
-        from purchases
-        where ${period} and state in ('succeeded', 'failed')
-          and submitted_at is not null and settled_at is not null and settled_at >= submitted_at`,
+    sql`with buckets as (
+          select latency_bucket, sum(purchases) as n, sum(micros) as micros from (
+            select latency_bucket, purchases, micros from purchase_latency_rollups where bucket >= ${edge}::timestamptz
+            union all
+            select topsync_latency_bucket(u.micros), u.n, u.micros * u.n
+            from purchase_latencies l cross join lateral unnest(l.micros, l.counts) as u(micros, n)
+            where l.bucket >= ${edge}::timestamptz
+            union all
+            select topsync_latency_bucket(f.latency_micros), 1, f.latency_micros
+            from purchases p cross join lateral topsync_purchase_fact(p) f
+            where ${firstDay} and f.latency_micros is not null
+          ) parts group by latency_bucket having sum(purchases) <> 0
+        ), ranked as (
+          select n, micros / n / 1000.0 as ms, sum(n) over (order by latency_bucket) - n as below from buckets
+        ), total as (
+          select sum(n) as n from buckets
+        ), wanted as (
+          select q, q * (total.n - 1) as pos from total, (values (0.5), (0.95)) as v(q) where total.n > 0
+        ), answer as (
+          select w.q, (lo.ms + (w.pos - floor(w.pos)) * (hi.ms - lo.ms))::float8 as ms
+          from wanted w
+          join ranked lo on floor(w.pos) >= lo.below and floor(w.pos) < lo.below + lo.n
+          join ranked hi on ceil(w.pos) >= hi.below and ceil(w.pos) < hi.below + hi.n
+        )
+        select (select n from total)::int as n, (select ms from answer where q = 0.5) as p50,
+          (select ms from answer where q = 0.95) as p95`,
   );
   const number = (v: number | string | null | undefined) =>
     v === null || v === undefined ? null : Number(v);
-  return { n: row?.n ?? 0, p50: number(row?.p50), p95: number(row?.p95) };
+  return { n: number(row?.n) ?? 0, p50: number(row?.p50), p95: number(row?.p95) };
 }

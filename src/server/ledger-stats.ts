@@ -1,5 +1,6 @@
 // What /metrics reads from the database at scrape time: purchases by state, money committed today, fires by
-// job and status, and the latest website passes. A handful of aggregate statements over indexed columns.
+// job and status, and the latest website passes. The counts come from the counters the ledger's triggers keep
+// (migration 0006), so a scrape reads a few dozen rows however long the ledger's history.
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import { PURCHASE_STATES } from "../db/schema.js";
@@ -22,22 +23,22 @@ export interface LedgerStats {
 
 export async function readLedgerStats(db: Executor, now: Date, timeZone: string): Promise<LedgerStats> {
   const byState: Record<string, number> = Object.fromEntries(PURCHASE_STATES.map((s) => [s, 0]));
-  const states = await rows<{ state: string; n: number | string }>(
+  const counts = await rows<{ state: string; kind: string; n: number | string }>(
     db,
-    sql`select state, count(*) as n from purchases group by state`,
+    sql`select state, note_kind as kind, sum(purchases) as n from purchase_state_counts group by state, note_kind`,
   );
-  for (const row of states) byState[row.state] = Number(row.n);
-  const noted = await rows<{ kind: string; n: number | string }>(
-    db,
-    sql`select split_part(note, ':', 1) as kind, count(*) as n from purchases where note is not null group by 1`,
-  );
+  const noted: Array<{ kind: string; n: number }> = [];
+  for (const row of counts) {
+    byState[row.state] = (byState[row.state] ?? 0) + Number(row.n);
+    if (row.kind !== "") noted.push({ kind: row.kind, n: Number(row.n) });
+  }
   const [today] = await rows<{ committed: string }>(
     db,
     sql`select committed::text as committed from budget_days where day = ${budgetDay(now, timeZone)}::date`,
   );
   const fires = await rows<{ job_name: string; status: string; n: number | string }>(
     db,
-    sql`select job_name, status, count(*) as n from schedule_fires group by job_name, status`,
+    sql`select job_name, status, fires as n from schedule_fire_counts where fires <> 0`,
   );
   const [website] = await rows<{
     planned: Partial<PlanSummary> | string | null;
@@ -53,7 +54,7 @@ export async function readLedgerStats(db: Executor, now: Date, timeZone: string)
     byState,
     spentToday: today?.committed ?? "0.00",
     noted: Object.fromEntries(
-      NOTE_KINDS.map((kind) => [kind, Number(noted.find((n) => n.kind === kind)?.n ?? 0)]),
+      NOTE_KINDS.map((kind) => [kind, noted.filter((n) => n.kind === kind).reduce((sum, n) => sum + n.n, 0)]),
     ),
     fires: fires.map((f) => ({ job: f.job_name, status: f.status, count: Number(f.n) })),
     lastWebsitePlan:
