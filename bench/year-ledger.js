@@ -155,9 +155,17 @@ async function seed(database) {
         const last = final ? FLAGS.purchases : (hour + 1) * perHour;
         const from = new Date(start.getTime() + hour * 3_600_000).toISOString();
         const seconds = final ? (Date.now() - 60_000 - Date.parse(from)) / 1000 : 3600;
-        await sessions[(hour * 3) % sessions.length].unsafe(SEED_CHUNK, [first, last, from, seconds, final ? 100 : 0]);
+        await sessions[(hour * 3) % sessions.length].unsafe(SEED_CHUNK, [
+          first,
+          last,
+          from,
+          seconds,
+          final ? 100 : 0,
+        ]);
         if (++done % 480 === 0 || done === hours)
-          console.error(`seeded ${done / 24}/${FLAGS.days} days (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+          console.error(
+            `seeded ${done / 24}/${FLAGS.days} days (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+          );
       }
     };
     await Promise.all([worker(), worker()]);
