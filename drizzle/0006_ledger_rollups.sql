@@ -5,18 +5,16 @@ CREATE TABLE "pruned_purchases" (
 	"pruned_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
-CREATE TABLE "purchase_latencies" (
-	"bucket" timestamp with time zone NOT NULL,
-	"micros" bigint[] NOT NULL,
-	"counts" bigint[] NOT NULL
-);
---> statement-breakpoint
 CREATE TABLE "purchase_latency_rollups" (
 	"bucket" timestamp with time zone NOT NULL,
 	"latency_bucket" integer NOT NULL,
-	"purchases" bigint DEFAULT 0 NOT NULL,
-	"micros" bigint DEFAULT 0 NOT NULL,
+	"purchases" bigint NOT NULL,
+	"micros" bigint NOT NULL,
 	CONSTRAINT "purchase_latency_rollups_pkey" PRIMARY KEY("bucket","latency_bucket")
+);
+--> statement-breakpoint
+CREATE TABLE "purchase_rollup_dirty" (
+	"day" timestamp with time zone PRIMARY KEY NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "purchase_rollups" (
@@ -27,12 +25,11 @@ CREATE TABLE "purchase_rollups" (
 	"network" text NOT NULL,
 	"job" text NOT NULL,
 	"message_md5" text NOT NULL,
-	"shard" smallint NOT NULL,
 	"message" text NOT NULL,
-	"purchases" bigint DEFAULT 0 NOT NULL,
-	"amount" numeric DEFAULT '0' NOT NULL,
-	"refunded" numeric DEFAULT '0' NOT NULL,
-	CONSTRAINT "purchase_rollups_pkey" PRIMARY KEY("bucket","state","budget_day","network_id","network","job","message_md5","shard")
+	"purchases" bigint NOT NULL,
+	"amount" numeric NOT NULL,
+	"refunded" numeric NOT NULL,
+	CONSTRAINT "purchase_rollups_pkey" PRIMARY KEY("bucket","state","budget_day","network_id","network","job","message_md5")
 );
 --> statement-breakpoint
 CREATE TABLE "purchase_state_counts" (
@@ -51,10 +48,8 @@ CREATE TABLE "schedule_fire_counts" (
 );
 --> statement-breakpoint
 CREATE INDEX "pruned_purchases_id" ON "pruned_purchases" USING btree ("purchase_id");--> statement-breakpoint
-CREATE INDEX "purchase_latencies_bucket" ON "purchase_latencies" USING btree ("bucket");--> statement-breakpoint
-CREATE INDEX "purchase_rollups_unfolded" ON "purchase_rollups" USING btree ("bucket") WHERE shard >= 0;--> statement-breakpoint
 CREATE INDEX "website_runs_ok_finished" ON "website_runs" USING btree ("finished_at") WHERE status = 'ok';--> statement-breakpoint
--- Everything below is written by hand: what keeps the counters and rollups above equal to the ledger.
+-- Everything below is written by hand: what keeps the counts and rollups above equal to the ledger.
 --
 -- The failure message a report groups failed purchases by: the provider's message, or else the reason, with every
 -- phone number in it (whole or masked, with spaces, dots or dashes as src/log/mask.ts reads them) as <phone>.
@@ -70,20 +65,24 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   select case when micros < 1000 then 0 else 1 + floor(ln(micros / 1000.0::float8) / ln(1.01::float8))::integer end
 $$;
 --> statement-breakpoint
--- Which writer's share of a counter row a statement adds to (schema.ts).
+-- Which writer's share of a count a statement adds to (schema.ts).
 CREATE FUNCTION topsync_shard() RETURNS smallint LANGUAGE sql STABLE PARALLEL SAFE AS $$
   select (pg_backend_pid() % 8)::smallint
 $$;
 --> statement-breakpoint
+-- The first instant of the UTC day of `t`.
+CREATE FUNCTION topsync_utc_day(t timestamptz) RETURNS timestamptz LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  select date_trunc('day', t at time zone 'UTC') at time zone 'UTC'
+$$;
+--> statement-breakpoint
 CREATE TYPE topsync_purchase_fact AS (
   bucket timestamptz, state text, budget_day text, network_id text, network text, job text, message_md5 text,
-  message text, note_kind text, amount numeric, refunded numeric, latency_micros bigint
+  message text, amount numeric, refunded numeric, latency_micros bigint
 );
 --> statement-breakpoint
--- What one purchase adds to the counters and rollups: its place in them and its amounts. The report reads the
--- purchases of a period's first, partial day through this same function, so both halves agree by construction.
--- Times are cut in UTC whatever the session's TimeZone, dates written whatever its DateStyle. One flat expression
--- per column, which the planner inlines: the triggers below run it for every row a statement changes.
+-- Where one purchase goes in the rollups, and what it adds to them. Sealing and the report (for the days not
+-- sealed) both file purchases through this function, so the two agree by construction. Times are cut in UTC
+-- whatever the session's TimeZone, dates written whatever its DateStyle.
 CREATE FUNCTION topsync_purchase_fact(p purchases) RETURNS SETOF topsync_purchase_fact
 LANGUAGE sql STABLE AS $$
   select
@@ -102,48 +101,92 @@ LANGUAGE sql STABLE AS $$
       then left(coalesce(p.job_name, '(' || p.source || ')'), 100) else '' end,
     case when p.state = 'failed' then md5(topsync_failure_message(p.provider_message, p.reason)) else '' end,
     case when p.state = 'failed' then topsync_failure_message(p.provider_message, p.reason) else '' end,
-    coalesce(left(split_part(p.note, ':', 1), 100), ''),
     coalesce(p.charged_amount, p.amount, 0),
     case when p.state = 'failed' then coalesce(p.refund_amount, 0) else 0 end,
     case when p.state in ('succeeded', 'failed') and p.settled_at >= p.submitted_at
       then (extract(epoch from (p.settled_at - p.submitted_at)) * 1000000)::bigint end
 $$;
 --> statement-breakpoint
--- One statement per statement that changed purchases, whatever wrote it (topsync, a person with psql, a test):
--- what each changed row added (its new version, +1) and took away (its old version, -1), into the counts and
--- rollups of this session's shard, locking rows in key order (counts, then rollups), so two writers never wait on
--- each other in a cycle; and the latencies as one new row per day, which no one else writes. The statement is
--- written once here and made into the trigger function of inserts, updates and deletes (which see the changed rows
--- as new_rows, both, or old_rows): a function per kind keeps each statement's plan cached.
+-- Seals the UTC days before `until` (never later than the start of yesterday, by the database's clock): the days
+-- not sealed yet and the sealed days a write changed since (purchase_rollup_dirty) get their rollup rows written
+-- whole from the purchases, and `until` is recorded as sealed (kv 'rollups'). No writer waits for it. A writer marks
+-- a day whenever it changes a purchase of a day before its own today, and a day is sealed only once the day after
+-- it is over too, so any writer that runs beside a seal marks the days the seal writes: a mark committed before the
+-- seal reads the marks goes with a change the seal reads; a mark committed after it stays, and the day is read from
+-- the purchases until the next seal. Seals take turns (an advisory lock). Returns the days written.
+CREATE FUNCTION topsync_seal_rollups(until timestamptz) RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  sealed timestamptz;
+  first_day timestamptz;
+  ranges timestamptz[][];
+  r timestamptz[];
+  written integer := 0;
+BEGIN
+  until := least(topsync_utc_day(until), topsync_utc_day(now()) - interval '1 day');
+  PERFORM pg_advisory_xact_lock(7263541002);
+  SELECT (value ->> 'sealed_until')::timestamptz INTO sealed FROM kv WHERE key = 'rollups';
+  IF sealed IS NULL THEN
+    SELECT topsync_utc_day(least(min(submitted_at), min(created_at))) INTO first_day FROM purchases;
+    sealed := least(coalesce(first_day, until), until);
+  END IF;
+  -- The days to write: [sealed, until) at once, then each dirty day before `sealed`, as [from, to) ranges.
+  WITH marked AS (DELETE FROM purchase_rollup_dirty WHERE day < greatest(until, sealed) RETURNING day)
+  SELECT array_agg(ARRAY[a, b] ORDER BY a) INTO ranges FROM (
+    SELECT sealed AS a, until AS b WHERE sealed < until
+    UNION SELECT day, day + interval '1 day' FROM marked WHERE day < sealed
+  ) days;
+  FOREACH r SLICE 1 IN ARRAY coalesce(ranges, ARRAY[[null, null]]::timestamptz[][])
+  LOOP
+    CONTINUE WHEN r[1] IS NULL;
+    DELETE FROM purchase_rollups WHERE bucket >= r[1] AND bucket < r[2];
+    DELETE FROM purchase_latency_rollups WHERE bucket >= r[1] AND bucket < r[2];
+    INSERT INTO purchase_rollups (bucket, state, budget_day, network_id, network, job, message_md5, message,
+      purchases, amount, refunded)
+    SELECT f.bucket, f.state, f.budget_day, f.network_id, f.network, f.job, f.message_md5, min(f.message), count(*),
+      sum(f.amount), sum(f.refunded)
+    FROM purchases p CROSS JOIN LATERAL topsync_purchase_fact(p) f
+    WHERE (p.submitted_at >= r[1] AND p.submitted_at < r[2])
+       OR (p.submitted_at IS NULL AND p.created_at >= r[1] AND p.created_at < r[2])
+    GROUP BY f.bucket, f.state, f.budget_day, f.network_id, f.network, f.job, f.message_md5;
+    INSERT INTO purchase_latency_rollups (bucket, latency_bucket, purchases, micros)
+    SELECT topsync_utc_day(p.submitted_at), topsync_latency_bucket(f.latency_micros), count(*), sum(f.latency_micros)
+    FROM purchases p CROSS JOIN LATERAL topsync_purchase_fact(p) f
+    WHERE p.submitted_at >= r[1] AND p.submitted_at < r[2] AND f.latency_micros IS NOT NULL
+    GROUP BY 1, 2;
+    written := written + extract(day from r[2] - r[1])::integer;
+  END LOOP;
+  INSERT INTO kv (key, value) VALUES ('rollups', jsonb_build_object('sealed_until', greatest(sealed, until)))
+  ON CONFLICT (key) DO UPDATE SET value = excluded.value, updated_at = now();
+  RETURN written;
+END $$;
+--> statement-breakpoint
+-- One statement per statement that changed purchases, whatever wrote it (topsync, a person with psql, a test): the
+-- counts by state and note kind, into this session's shard (rows locked in key order, so two writers never wait on
+-- each other in a cycle); and the sealed days it touched, when a changed row (as it was or as it is) belongs to a
+-- day before today. The statement is written once here and made into the trigger function of inserts, updates and
+-- deletes (which see the changed rows as new_rows, both, or old_rows): a function per kind keeps its plan cached.
 DO $migration$
 DECLARE
-  changed constant text := 'SELECT %s AS sign, f.* FROM %s p CROSS JOIN LATERAL topsync_purchase_fact(p) f';
+  changed constant text := 'SELECT %s AS sign, p.state, coalesce(left(split_part(p.note, '':'', 1), 100), '''') AS note_kind,
+      coalesce(p.submitted_at, p.created_at) AS filed FROM %s p';
   body constant text := $body$
+DECLARE
+  today constant timestamptz := topsync_utc_day(now());
+  earliest timestamptz;
 BEGIN
   WITH d AS MATERIALIZED (
-    %s
+    %1$s
   ), counts AS (
     INSERT INTO purchase_state_counts AS c (state, note_kind, shard, purchases)
     SELECT state, note_kind, topsync_shard(), sum(sign) FROM d GROUP BY state, note_kind
     HAVING sum(sign) <> 0 ORDER BY state, note_kind
     ON CONFLICT (state, note_kind, shard) DO UPDATE SET purchases = c.purchases + excluded.purchases
-  ), rollups AS (
-    INSERT INTO purchase_rollups AS r (bucket, state, budget_day, network_id, network, job, message_md5, shard,
-      message, purchases, amount, refunded)
-    SELECT bucket, state, budget_day, network_id, network, job, message_md5, topsync_shard(), min(message),
-      sum(sign), sum(sign * amount), sum(sign * refunded)
-    FROM d GROUP BY bucket, state, budget_day, network_id, network, job, message_md5
-    HAVING sum(sign) <> 0 OR sum(sign * amount) <> 0 OR sum(sign * refunded) <> 0
-    ORDER BY bucket, state, budget_day, network_id, network, job, message_md5
-    ON CONFLICT (bucket, state, budget_day, network_id, network, job, message_md5, shard) DO UPDATE
-      SET purchases = r.purchases + excluded.purchases, amount = r.amount + excluded.amount,
-        refunded = r.refunded + excluded.refunded
-  ), latencies AS (
-    SELECT bucket, latency_micros, sum(sign) AS n FROM d WHERE latency_micros IS NOT NULL
-    GROUP BY bucket, latency_micros HAVING sum(sign) <> 0
   )
-  INSERT INTO purchase_latencies (bucket, micros, counts)
-  SELECT bucket, array_agg(latency_micros), array_agg(n) FROM latencies GROUP BY bucket;
+  SELECT min(filed) INTO STRICT earliest FROM d;
+  IF earliest < today THEN
+    INSERT INTO purchase_rollup_dirty (day)
+    SELECT DISTINCT topsync_utc_day(filed) FROM (%1$s) d WHERE filed < today ORDER BY 1 ON CONFLICT DO NOTHING;
+  END IF;
   RETURN NULL;
 END
 $body$;
@@ -161,13 +204,14 @@ CREATE FUNCTION topsync_purchases_truncated() RETURNS trigger LANGUAGE plpgsql A
 BEGIN
   DELETE FROM purchase_state_counts;
   DELETE FROM purchase_rollups;
-  DELETE FROM purchase_latencies;
   DELETE FROM purchase_latency_rollups;
+  DELETE FROM purchase_rollup_dirty;
+  DELETE FROM kv WHERE key = 'rollups';
   RETURN NULL;
 END $$;
 --> statement-breakpoint
--- The triggers lock purchases against writers until this migration commits, so the backfill below counts every
--- purchase exactly once: written before it (counted here) or after it (counted by the triggers).
+-- The triggers lock purchases against writers until this migration commits, so the counts below take every
+-- purchase exactly once: written before them (counted here) or after them (counted by the triggers).
 CREATE TRIGGER purchases_counted_insert AFTER INSERT ON purchases REFERENCING NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION topsync_purchases_inserted();
 --> statement-breakpoint
@@ -181,20 +225,9 @@ CREATE TRIGGER purchases_counted_truncate AFTER TRUNCATE ON purchases
   FOR EACH STATEMENT EXECUTE FUNCTION topsync_purchases_truncated();
 --> statement-breakpoint
 INSERT INTO purchase_state_counts (state, note_kind, shard, purchases)
-SELECT f.state, f.note_kind, 0, count(*) FROM purchases p CROSS JOIN LATERAL topsync_purchase_fact(p) f
-GROUP BY f.state, f.note_kind;
+SELECT state, coalesce(left(split_part(note, ':', 1), 100), ''), 0, count(*) FROM purchases GROUP BY 1, 2;
 --> statement-breakpoint
-INSERT INTO purchase_rollups (bucket, state, budget_day, network_id, network, job, message_md5, shard, message,
-  purchases, amount, refunded)
-SELECT f.bucket, f.state, f.budget_day, f.network_id, f.network, f.job, f.message_md5, -1, min(f.message), count(*),
-  sum(f.amount), sum(f.refunded)
-FROM purchases p CROSS JOIN LATERAL topsync_purchase_fact(p) f
-GROUP BY f.bucket, f.state, f.budget_day, f.network_id, f.network, f.job, f.message_md5;
---> statement-breakpoint
-INSERT INTO purchase_latency_rollups (bucket, latency_bucket, purchases, micros)
-SELECT f.bucket, topsync_latency_bucket(f.latency_micros), count(*), sum(f.latency_micros)
-FROM purchases p CROSS JOIN LATERAL topsync_purchase_fact(p) f WHERE f.latency_micros IS NOT NULL
-GROUP BY 1, 2;
+SELECT topsync_seal_rollups(now());
 --> statement-breakpoint
 -- Schedule fires by job and status, the same way (fires are few: one row for all writers).
 CREATE FUNCTION topsync_count_fires(added schedule_fires[], removed schedule_fires[]) RETURNS void

@@ -53,7 +53,11 @@ export async function buyCommand(ctx: CommandContext, flags: BuyFlags): Promise<
   }
   if (result.kind === "declined") return write("not bought\n");
   if (result.kind === "exists") {
-    const { row } = result;
+    const { row, pruned } = result;
+    if (pruned)
+      return write(
+        `already requested as purchase ${pruned.purchase_id} (${pruned.state}, pruned ${pruned.pruned_at.toISOString()}); nothing bought again\n`,
+      );
     return write(`already requested as purchase ${row?.id} (${row?.state}); nothing bought again\n`);
   }
   const { row, summary } = result;

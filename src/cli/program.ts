@@ -214,6 +214,15 @@ purchases
       (await import("./purchases-ledger.js")).purchasesCancelCommand(ctx, target),
     ),
   );
+purchases
+  .command("prune")
+  .description("archive or drop settled purchases (succeeded, failed, rejected, cancelled) and their events")
+  .requiredOption("--before <when>", "settled before: a duration ago (90d) or a date (2026-01-01)")
+  .option("--archive <file>", "append each purchase and its events to this file first (JSON lines)")
+  .option("--dry-run", "count what would be pruned; change nothing")
+  .action(
+    withContext(async (ctx, flags) => (await import("./purchases-prune.js")).purchasesPruneCommand(ctx, flags)),
+  );
 
 program
   .command("migrate")

@@ -120,16 +120,13 @@ export const purchaseEvents = pgTable(
   (t) => [primaryKey({ name: "purchase_events_pkey", columns: [t.purchase_id, t.id] })],
 );
 
-/*
- * What the ledger has, kept up to date by statement triggers on `purchases` (migration 0006) in the transaction of
- * every insert, update, delete and truncate: /metrics and `report` read these instead of counting the ledger.
- * Each row is one writer's share (`shard`: its database session's process id modulo 8), so concurrent writers
- * (a claim and a batch of transitions, replicas) rarely wait on one counter row; the totals are sums over shards,
- * and a shard's row may go below zero (a purchase counted in one shard leaves from another). Once a day is past,
- * its rollup rows are folded into one per key (shard -1, which no writer writes): src/purchases/rollups.ts.
+/**
+ * Purchases by state and by the kind of their note (`price_mismatch`, …; '' for none), kept by statement triggers on
+ * `purchases` (migration 0006) in the transaction of every insert, update, delete and truncate: what /metrics
+ * reads instead of counting the ledger. Each row is one writer's share (`shard`: its database session's process id
+ * modulo 8), so concurrent writers (a claim and a batch of transitions, replicas) rarely wait on one row; a total is
+ * a sum over shards, and a shard's row may go below zero (a purchase counted in one shard leaves from another).
  */
-
-/** Purchases by state and by the kind of their note (`price_mismatch`, …; '' for none): /metrics. */
 export const purchaseStateCounts = pgTable(
   "purchase_state_counts",
   {
@@ -142,12 +139,12 @@ export const purchaseStateCounts = pgTable(
 );
 
 /**
- * Purchases per UTC day of the time a report files them under (`coalesce(submitted_at, created_at)`) and per what a
- * report groups them by: the `report` rollup (the SQL function `topsync_purchase_fact` says what each column holds).
- * Only purchases that were sent carry a budget day, network and job (at most 100 characters of each in the key);
- * only failed ones a message (keyed by its md5: a provider's message may be longer than an index entry can be). A
- * sent purchase without a budget day is filed under its minute instead of its day, so a report finds its day in
- * any time zone.
+ * The purchases of sealed days (UTC days before yesterday, src/purchases/rollups.ts) per what a report groups them by,
+ * written whole per day by the SQL function `topsync_seal_rollups` (`topsync_purchase_fact` says what each column
+ * holds). A day is filed by `coalesce(submitted_at, created_at)`. Only purchases that were sent carry a budget day,
+ * network and job (at most 100 characters of each in the key); only failed ones a message (keyed by its md5: a
+ * provider's message may be longer than an index entry can be). A sent purchase without a budget day is filed
+ * under its minute instead of its day, so a report finds its day in any time zone.
  */
 export const purchaseRollups = pgTable(
   "purchase_rollups",
@@ -159,53 +156,42 @@ export const purchaseRollups = pgTable(
     network: text("network").notNull(), // as asked, in upper case
     job: text("job").notNull(), // the job's name, or (intake), (buy)
     message_md5: text("message_md5").notNull(), // '' for none
-    shard: smallint("shard").notNull(),
     message: text("message").notNull(), // failed: the provider's message with phone numbers as <phone>
-    purchases: bigint("purchases", { mode: "number" }).notNull().default(0),
-    amount: numeric("amount").notNull().default("0"), // charged, or else listed
-    refunded: numeric("refunded").notNull().default("0"),
+    purchases: bigint("purchases", { mode: "number" }).notNull(),
+    amount: numeric("amount").notNull(), // charged, or else listed
+    refunded: numeric("refunded").notNull(),
   },
   (t) => [
     primaryKey({
       name: "purchase_rollups_pkey",
-      columns: [t.bucket, t.state, t.budget_day, t.network_id, t.network, t.job, t.message_md5, t.shard],
+      columns: [t.bucket, t.state, t.budget_day, t.network_id, t.network, t.job, t.message_md5],
     }),
-    // The rows writers add to (shard 0–7), which `foldLedgerCounters` folds into one row per key (shard -1) once
-    // their day is past: the few rows of the last days, not the history.
-    index("purchase_rollups_unfolded").on(t.bucket).where(sql`shard >= 0`),
   ],
 );
 
 /**
- * Verification latencies (submitted → settled, µs) of settled purchases as each statement left them: per UTC day
- * (`bucket`, as in purchase_rollups), each latency with how many purchases it gained (or, below zero, lost). One row
- * per statement and day, only ever inserted, so writers never wait on each other here; folded into
- * purchase_latency_rollups once the day is past.
- */
-export const purchaseLatencies = pgTable(
-  "purchase_latencies",
-  {
-    bucket: at("bucket").notNull(),
-    micros: bigint("micros", { mode: "number" }).array().notNull(),
-    counts: bigint("counts", { mode: "number" }).array().notNull(),
-  },
-  (t) => [index("purchase_latencies_bucket").on(t.bucket)],
-);
-
-/**
- * Verification latencies of past days, folded: per UTC day and 1% wide latency bucket (`topsync_latency_bucket`),
- * how many and the exact sum of their latencies: the report's p50 and p95 (exact when a bucket holds one value).
+ * Verification latencies (submitted → settled) of sealed days: per UTC day and 1% wide latency bucket
+ * (`topsync_latency_bucket`), how many and the exact sum of their latencies in µs: the report's p50 and p95.
  */
 export const purchaseLatencyRollups = pgTable(
   "purchase_latency_rollups",
   {
     bucket: at("bucket").notNull(),
     latency_bucket: integer("latency_bucket").notNull(),
-    purchases: bigint("purchases", { mode: "number" }).notNull().default(0),
-    micros: bigint("micros", { mode: "number" }).notNull().default(0),
+    purchases: bigint("purchases", { mode: "number" }).notNull(),
+    micros: bigint("micros", { mode: "number" }).notNull(),
   },
   (t) => [primaryKey({ name: "purchase_latency_rollups_pkey", columns: [t.bucket, t.latency_bucket] })],
 );
+
+/**
+ * Sealed days a write changed since they were sealed (a late settlement, a requeue, a prune, an edit by hand): the
+ * report reads them from the purchases until `topsync_seal_rollups` seals them again. Written by the triggers on
+ * `purchases` only when a changed row belongs to a day before today, which the hot path does only around midnight.
+ */
+export const purchaseRollupDirty = pgTable("purchase_rollup_dirty", {
+  day: at("day").primaryKey(),
+});
 
 /**
  * The request keys of purchases `purchases prune` removed (archived or dropped): still taken, so a key is never

@@ -10,13 +10,14 @@ import type { PurchaseDeps, RunSummary } from "./executor.js";
 import { insertPurchases, type NewPurchase, type PurchaseRow } from "./ledger.js";
 import { type ProjectedItem, resolveRow } from "./projection.js";
 import { projectSources } from "./projection-read.js";
+import { findPruned, type PrunedPurchase } from "./prune.js";
 import type { Resolved } from "./resolve.js";
 import { executeAndRecord } from "./run-once.js";
 
 export type BuyResult =
   | { kind: "dry_run"; resolved: Resolved | null; item: ProjectedItem }
   | { kind: "declined"; resolved: Resolved }
-  | { kind: "exists"; row: PurchaseRow | undefined }
+  | { kind: "exists"; row: PurchaseRow | undefined; pruned?: PrunedPurchase }
   | { kind: "bought"; row: PurchaseRow | undefined; summary: RunSummary };
 
 export interface BuyOptions {
@@ -55,7 +56,12 @@ export async function buyOne(
   const find = async () =>
     (await db.select().from(purchases).where(eq(purchases.request_key, purchase.request_key)))[0];
   const inserted = await insertPurchases(db, [purchase], deps.actor ?? `cli:${process.pid}`);
-  if (inserted === 0) return { kind: "exists", row: await find() };
+  if (inserted === 0) {
+    const row = await find();
+    return row
+      ? { kind: "exists", row }
+      : { kind: "exists", row, pruned: await findPruned(db, { requestKey: purchase.request_key }) };
+  }
   const summary = await executeAndRecord(deps, {
     requestKey: purchase.request_key,
     catalogue,

@@ -3,6 +3,7 @@
 // provider charged where it said.
 import { type SQL, sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
+import { type RollupState, readRollupState } from "./rollups.js";
 
 /** The purchases' history for a report, as read: amounts still decimal strings, times as the driver gave. */
 export interface SpendRows {
@@ -64,23 +65,89 @@ const CANDIDATE_NOTIFICATIONS = sql`(case when p.state = 'in_doubt' then (
 const SENT = sql`state in ('submitting', 'submitted', 'succeeded', 'failed', 'in_doubt', 'unverified')`;
 const DAY_MS = 86_400_000;
 
-/**
- * The report's period in two parts that together hold each purchase once: its first, partial UTC day
- * ([since, edge)), read from the purchases themselves, and every whole UTC day after it (from `edge` on), read from
- * the rollups the ledger's triggers keep (migration 0006). Both halves file a purchase through the same SQL function
- * (`topsync_purchase_fact`), so they agree; a year costs a few hundred rollup rows a day, not the year's purchases.
- */
-function periodParts(since: Date) {
-  const from = since.toISOString();
-  const edge = new Date(Math.ceil(since.getTime() / DAY_MS) * DAY_MS).toISOString();
-  const firstDay = sql`((p.submitted_at >= ${from}::timestamptz and p.submitted_at < ${edge}::timestamptz)
-    or (p.submitted_at is null and p.created_at >= ${from}::timestamptz and p.created_at < ${edge}::timestamptz))`;
-  return { from, edge, firstDay };
+/** Which purchases of the period a report reads from the rollups, and which from the purchases themselves. */
+interface PeriodParts {
+  /** Over purchase_rollups (or purchase_latency_rollups): the sealed days read from there. */
+  sealed: SQL;
+  /** Over `purchases p`: the rest, as ranges an index finds. */
+  unsealed: SQL;
 }
 
-export async function readSpendHistory(db: Executor, since: Date, timeZone: string): Promise<SpendRows> {
-  const { from, edge, firstDay } = periodParts(since);
-  const period = sql`coalesce(submitted_at, created_at) >= ${from}::timestamptz`;
+/**
+ * Splits the period so each purchase is read once: the whole UTC days from the first midnight after `since` (`edge`)
+ * to the end of the sealed days, but those changed since they were sealed, from the rollups (src/purchases/rollups.ts);
+ * the period's first partial day, the days not sealed yet (the last two) and the changed ones from the purchases,
+ * filed through the same SQL function (`topsync_purchase_fact`), so both halves agree. A year is a few hundred rollup
+ * rows a day and two days of purchases, not the year's purchases.
+ */
+function periodParts(since: Date, state: RollupState): PeriodParts {
+  const edge = Math.ceil(since.getTime() / DAY_MS) * DAY_MS;
+  const sealedUntil = state.sealedUntil?.getTime() ?? Number.NEGATIVE_INFINITY;
+  const dirty = state.dirty.map((day) => day.getTime()).filter((day) => day >= edge && day < sealedUntil);
+  const ranges: Array<[number, number | null]> = [];
+  const add = (from: number, to: number | null) => {
+    const last = ranges[ranges.length - 1];
+    if (last && last[1] === from) last[1] = to;
+    else ranges.push([from, to]);
+  };
+  add(since.getTime(), edge);
+  for (const day of dirty) add(day, day + DAY_MS);
+  add(Math.max(edge, sealedUntil), null);
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const between = (column: SQL, from: number, to: number | null) =>
+    to === null
+      ? sql`${column} >= ${iso(from)}::timestamptz`
+      : sql`${column} >= ${iso(from)}::timestamptz and ${column} < ${iso(to)}::timestamptz`;
+  const unsealed = sql.join(
+    ranges.map(
+      ([from, to]) =>
+        sql`(${between(sql`p.submitted_at`, from, to)} or (p.submitted_at is null and ${between(sql`p.created_at`, from, to)}))`,
+    ),
+    sql` or `,
+  );
+  const sealed =
+    sealedUntil > edge
+      ? sql`bucket >= ${iso(edge)}::timestamptz and bucket < ${iso(sealedUntil)}::timestamptz
+          and topsync_utc_day(bucket) <> all(${`{${dirty.map(iso).join(",")}}`}::timestamptz[])`
+      : sql`false`;
+  return { sealed, unsealed: sql`(${unsealed})` };
+}
+
+/**
+ * The period's parts as the rollups stand now. A day a write changes while the report reads would be read as it was
+ * sealed: the rollups' state is read again after, and the report read again when it changed (a seal or a change to
+ * a sealed day in between), so a report is always one consistent reading.
+ */
+async function readConsistently<T>(
+  db: Executor,
+  since: Date,
+  read: (parts: PeriodParts) => Promise<T>,
+): Promise<T> {
+  let state = await readRollupState(db);
+  for (let attempt = 0; ; attempt++) {
+    const result = await read(periodParts(since, state));
+    const after = await readRollupState(db);
+    if (attempt >= 2 || sameState(state, after)) return result;
+    state = after;
+  }
+}
+
+function sameState(a: RollupState, b: RollupState): boolean {
+  const key = (s: RollupState) => `${s.sealedUntil?.getTime()}|${s.dirty.map((d) => d.getTime()).join(",")}`;
+  return key(a) === key(b);
+}
+
+export function readSpendHistory(db: Executor, since: Date, timeZone: string): Promise<SpendRows> {
+  return readConsistently(db, since, (parts) => readSpend(db, since, timeZone, parts));
+}
+
+async function readSpend(
+  db: Executor,
+  since: Date,
+  timeZone: string,
+  parts: PeriodParts,
+): Promise<SpendRows> {
+  const period = sql`coalesce(submitted_at, created_at) >= ${since.toISOString()}::timestamptz`;
   const [anything] = await rows<{ purchases: boolean }>(
     db,
     sql`select exists(select 1 from purchases) as purchases`,
@@ -94,10 +161,10 @@ export async function readSpendHistory(db: Executor, since: Date, timeZone: stri
             select state, ${dayOf(timeZone)} as day, network_id, network, job, message, purchases, amount, refunded
             from (
               select bucket, state, budget_day, network_id, network, job, message, purchases, amount, refunded
-              from purchase_rollups where bucket >= ${edge}::timestamptz
+              from purchase_rollups where ${parts.sealed}
               union all
               select f.bucket, f.state, f.budget_day, f.network_id, f.network, f.job, f.message, 1, f.amount, f.refunded
-              from purchases p cross join lateral topsync_purchase_fact(p) f where ${firstDay}
+              from purchases p cross join lateral topsync_purchase_fact(p) f where ${parts.unsealed}
             ) parts
           ) filed
           group by state, day, network_id, network, job, message
@@ -139,7 +206,7 @@ export async function readSpendHistory(db: Executor, since: Date, timeZone: stri
     days: parsed(totals?.days),
     networks: parsed(totals?.networks),
     jobs: parsed(totals?.jobs),
-    latency: await latency(db, edge, firstDay),
+    latency: await latency(db, parts),
     open: await rows(
       db,
       sql`select id, state, job_name, source, phone, network, plan_id, plan_name,
@@ -169,11 +236,11 @@ const failedColumns = sql`coalesce(sum(n) filter (where state = 'failed'), 0)::i
 
 /**
  * p50 and p95 of submitted → settled over the purchases of the period that settled, in milliseconds, as
- * percentile_cont computes them over the latencies: in buckets 1% wide (the folded histograms of past days, the
- * latencies of the days not folded yet, and the first partial day's purchases), each latency taken as the mean of
- * its bucket (whose exact sum is kept). Exact when a bucket holds one latency (or equal ones); else within its 1%.
+ * percentile_cont computes them over the latencies: in buckets 1% wide (the histograms of sealed days, and the
+ * other days' purchases), each latency taken as the mean of its bucket (whose exact sum is kept). Exact when a
+ * bucket holds one latency (or equal ones); otherwise within its 1%.
  */
-async function latency(db: Executor, edge: string, firstDay: SQL): Promise<SpendRows["latency"]> {
+async function latency(db: Executor, parts: PeriodParts): Promise<SpendRows["latency"]> {
   const [row] = await rows<{
     n: number | string | null;
     p50: number | string | null;
@@ -182,15 +249,11 @@ async function latency(db: Executor, edge: string, firstDay: SQL): Promise<Spend
     db,
     sql`with buckets as (
           select latency_bucket, sum(purchases) as n, sum(micros) as micros from (
-            select latency_bucket, purchases, micros from purchase_latency_rollups where bucket >= ${edge}::timestamptz
-            union all
-            select topsync_latency_bucket(u.micros), u.n, u.micros * u.n
-            from purchase_latencies l cross join lateral unnest(l.micros, l.counts) as u(micros, n)
-            where l.bucket >= ${edge}::timestamptz
+            select latency_bucket, purchases, micros from purchase_latency_rollups where ${parts.sealed}
             union all
             select topsync_latency_bucket(f.latency_micros), 1, f.latency_micros
             from purchases p cross join lateral topsync_purchase_fact(p) f
-            where ${firstDay} and f.latency_micros is not null
+            where ${parts.unsealed} and f.latency_micros is not null
           ) parts group by latency_bucket having sum(purchases) <> 0
         ), ranked as (
           select n, micros / n / 1000.0 as ms, sum(n) over (order by latency_bucket) - n as below from buckets

@@ -5,6 +5,7 @@ import { type PurchaseState, providerNotifications, purchaseEvents, purchases } 
 import { DataError } from "../errors.js";
 import { inert } from "../text/inert.js";
 import type { PurchaseRow } from "./ledger.js";
+import { findPruned } from "./prune.js";
 
 export interface ListFilter {
   state?: PurchaseState;
@@ -35,8 +36,15 @@ export async function findPurchase(db: Db, target: string): Promise<PurchaseRow>
   const id = /^\d+$/.test(target) ? Number(target) : Number.NaN;
   const byId = Number.isSafeInteger(id) ? eq(purchases.id, id) : eq(purchases.reference, target);
   const [row] = await db.select().from(purchases).where(byId).limit(1);
-  if (!row) throw new DataError(`no purchase with id or reference "${inert(target)}"`, "PURCHASE_NOT_FOUND");
-  return row;
+  if (row) return row;
+  const pruned = Number.isSafeInteger(id) ? await findPruned(db, { id }) : undefined;
+  if (pruned)
+    throw new DataError(
+      `purchase ${pruned.purchase_id} (${pruned.state}) was pruned from the ledger on ${pruned.pruned_at.toISOString()}; ` +
+        "its row and events are in the archive written then, if one was",
+      "PURCHASE_PRUNED",
+    );
+  throw new DataError(`no purchase with id or reference "${inert(target)}"`, "PURCHASE_NOT_FOUND");
 }
 
 /** A purchase and its events, oldest first. */

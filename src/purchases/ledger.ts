@@ -522,7 +522,10 @@ export async function sweepDeadSubmitting(
   return { swept, waiting };
 }
 
-/** Inserts new purchases in one statement; an existing request_key is left alone. Returns how many were new. */
+/**
+ * Inserts new purchases in one statement; an existing request_key is left alone, and so is the key of a purchase
+ * `purchases prune` removed (it was bought, or refused, long ago). Returns how many were new.
+ */
 export async function insertPurchases(
   db: Executor,
   rowsToInsert: NewPurchase[],
@@ -551,6 +554,7 @@ export async function insertPurchases(
             max_price, max_attempts, not_before, requested_by)
           select request_key, source, job_name, fire_time, network, plan_id, plan_selector, phone, ported,
             max_price, max_attempts, not_before, requested_by from x
+          where not exists (select 1 from pruned_purchases k where k.request_key = x.request_key)
           on conflict (request_key) do nothing
           returning id
         ), events as (

@@ -143,17 +143,19 @@ async function projectFire(
   cursor.close();
 }
 
-/** Which of these request keys the ledger already has (read in slices of 1,000). */
+/** Which of these request keys the ledger already has, or had before a prune (read in slices of 1,000). */
 export async function existingKeys(db: Executor, keys: string[]): Promise<Set<string>> {
   const found = new Set<string>();
   for (let i = 0; i < keys.length; i += 1000) {
     const slice = keys.slice(i, i + 1000);
+    const list = sql.join(
+      slice.map((k) => sql`${k}`),
+      sql`, `,
+    );
     const hit = await rows<{ request_key: string }>(
       db,
-      sql`select request_key from purchases where request_key in (${sql.join(
-        slice.map((k) => sql`${k}`),
-        sql`, `,
-      )})`,
+      sql`select request_key from purchases where request_key in (${list})
+          union all select request_key from pruned_purchases where request_key in (${list})`,
     );
     for (const h of hit) found.add(h.request_key);
   }

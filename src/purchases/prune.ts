@@ -8,7 +8,7 @@ import type { Database, Executor, Queryable } from "../db/client.js";
 import { rows } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
 import { idArray } from "./ledger.js";
-import { foldLedgerCounters } from "./rollups.js";
+import { sealLedgerRollups } from "./rollups.js";
 import { WALLET_KEY } from "./wallet.js";
 
 /** The states a purchase may be pruned in: settled, nothing left to decide about its money. */
@@ -49,7 +49,7 @@ export async function countPrunable(db: Executor, cutoff: Date): Promise<PruneCo
  * changing right now are left for next time), hands it to `archive` as JSON lines, one a purchase —
  * `{"purchase": {…the row…}, "events": [{…}, …]}`, the provider's answers exactly as stored — and deletes it once
  * `archive` returns (so it must have the lines safely written by then), keeping each request key in
- * `pruned_purchases`. Then folds the rollups, whose past days now hold the deletions.
+ * `pruned_purchases`. Then seals the rollups again: the days it pruned from were sealed, and are marked changed.
  */
 export async function prunePurchases(
   database: Database,
@@ -65,7 +65,7 @@ export async function prunePurchases(
     if (batch.purchases === 0) break;
     after = batch.lastId;
   }
-  await foldLedgerCounters(database.db, new Date());
+  await sealLedgerRollups(database.db);
   return total;
 }
 

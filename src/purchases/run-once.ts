@@ -21,7 +21,7 @@ import { recordPlanPrices } from "./prices.js";
 import type { PurchaseProjection } from "./projection.js";
 import { projectSources, readFirstSeen } from "./projection-read.js";
 import type { Catalogue } from "./resolve.js";
-import { foldLedgerCounters } from "./rollups.js";
+import { sealLedgerRollups } from "./rollups.js";
 import { HEARTBEAT_GRACE_MS, HEARTBEAT_MS } from "./run-liveness.js";
 import { ingestIntake } from "./sources/intake.js";
 import { type FireResult, fireJob } from "./sources/jobs.js";
@@ -198,8 +198,8 @@ export async function runPurchasePass(
   const late = prepared.waiting > 0 ? await sweepWhenStale(deps, actor) : 0;
   if (late > 0)
     logger.warn(`${late} purchases were left in submitting by a stopped run and are now in_doubt`);
-  // Without a daemon, the report's rollups of past days are folded here (a few statements when nothing is due).
-  await foldLedgerCounters(database.db, request.now);
+  // Without a daemon, the report's rollups of past days are sealed here (one statement when nothing is due).
+  await sealLedgerRollups(database.db);
   return { ...prepared, swept: prepared.swept + late, summary };
 }
 

@@ -1,10 +1,10 @@
 // The daemon's housekeeping, every `verification.max_interval` (at least 1 s): a dead run's `submitting` rows
 // become `in_doubt`; a fire a dead replica was running is taken over (its rows are written again, which adds
 // nothing that exists); a run re-verifies `submitted`/`unverified` rows due, then buys what is queued; and once an
-// hour the report's rollups of past days are folded (src/purchases/rollups.ts).
+// hour the report's rollups of past days are sealed (src/purchases/rollups.ts).
 import type { Config } from "../config/index.js";
 import { sweepDeadSubmitting } from "../purchases/ledger.js";
-import { foldLedgerCounters } from "../purchases/rollups.js";
+import { sealLedgerRollups } from "../purchases/rollups.js";
 import type { DaemonContext } from "./context.js";
 import type { FireCoordinator } from "./coordinator.js";
 import { type RunningFire, runningFires, takeOverFire, WEBSITES_JOB } from "./fire-ledger.js";
@@ -17,12 +17,12 @@ export function sweepIntervalMs(config: Config): number {
   return Math.max(1000, config.verification.max_interval);
 }
 
-const FOLD_EVERY_MS = 3_600_000;
+const SEAL_EVERY_MS = 3_600_000;
 
 export class Sweeper {
   private readonly waker = new Waker();
-  /** When this replica last folded the rollups (clock ms). */
-  private foldedAt = Number.NEGATIVE_INFINITY;
+  /** When this replica last sealed the rollups (clock ms). */
+  private sealedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly ctx: DaemonContext,
@@ -49,7 +49,7 @@ export class Sweeper {
           `${swept} purchases were left in submitting by a stopped run and are now in_doubt; settle them with topsync purchases resolve`,
         );
       await this.recoverFires();
-      await this.fold();
+      await this.seal();
       if (this.ctx.signal.aborted) return;
       const summary = await this.runs.run({ resumeVerification: true });
       if (summary.claimed > 0 || summary.succeeded + summary.failed + summary.unverified > 0)
@@ -62,12 +62,12 @@ export class Sweeper {
     }
   }
 
-  private async fold(): Promise<void> {
+  private async seal(): Promise<void> {
     const now = this.ctx.clock.now();
-    if (now - this.foldedAt < FOLD_EVERY_MS) return;
-    this.foldedAt = now;
-    const folded = await foldLedgerCounters(this.ctx.database.db, new Date(now));
-    if (folded > 0) this.ctx.logger.debug(`folded ${folded} rollup rows of past days`);
+    if (now - this.sealedAt < SEAL_EVERY_MS) return;
+    this.sealedAt = now;
+    const days = await sealLedgerRollups(this.ctx.database.db);
+    if (days > 0) this.ctx.logger.debug(`sealed the report's rollups of ${days} days`);
   }
 
   /** Fires whose replica died while running them: job fires are written again here, website passes closed. */

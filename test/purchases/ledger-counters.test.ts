@@ -19,7 +19,7 @@ import {
   resolveByPerson,
   sweepDeadSubmitting,
 } from "../../src/purchases/ledger.js";
-import { foldLedgerCounters } from "../../src/purchases/rollups.js";
+import { readRollupState, sealLedgerRollups } from "../../src/purchases/rollups.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { readLedgerStats } from "../../src/server/ledger-stats.js";
 import { resellerFor } from "../helpers/clients.js";
@@ -99,32 +99,47 @@ describe.each(DB_KINDS)("the ledger's counters and rollups on %s", (kind) => {
       });
       const run = (database: Database) =>
         executePurchases({ database, reseller, config, logger: silentLogger() }, { concurrency: 16 });
-      // Meanwhile the rollups are folded again and again, today's rows included (a cutoff days ahead), racing the
-      // writers for the same rows.
+      // Days gone by, sealed; then, while the runs race, those days are changed again and again (late settlements,
+      // notes, purchases added and deleted) and sealed again and again.
+      await editByHand(db);
+      expect(await sealLedgerRollups(db)).toBeGreaterThan(10);
       let running = true;
-      let folds = 0;
-      const folding = (async () => {
+      let seals = 0;
+      let edits = 0;
+      const sealing = (async () => {
         while (running) {
-          await foldLedgerCounters(db, new Date(Date.now() + 3 * DAY));
-          folds++;
-          await new Promise((resolve) => setTimeout(resolve, 10));
+          await sealLedgerRollups(db);
+          seals++;
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      })();
+      const editing = (async () => {
+        while (running) {
+          await editSealedDays(other.db, edits++);
+          await new Promise((resolve) => setTimeout(resolve, 5));
         }
       })();
       const [a, b] = await Promise.all([run(test.database), run(other)]).finally(() => {
         running = false;
       });
-      await folding;
-      expect(folds).toBeGreaterThan(1);
+      await Promise.all([sealing, editing]);
+      expect(seals).toBeGreaterThan(1);
+      expect(edits).toBeGreaterThan(1);
       expect(a.claimed + b.claimed).toBeGreaterThanOrEqual(count);
       sandbox.setFaults({ endpoints: {} });
 
       await sweepDeadRun(test.database);
       await settleByPeople(db);
-      await editByHand(db);
+      await editSealedDays(db, edits);
 
+      // Read as they stand (some sealed days changed since), and again once sealed.
       await expectCountersEqualTheLedger(db);
-      await foldLedgerCounters(db, new Date());
+      await expectReportsEqualTheLedger(db);
+      await sealLedgerRollups(db);
+      const { sealedUntil, dirty } = await readRollupState(db);
+      expect(dirty.filter((day) => day < (sealedUntil ?? day))).toEqual([]); // days not sealed yet may stay marked
       await expectCountersEqualTheLedger(db);
+      await expectReportsEqualTheLedger(db);
       const states = await rows<{ state: string }>(db, sql`select distinct state from purchases`);
       expect(states.map((s) => s.state)).toEqual(
         expect.arrayContaining(["succeeded", "failed", "rejected", "in_doubt", "cancelled", "queued"]),
@@ -136,34 +151,12 @@ describe.each(DB_KINDS)("the ledger's counters and rollups on %s", (kind) => {
         );
         expect(shards?.n).toBeGreaterThan(1);
       }
-
-      const now = new Date();
-      for (const zone of [TIME_ZONE, "Asia/Kathmandu", "America/St_Johns"]) {
-        for (const since of [
-          new Date(now.getTime() - 3 * DAY - 5 * HOUR),
-          new Date(Math.floor(now.getTime() / DAY) * DAY - 2 * DAY), // a UTC midnight: no partial first day
-          new Date(now.getTime() - 26 * HOUR),
-          new Date(now.getTime() - HOUR),
-          new Date(now.getTime() - 400 * DAY),
-        ]) {
-          const why = `${zone} since ${since.toISOString()}`;
-          const kept = await readSpendHistory(db, since, zone);
-          const counted = await spendHistoryCounted(db, since, zone);
-          expect(normal(kept), why).toEqual(normal(counted));
-          expect(kept.latency.n, why).toBe(counted.latency.n);
-          for (const q of ["p50", "p95"] as const)
-            expect(Math.abs((kept.latency[q] ?? 0) - (counted.latency[q] ?? 0)), why).toBeLessThanOrEqual(
-              (counted.latency[q] ?? 0) * 0.01,
-            );
-        }
-      }
     } finally {
       await reseller.close();
       if (other !== test.database) await other.close();
       await test.drop();
     }
   });
-
   it("are filled from the history a ledger already has when the migration runs", async () => {
     const created = kind === "postgres" ? await createPostgresDatabase() : undefined;
     const database = await openDatabase(created ? { url: created.url } : { pgliteDir: "memory://" });
@@ -240,6 +233,47 @@ async function settleByPeople(db: Executor): Promise<void> {
   }
 }
 
+/** A late writer on days gone by: settles, notes, adds and deletes purchases of sealed days (round `n`). */
+async function editSealedDays(db: Executor, n: number): Promise<void> {
+  const run = (statement: SQL) => rows(db, statement);
+  await run(sql`update purchases set state = case state when 'in_doubt' then 'succeeded' else 'in_doubt' end,
+      settled_at = case state when 'in_doubt' then submitted_at + ${n + 1} * interval '1 second' end
+    where request_key in ('old-' || ${(n % 40) * 2 + 1}, 'old-' || ${(n % 40) * 2 + 2})
+      and state in ('in_doubt', 'succeeded')`);
+  await run(sql`update purchases set note = case when note is null then 'verify_mismatch: late' end
+    where request_key = 'old-' || ${(n % 80) + 1}`);
+  await run(sql`insert into purchases (request_key, source, network, network_id, phone, amount, state, budget_day,
+      submitted_at, settled_at, created_at)
+    values ('late-' || ${n}, 'buy', 'MTN', '1', '08035550000', 305, 'succeeded', (now() - interval '9 days')::date,
+      now() - interval '9 days', now() - interval '9 days' + interval '2 seconds', now() - interval '9 days')`);
+  if (n % 3 === 0) await run(sql`delete from purchases where request_key = 'late-' || ${n - 1}`);
+}
+
+/** The report read from the rollups says what the report read from the purchases says, for any period and zone. */
+async function expectReportsEqualTheLedger(db: Executor): Promise<void> {
+  const now = new Date();
+  for (const zone of [TIME_ZONE, "Asia/Kathmandu", "America/St_Johns"]) {
+    for (const since of [
+      new Date(now.getTime() - 3 * DAY - 5 * HOUR),
+      new Date(Math.floor(now.getTime() / DAY) * DAY - 4 * DAY), // a UTC midnight: no partial first day
+      new Date(now.getTime() - 26 * HOUR),
+      new Date(now.getTime() - HOUR),
+      new Date(now.getTime() - 9 * DAY - HOUR),
+      new Date(now.getTime() - 400 * DAY),
+    ]) {
+      const why = `${zone} since ${since.toISOString()}`;
+      const kept = await readSpendHistory(db, since, zone);
+      const counted = await spendHistoryCounted(db, since, zone);
+      expect(normal(kept), why).toEqual(normal(counted));
+      expect(kept.latency.n, why).toBe(counted.latency.n);
+      for (const q of ["p50", "p95"] as const)
+        expect(Math.abs((kept.latency[q] ?? 0) - (counted.latency[q] ?? 0)), why).toBeLessThanOrEqual(
+          (counted.latency[q] ?? 0) * 0.01,
+        );
+    }
+  }
+}
+
 /** What a person with psql (or another release) might do: notes, backdated and deleted rows, schedule fires. */
 async function editByHand(db: Executor): Promise<void> {
   const run = (statement: SQL) => rows(db, statement);
@@ -277,7 +311,7 @@ async function expectCountersEqualTheLedger(db: Executor): Promise<void> {
     sql`select state, note_kind, sum(purchases)::int as n from purchase_state_counts
         group by 1, 2 having sum(purchases) <> 0 order by 1, 2`,
   );
-  const counted = await rows(
+  const counted = await rows<{ state: string; note_kind: string; n: number }>(
     db,
     sql`select state, coalesce(left(split_part(note, ':', 1), 100), '') as note_kind, count(*)::int as n
         from purchases group by 1, 2 order by 1, 2`,
@@ -289,37 +323,44 @@ async function expectCountersEqualTheLedger(db: Executor): Promise<void> {
     sql`select state, count(*)::int as n from purchases group by state`,
   );
   for (const { state, n } of byState) expect(stats.byState[state]).toBe(n);
-  expect(stats.noted).toEqual({ price_mismatch: 3, verify_mismatch: 2 });
+  const noted = (kind: string) =>
+    counted.filter((c) => c.note_kind === kind).reduce((sum, c) => sum + c.n, 0);
+  expect(stats.noted).toEqual({
+    price_mismatch: noted("price_mismatch"),
+    verify_mismatch: noted("verify_mismatch"),
+  });
 
+  // The sealed days the rollups hold (those not changed since): what filing their purchases gives.
+  const sealed = sql`bucket < (select (value ->> 'sealed_until')::timestamptz from kv where key = 'rollups')
+    and topsync_utc_day(bucket) not in (select day from purchase_rollup_dirty)`;
   const keptRollups = await rows(
     db,
-    sql`select bucket, state, budget_day, network_id, network, job, message_md5, min(message) as message,
-          sum(purchases)::int as n, sum(amount)::text as amount, sum(refunded)::text as refunded
-        from purchase_rollups group by 1, 2, 3, 4, 5, 6, 7
-        having sum(purchases) <> 0 or sum(amount) <> 0 or sum(refunded) <> 0 order by 1, 2, 3, 4, 5, 6, 7`,
+    sql`select bucket, state, budget_day, network_id, network, job, message_md5, message, purchases::int as n,
+          amount::text as amount, refunded::text as refunded
+        from purchase_rollups where ${sealed} order by 1, 2, 3, 4, 5, 6, 7`,
   );
   const countedRollups = await rows(
     db,
-    sql`select f.bucket, f.state, f.budget_day, f.network_id, f.network, f.job, f.message_md5, min(f.message) as message,
-          count(*)::int as n, sum(f.amount)::text as amount, sum(f.refunded)::text as refunded
-        from purchases p cross join lateral topsync_purchase_fact(p) f group by 1, 2, 3, 4, 5, 6, 7 order by 1, 2, 3, 4, 5, 6, 7`,
+    sql`select * from (
+          select f.bucket, f.state, f.budget_day, f.network_id, f.network, f.job, f.message_md5, min(f.message) as message,
+            count(*)::int as n, sum(f.amount)::text as amount, sum(f.refunded)::text as refunded
+          from purchases p cross join lateral topsync_purchase_fact(p) f group by 1, 2, 3, 4, 5, 6, 7
+        ) f where ${sealed} order by 1, 2, 3, 4, 5, 6, 7`,
   );
   expect(keptRollups.map(money)).toEqual(countedRollups.map(money));
   const keptLatency = await rows(
     db,
-    sql`select bucket, latency_bucket, sum(n)::int as n, sum(micros)::text as micros from (
-          select bucket, latency_bucket, purchases as n, micros from purchase_latency_rollups
-          union all
-          select l.bucket, topsync_latency_bucket(u.micros), u.n, u.micros * u.n
-          from purchase_latencies l cross join lateral unnest(l.micros, l.counts) as u(micros, n)
-        ) kept group by 1, 2 having sum(n) <> 0 or sum(micros) <> 0 order by 1, 2`,
+    sql`select bucket, latency_bucket, purchases::int as n, micros::text as micros
+        from purchase_latency_rollups where ${sealed} order by 1, 2`,
   );
   const countedLatency = await rows(
     db,
-    sql`select f.bucket, topsync_latency_bucket(f.latency_micros) as latency_bucket, count(*)::int as n,
-          sum(f.latency_micros)::text as micros
-        from purchases p cross join lateral topsync_purchase_fact(p) f where f.latency_micros is not null
-        group by 1, 2 order by 1, 2`,
+    sql`select * from (
+          select topsync_utc_day(p.submitted_at) as bucket, topsync_latency_bucket(f.latency_micros) as latency_bucket,
+            count(*)::int as n, sum(f.latency_micros)::text as micros
+          from purchases p cross join lateral topsync_purchase_fact(p) f where f.latency_micros is not null
+          group by 1, 2
+        ) l where ${sealed} order by 1, 2`,
   );
   expect(keptLatency).toEqual(countedLatency);
   const keptFires = await rows(

@@ -43,6 +43,12 @@ export async function ingestIntake(db: Db, batchSize: number, actor: string): Pr
           error = case when r.plan_size is not null and r.plan_id is null and p.plan_selector is null
                        then 'plan_size "' || r.plan_size || '" is not a size' end
         from purchases p where p.request_key = r.request_key and r.id in (${sql.join(ids, sql`, `)})`);
+      // A key whose purchase `purchases prune` removed is taken all the same: nothing is bought again.
+      await tx.execute(sql`
+        update purchase_requests r set processed_at = now(), purchase_id = k.purchase_id,
+          error = 'request_key was used by purchase ' || k.purchase_id || ' (' || k.state || '), pruned from the ledger'
+        from pruned_purchases k
+        where k.request_key = r.request_key and r.processed_at is null and r.id in (${sql.join(ids, sql`, `)})`);
     }
     for (const { id, why } of refused) {
       await tx.execute(

@@ -1,0 +1,103 @@
+// `topsync purchases prune --before WHEN [--archive FILE] [--dry-run]`: settled purchases older than WHEN leave the
+// ledger with their events, appended first to FILE (JSON lines) when given. The core is src/purchases/prune.ts.
+import { constants } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
+import { resolve } from "node:path";
+import { UsageError } from "../errors.js";
+import { countPrunable, prunePurchases } from "../purchases/prune.js";
+import type { CommandContext } from "./context.js";
+import { openLedger } from "./database.js";
+import { renderJson, write } from "./output.js";
+import { parseSince } from "./purchases-ledger.js";
+
+export interface PruneFlags {
+  before: string;
+  archive?: string;
+  dryRun?: boolean;
+}
+
+export async function purchasesPruneCommand(ctx: CommandContext, flags: PruneFlags): Promise<void> {
+  const cutoff = parseBefore(flags.before);
+  const database = await openLedger(ctx);
+  if (flags.dryRun) {
+    const count = await countPrunable(database.db, cutoff);
+    if (ctx.globals.json) return write(renderJson({ dry_run: true, before: cutoff.toISOString(), ...count }));
+    return write(
+      `dry run: would prune ${count.purchases} purchases (${count.events} events) settled before ${cutoff.toISOString()}\n`,
+    );
+  }
+  const archive = flags.archive ? await openArchive(flags.archive) : undefined;
+  let pruned: Awaited<ReturnType<typeof prunePurchases>>;
+  try {
+    pruned = await prunePurchases(
+      database,
+      cutoff,
+      archive &&
+        (async (lines) => {
+          await archive.write(`${lines.join("\n")}\n`);
+          await archive.sync(); // on disk before the batch is deleted
+        }),
+    );
+  } finally {
+    await archive?.close();
+  }
+  if (ctx.globals.json)
+    return write(
+      renderJson({
+        before: cutoff.toISOString(),
+        archive: flags.archive ? resolve(flags.archive) : null,
+        ...pruned,
+      }),
+    );
+  write(
+    `pruned ${pruned.purchases} purchases (${pruned.events} events) settled before ${cutoff.toISOString()}` +
+      `${flags.archive ? `, archived to ${resolve(flags.archive)}` : ""}\n`,
+  );
+}
+
+/** --before: a duration ago (90d) or a date; never in the future, where it would take purchases settled a moment ago. */
+function parseBefore(text: string): Date {
+  let cutoff: Date;
+  try {
+    cutoff = parseSince(text);
+  } catch {
+    throw new UsageError(
+      `--before must be a duration like 90d (purchases settled before 90 days ago) or a date like 2026-01-01; got "${text}"`,
+    );
+  }
+  if (cutoff.getTime() > Date.now())
+    throw new UsageError(
+      `--before ${text} is in the future; prune takes purchases settled before a time gone by`,
+    );
+  return cutoff;
+}
+
+/**
+ * The archive, opened for appending (a later prune adds to it); a symbolic link, a directory or anything but a
+ * regular file is refused before anything is pruned.
+ */
+async function openArchive(file: string): Promise<FileHandle> {
+  let handle: FileHandle;
+  try {
+    handle = await open(
+      file,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW,
+    );
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "ELOOP"
+        ? "it is a symbolic link; give the file it points to"
+        : code === "EISDIR"
+          ? "it is a directory; give a file name"
+          : code === "ENOENT"
+            ? "its directory does not exist"
+            : (error as Error).message;
+    throw new UsageError(`--archive ${file} cannot be written: ${why}`, "BAD_ARCHIVE");
+  }
+  if (!(await handle.stat()).isFile()) {
+    await handle.close();
+    throw new UsageError(`--archive ${file} cannot be written: it is not a regular file`, "BAD_ARCHIVE");
+  }
+  return handle;
+}

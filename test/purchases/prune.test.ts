@@ -1,0 +1,239 @@
+// Retention: `purchases prune` takes settled purchases older than the cutoff and their events (archived first when
+// asked), and nothing the money rules stand on: purchases not settled, purchases the last wallet balance does not
+// include yet, budget days, and the request keys, which still refuse a second purchase however it is asked for.
+import { readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Db, openDatabase, rows } from "../../src/db/client.js";
+import { readSpendHistory } from "../../src/purchases/history-read.js";
+import { insertPurchases } from "../../src/purchases/ledger.js";
+import { findPurchase } from "../../src/purchases/ledger-read.js";
+import { existingKeys } from "../../src/purchases/projection-read.js";
+import { countPrunable, prunePurchases } from "../../src/purchases/prune.js";
+import { ingestIntake } from "../../src/purchases/sources/intake.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { readLedgerStats } from "../../src/server/ledger-stats.js";
+import { runCli } from "../helpers/cli.js";
+import { writeConfigFile } from "../helpers/config.js";
+import { createPostgresDatabase, DB_KINDS, openTestDatabase } from "../helpers/db.js";
+
+const DAY = 86_400_000;
+
+/**
+ * A ledger with history: settled purchases 100 days old (pruned), and what must stay — purchases of every state not
+ * settled, one answered after the last reported balance, and settled ones of last week. Returns their keys.
+ */
+async function seedHistory(db: Db) {
+  await rows(
+    db,
+    sql`insert into purchases (request_key, source, job_name, network, network_id, phone, amount, state,
+      budget_day, answer_seq, submitted_at, settled_at, created_at, updated_at, reference)
+    select k.key, 'job', 'staff', 'MTN', '1', '08031234567', 305, k.state, (now() - k.age)::date, k.seq,
+      now() - k.age, case when k.state in ('succeeded', 'failed', 'rejected', 'cancelled') then now() - k.age + interval '3 seconds' end,
+      now() - k.age - interval '1 minute', now() - k.age + interval '3 seconds', 'REF-' || k.key
+    from (values
+      ('job:staff:old-ok:08031234567', 'succeeded', interval '100 days', 10),
+      ('old-failed', 'failed', interval '100 days', 11),
+      ('old-rejected', 'rejected', interval '100 days', null),
+      ('old-cancelled', 'cancelled', interval '100 days', null),
+      ('old-in-doubt', 'in_doubt', interval '100 days', null),
+      ('old-unverified', 'unverified', interval '100 days', 12),
+      ('old-submitted', 'submitted', interval '100 days', 13),
+      ('old-queued', 'queued', interval '100 days', null),
+      ('old-unreflected', 'succeeded', interval '100 days', 99),
+      ('recent-ok', 'succeeded', interval '7 days', 14)
+    ) as k(key, state, age, seq)`,
+  );
+  await rows(
+    db,
+    sql`insert into purchase_events (purchase_id, actor, from_state, to_state, reason, response)
+    select p.id, 'test', e.f, e.t, e.reason, e.response::json from purchases p
+    cross join (values (1, null, 'queued', 'accepted', null),
+      (2, 'queued', 'submitting', 'attempt 1', null),
+      (3, 'submitting', 'submitted', 'answered', '{"status":true,"data":{"reference":"R","amount":"305.00"}}')) e(n, f, t, reason, response)
+    order by p.id, e.n`,
+  );
+  // The provider's last reported balance came with answer 50: answer 99 is not in it yet.
+  await rows(
+    db,
+    sql`insert into kv (key, value) values ('wallet', '{"balance": "5000.00", "seq": 50}'::jsonb)`,
+  );
+  await rows(
+    db,
+    sql`insert into budget_days (day, committed)
+    select budget_day, sum(amount) from purchases where state in ('succeeded', 'unverified', 'in_doubt', 'submitted')
+    group by budget_day`,
+  );
+}
+
+const PRUNED = ["job:staff:old-ok:08031234567", "old-failed", "old-rejected", "old-cancelled"];
+
+describe.each(DB_KINDS)("purchases prune on %s", (kind) => {
+  it("takes settled purchases before the cutoff with their events, archived line by line, and nothing else", async () => {
+    const test = await openTestDatabase(kind);
+    try {
+      const db = test.database.db;
+      await seedHistory(db);
+      const budget = await rows(db, sql`select day::text, committed::text from budget_days order by day`);
+      const cutoff = new Date(Date.now() - 90 * DAY);
+      expect(await countPrunable(db, cutoff)).toEqual({ purchases: 4, events: 12 });
+      const ids = await rows<{ id: number; request_key: string }>(
+        db,
+        sql`select id, request_key from purchases where request_key in (${sql.join(
+          PRUNED.map((k) => sql`${k}`),
+          sql`, `,
+        )}) order by id`,
+      );
+
+      const lines: string[] = [];
+      const pruned = await prunePurchases(test.database, cutoff, async (batch) => {
+        lines.push(...batch);
+      });
+
+      expect(pruned).toEqual({ purchases: 4, events: 12 });
+      const archived = lines.map(
+        (line) =>
+          JSON.parse(line) as {
+            purchase: { id: number; request_key: string };
+            events: Array<{ to_state: string; response: unknown }>;
+          },
+      );
+      expect(archived.map((a) => a.purchase.request_key)).toEqual(ids.map((r) => r.request_key));
+      expect(archived[0]?.events.map((e) => e.to_state)).toEqual(["queued", "submitting", "submitted"]);
+      // The provider's answer as stored, key order and all.
+      expect(lines[0]).toContain('"response":{"status":true,"data":{"reference":"R","amount":"305.00"}}');
+
+      const left = await rows<{ request_key: string }>(
+        db,
+        sql`select request_key from purchases order by id`,
+      );
+      expect(left.map((r) => r.request_key)).toEqual([
+        "old-in-doubt",
+        "old-unverified",
+        "old-submitted",
+        "old-queued",
+        "old-unreflected",
+        "recent-ok",
+      ]);
+      const [events] = await rows<{ n: number }>(
+        db,
+        sql`select count(*)::int as n from purchase_events e where not exists (select 1 from purchases p where p.id = e.purchase_id)`,
+      );
+      expect(events?.n).toBe(0);
+      expect(await rows(db, sql`select day::text, committed::text from budget_days order by day`)).toEqual(
+        budget,
+      );
+
+      // The counts and the report still say what the ledger holds.
+      const stats = await readLedgerStats(db, new Date(), "Africa/Lagos");
+      expect(stats.byState).toMatchObject({
+        succeeded: 2,
+        failed: 0,
+        rejected: 0,
+        cancelled: 0,
+        in_doubt: 1,
+      });
+      const report = await readSpendHistory(db, new Date(Date.now() - 400 * DAY), "Africa/Lagos");
+      expect(report.states.map((s) => `${s.state}:${s.n}`)).toEqual([
+        "in_doubt:1",
+        "queued:1",
+        "submitted:1",
+        "succeeded:2",
+        "unverified:1",
+      ]);
+
+      // Their keys are still taken: nothing is bought again, however it is asked for.
+      expect(
+        await insertPurchases(
+          db,
+          [
+            {
+              request_key: PRUNED[0]!,
+              source: "job",
+              job_name: "staff",
+              network: "MTN",
+              phone: "08031234567",
+            },
+          ],
+          "test",
+        ),
+      ).toBe(0);
+      expect(await existingKeys(db, [PRUNED[0]!, "never-used"])).toEqual(new Set([PRUNED[0]]));
+      await rows(
+        db,
+        sql`insert into purchase_requests (request_key, network, plan_id, phone) values ('old-failed', 'MTN', '102', '08031234567')`,
+      );
+      await ingestIntake(db, 10, "test");
+      const [request] = await rows<{ purchase_id: number; error: string; processed: boolean }>(
+        db,
+        sql`select purchase_id, error, processed_at is not null as processed from purchase_requests`,
+      );
+      expect({ ...request, purchase_id: Number(request?.purchase_id) }).toMatchObject({
+        purchase_id: Number(ids[1]!.id),
+        processed: true,
+      });
+      expect(request?.error).toContain("pruned");
+      const [count] = await rows<{ n: number }>(db, sql`select count(*)::int as n from purchases`);
+      expect(count?.n).toBe(6);
+      await expect(findPurchase(db, String(ids[0]!.id))).rejects.toMatchObject({ code: "PURCHASE_PRUNED" });
+
+      // A second prune finds nothing more.
+      expect(await prunePurchases(test.database, cutoff)).toEqual({ purchases: 0, events: 0 });
+    } finally {
+      await test.drop();
+    }
+  });
+});
+
+describe("topsync purchases prune", () => {
+  let sandbox: Sandbox;
+  let url: string;
+  let drop: () => Promise<void>;
+  let file: string;
+  let dir: string;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ seed: 3 });
+    ({ url, drop } = await createPostgresDatabase());
+    ({ file, dir } = writeConfigFile(sandbox, url));
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await drop();
+  });
+
+  it("dry runs, archives to a file it appends to, and refuses a cutoff to come or an archive it cannot write", async () => {
+    expect((await runCli(["-c", file, "migrate"])).code).toBe(0);
+    const database = await openDatabase({ url, maxConnections: 1 });
+    try {
+      await seedHistory(database.db);
+    } finally {
+      await database.close();
+    }
+    const dry = await runCli(["-c", file, "--json", "purchases", "prune", "--before", "90d", "--dry-run"]);
+    expect(dry.code).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, purchases: 4, events: 12 });
+
+    const archive = join(dir, "archive.jsonl");
+    writeFileSync(archive, "an earlier line\n");
+    const done = await runCli(["-c", file, "purchases", "prune", "--before", "90d", "--archive", archive]);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/^pruned 4 purchases \(12 events\) settled before .*, archived to /);
+    const lines = readFileSync(archive, "utf8").trim().split("\n");
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toBe("an earlier line");
+    expect(lines.slice(1).map((l) => JSON.parse(l).purchase.request_key)).toEqual(PRUNED);
+
+    const future = await runCli(["-c", file, "purchases", "prune", "--before", "2999-01-01"]);
+    expect(future.code).toBe(64);
+    expect(future.stderr).toContain("in the future");
+    const link = join(dir, "link.jsonl");
+    symlinkSync(archive, link);
+    const linked = await runCli(["-c", file, "purchases", "prune", "--before", "90d", "--archive", link]);
+    expect(linked.code).toBe(64);
+    expect(linked.stderr).toContain("symbolic link");
+    const bad = await runCli(["-c", file, "purchases", "prune", "--before", "soon"]);
+    expect(bad.code).toBe(64);
+    expect(bad.stderr).toContain("--before must be");
+  });
+});
