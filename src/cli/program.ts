@@ -221,7 +221,9 @@ purchases
   .option("--archive <file>", "append each purchase and its events to this file first (JSON lines)")
   .option("--dry-run", "count what would be pruned; change nothing")
   .action(
-    withContext(async (ctx, flags) => (await import("./purchases-prune.js")).purchasesPruneCommand(ctx, flags)),
+    withContext(async (ctx, flags) =>
+      (await import("./purchases-prune.js")).purchasesPruneCommand(ctx, flags),
+    ),
   );
 
 program
