@@ -69,6 +69,11 @@ export class AuthError extends HttpError {
   }
 }
 
+/** The code of a 4xx answer other than 401, 403 and 429. */
+export function clientErrorCode(status: number): string {
+  return status === 404 ? "HTTP_NOT_FOUND" : status === 422 ? "HTTP_VALIDATION" : "HTTP_CLIENT_ERROR";
+}
+
 /** Another 4xx: the service looked at the request and said no. `providerMessage` is its reason. */
 export class ClientError extends HttpError {
   constructor(
@@ -76,7 +81,7 @@ export class ClientError extends HttpError {
     status: number,
     readonly providerMessage: string,
     body: unknown,
-    code = status === 404 ? "HTTP_NOT_FOUND" : status === 422 ? "HTTP_VALIDATION" : "HTTP_CLIENT_ERROR",
+    code = clientErrorCode(status),
   ) {
     super(code, "rejected", call, `HTTP ${status}: ${providerMessage}`, status, body);
   }

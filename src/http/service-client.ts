@@ -11,6 +11,7 @@ import {
   BodyTooLargeError,
   type CallInfo,
   ClientError,
+  clientErrorCode,
   type HttpError,
   MalformedResponseError,
   NoAnswerError,
@@ -54,6 +55,11 @@ export interface RequestSpec {
   form?: Record<string, string>;
   json?: unknown;
   signal?: AbortSignal;
+  /**
+   * Answers in the 4xx range the caller expects and reads as an answer (a verify read's 404, "not known yet"):
+   * returned rather than thrown, which costs an error and its stack trace on every such read.
+   */
+  expect?: readonly number[];
 }
 
 export interface ServiceResponse {
@@ -163,7 +169,9 @@ export class ServiceClient {
     const started = this.clock.now();
     try {
       const response = await this.exchange(spec, call);
-      this.options.observer?.(call, "ok", this.clock.now() - started);
+      // An expected 4xx (RequestSpec.expect) is still counted as what it is.
+      const result = response.status < 400 ? "ok" : clientErrorCode(response.status);
+      this.options.observer?.(call, result, this.clock.now() - started);
       return response;
     } catch (error) {
       const httpError = this.classify(error, call);
@@ -194,7 +202,7 @@ export class ServiceClient {
         const { status, headers, text } = await this.transmit(spec, call, ticket, held, controller.signal);
         const retryAfter = headers["retry-after"];
         const resetAt = readLimitHeaders(headers, this.clock.now()).resetAt;
-        return this.interpret(call, status, retryAfter, text, resetAt);
+        return this.interpret(call, status, retryAfter, text, resetAt, spec.expect);
       } catch (error) {
         if (timedOut && !spec.signal?.aborted) throw new TotalTimeout(totalMs);
         throw error;
@@ -259,9 +267,11 @@ export class ServiceClient {
     retryAfter: string | string[] | undefined,
     text: string,
     resetAt?: number,
+    expect?: readonly number[],
   ): ServiceResponse {
     const safeText = redactSecret(text, this.options.apiKey);
     const body = parseJsonExact(safeText);
+    if (status >= 400 && status < 500 && status !== 429 && expect?.includes(status)) return { status, body };
     if (status >= 200 && status < 300) {
       if (body === undefined) {
         throw new MalformedResponseError(

@@ -65,6 +65,8 @@ function refuse(code: "daily_budget" | "run_budget" | "wallet_floor", reason: st
 
 /** The budget day of an instant in a time zone, as YYYY-MM-DD. */
 export function budgetDay(instant: Date, timeZone: string): string {
+  // UTC needs no time zone data (and no formatter, whose first construction loads ICU's: some 10 ms).
+  if (timeZone === "UTC" || timeZone === "Etc/UTC") return instant.toISOString().slice(0, 10);
   let format = dayFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-CA", {

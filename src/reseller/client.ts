@@ -1,6 +1,6 @@
 // The data reseller API (seed §4.1): networks, plans, buying data, verifying a transaction.
 import type { CallInfo } from "../http/errors.js";
-import { ClientError, MalformedResponseError } from "../http/errors.js";
+import { MalformedResponseError } from "../http/errors.js";
 import { providerMessage } from "../http/message.js";
 import { parseAnswer } from "../http/parse.js";
 import type { RequestSpec, ServiceClient } from "../http/service-client.js";
@@ -125,26 +125,22 @@ export class ResellerClient {
   /** One verification read; a 404 means "not known yet" (providers are eventually consistent). */
   async verifyTransaction(reference: string, signal?: AbortSignal): Promise<Verification> {
     const path = `/public/api/transaction/${encodeURIComponent(reference)}`;
-    const spec: RequestSpec = { endpoint: "transaction", method: "GET", path, signal };
-    try {
-      const response = await this.http.request(spec);
-      const answer = parseAnswer(transactionResponseSchema, response, this.call(spec));
-      const { transaction } = answer.data;
-      return {
-        found: true,
-        status: classifyStatus(transaction.status),
-        rawStatus: transaction.status,
-        reference: transaction.reference,
-        phone: transaction.phone_number === undefined ? undefined : visiblePhone(transaction.phone_number),
-        amount: transaction.amount,
-        envelopeOk: answer.status !== false,
-        transaction,
-        raw: response.body,
-      };
-    } catch (error) {
-      if (error instanceof ClientError && error.status === 404) return { found: false, raw: error.body };
-      throw error;
-    }
+    const spec: RequestSpec = { endpoint: "transaction", method: "GET", path, signal, expect: [404] };
+    const response = await this.http.request(spec);
+    if (response.status === 404) return { found: false, raw: response.body };
+    const answer = parseAnswer(transactionResponseSchema, response, this.call(spec));
+    const { transaction } = answer.data;
+    return {
+      found: true,
+      status: classifyStatus(transaction.status),
+      rawStatus: transaction.status,
+      reference: transaction.reference,
+      phone: transaction.phone_number === undefined ? undefined : visiblePhone(transaction.phone_number),
+      amount: transaction.amount,
+      envelopeOk: answer.status !== false,
+      transaction,
+      raw: response.body,
+    };
   }
 
   close(): Promise<void> {

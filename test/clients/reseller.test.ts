@@ -65,6 +65,29 @@ describe("buying and verifying", () => {
     expect(third.found && third.transaction.phone_number).toBe("0803****567");
   });
 
+  it("reads a verify 404 as not found yet, still counted as HTTP_NOT_FOUND, and other 404s as errors", async () => {
+    const seen: string[] = [];
+    const observed = resellerFor(sandbox, {
+      observer: (call, result) => seen.push(`${call.endpoint} ${result}`),
+    });
+    try {
+      const answer = await observed.buyData(MTN_1GB);
+      const reference = answer.accepted ? answer.reference : "";
+      expect((await observed.verifyTransaction(reference)).found).toBe(false);
+      expect((await observed.verifyTransaction("NO-SUCH-REFERENCE")).found).toBe(false);
+      // the same status elsewhere is still an error: the expectation is the verify read's alone
+      const error = await observed.listPlans("99").catch((e: HttpError) => e);
+      expect(error).toBeInstanceOf(HttpError);
+      expect((error as HttpError).code).toBe("HTTP_NOT_FOUND");
+      expect(seen.filter((s) => s.startsWith("transaction"))).toEqual([
+        "transaction HTTP_NOT_FOUND",
+        "transaction HTTP_NOT_FOUND",
+      ]);
+    } finally {
+      await observed.close();
+    }
+  });
+
   it("returns a refusal in a 200 answer as not accepted, with the provider's words", async () => {
     const answer = await client.buyData({ ...MTN_1GB, phone_number: "08051234567" }); // a GLO number
     expect(answer.accepted).toBe(false);
