@@ -10,7 +10,17 @@
 // it off, TOPSYNC_COMPILE_CACHE=<folder> puts it elsewhere. A cache V8 refuses (another Node.js, other flags)
 // is written anew; one that cannot be written is not used.
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import Module from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -89,12 +99,29 @@ function readIfPresent(file: string): Buffer | undefined {
   }
 }
 
+/** Cache files kept in the folder: each build and command has its own, so older ones are removed as new come. */
+const KEEP_CACHES = 48;
+
 function writeQuietly(file: string, data: Buffer): void {
   try {
     const partial = `${file}.${process.pid}`;
     writeFileSync(partial, data, { mode: 0o600 });
     renameSync(partial, file);
+    pruneCaches(dirname(file));
   } catch {
     // A cache is an optimisation: a folder that went away or filled up costs the next run its speed only.
   }
+}
+
+/** Removes all but the KEEP_CACHES newest cache files (a cache is written once per build and command). */
+function pruneCaches(folder: string): void {
+  const caches = readdirSync(folder)
+    .filter((name) => /^[0-9a-f]{32}\.v8$/.test(name))
+    .map((name) => {
+      const path = join(folder, name);
+      return { path, written: statSync(path).mtimeMs };
+    });
+  if (caches.length <= KEEP_CACHES) return;
+  caches.sort((a, b) => b.written - a.written);
+  for (const old of caches.slice(KEEP_CACHES)) rmSync(old.path, { force: true });
 }

@@ -47,6 +47,32 @@ describe("the code cache (src/cli.ts)", () => {
     }
   });
 
+  it("keeps the 48 newest cache files: those of older builds go as new ones are written", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "topsync-cache-test-"));
+    try {
+      const { chmodSync, utimesSync } = await import("node:fs");
+      chmodSync(dir, 0o700);
+      // 60 caches of earlier builds, the oldest first, and a file that is not a cache
+      const old = Array.from({ length: 60 }, (_, i) => `${i.toString(16).padStart(32, "0")}.v8`);
+      old.forEach((name, i) => {
+        writeFileSync(join(dir, name), "stale");
+        utimesSync(join(dir, name), 1_000_000 + i, 1_000_000 + i);
+      });
+      writeFileSync(join(dir, "notes.txt"), "mine");
+      const result = await runCli(["--help"], { TOPSYNC_COMPILE_CACHE: dir });
+      expect(result.code).toBe(0);
+      const left = readdirSync(dir);
+      expect(left).toHaveLength(49);
+      expect(left).toContain("notes.txt");
+      const fresh = left.filter((name) => name !== "notes.txt" && !old.includes(name));
+      expect(fresh).toHaveLength(1); // this run's cache
+      // the 47 newest of the old ones stay, the 13 oldest are gone
+      expect(left.filter((name) => old.includes(name)).sort()).toEqual(old.slice(13).sort());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("is not read from a folder others can write", async () => {
     const dir = mkdtempSync(join(tmpdir(), "topsync-cache-test-"));
     try {

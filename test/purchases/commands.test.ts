@@ -30,7 +30,7 @@ beforeAll(async () => {
         recipients_file: "team.csv",
       },
       { name: "badfile", plan: { network: "MTN", plan_id: "102" }, recipients_file: "bad.csv" },
-      // Written in two batches, the first already being bought while the second is written.
+      // Written in batches (125, 250, 500, 325), the first already being bought while the rest are written.
       {
         name: "big",
         plan: { network: "MTN", plan_id: "101" },
