@@ -35,6 +35,13 @@ export interface Database extends Queryable {
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /** Marks a run as alive for as long as this process holds it (a PostgreSQL session lock on PostgreSQL). */
   holdRunLock(runId: string): Promise<() => Promise<void>>;
+  /**
+   * Opens, without waiting, the connections a purchase run is about to need (a connection of the ledger
+   * statements' pool, and the session of the next `holdRunLock`), so that connecting overlaps with what the run
+   * does first instead of delaying its first purchase. PostgreSQL only; a failure here is met again, and
+   * reported, where the connection is used.
+   */
+  warm(): void;
   /** Whether the run that owns rows is still alive somewhere; a dead run's `submitting` rows are in doubt. */
   isRunAlive(runId: string): Promise<boolean>;
   close(): Promise<void>;
@@ -114,6 +121,19 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       return (await sql.unsafe(query.sql, query.params as never[], { prepare: true })) as unknown as T[];
     },
   });
+  // A session of its own per run lock rather than a reserved pool connection: postgres.js 3.4 crashes the process
+  // when a query is sent on a reserved connection the server has closed (a database restart), while ending a
+  // dedicated client is always safe. No max_lifetime: recycling the session would drop the lock. `warm` opens
+  // the next one ahead (connecting it: postgres.js connects on the first statement).
+  const lockSession = () =>
+    postgres(url, {
+      max: 1,
+      max_lifetime: null,
+      fetch_types: false,
+      onnotice: () => {},
+      connection: SESSION_SETTINGS,
+    });
+  let spare: postgres.Sql | undefined;
   return {
     db,
     ...on(hot),
@@ -124,17 +144,15 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       const subscription = await client.listen(channel, onNotify);
       return () => subscription.unlisten();
     },
+    warm() {
+      hot`select 1`.catch(() => {});
+      if (spare) return;
+      spare = lockSession();
+      spare`select 1`.catch(() => {});
+    },
     async holdRunLock(runId) {
-      // A session of its own rather than a reserved pool connection: postgres.js 3.4 crashes the process when
-      // a query is sent on a reserved connection the server has closed (a database restart), while ending a
-      // dedicated client is always safe. No max_lifetime: recycling the session would drop the lock.
-      const session = postgres(url, {
-        max: 1,
-        max_lifetime: null,
-        fetch_types: false,
-        onnotice: () => {},
-        connection: SESSION_SETTINGS,
-      });
+      const session = spare ?? lockSession();
+      spare = undefined;
       try {
         await session`select pg_advisory_lock(${RUN_LOCK_SPACE}, hashtext(${runId}))`;
       } catch (error) {
@@ -151,7 +169,9 @@ async function openPostgres(url: string, max: number): Promise<Database> {
       return !row?.got;
     },
     close: async () => {
-      await Promise.all([client.end({ timeout: 5 }), hot.end({ timeout: 5 })]);
+      const unused = spare;
+      spare = undefined;
+      await Promise.all([client.end({ timeout: 5 }), hot.end({ timeout: 5 }), unused?.end({ timeout: 1 })]);
     },
   };
 }
@@ -188,6 +208,7 @@ async function openPglite(dir: string): Promise<Database> {
       async listen() {
         return async () => {};
       },
+      warm() {},
       async holdRunLock(runId) {
         liveRuns.add(runId);
         return async () => {

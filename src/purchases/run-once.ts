@@ -145,6 +145,8 @@ export async function runPurchasePass(
   // for both. (Handled here, so a failure while preparing leaves no unobserved rejection behind.)
   const cataloguing = loadCatalogue(deps.reseller, logger);
   cataloguing.catch(() => undefined);
+  // The connections the run needs once the first rows are in are opened meanwhile.
+  database.warm();
   const firstSeen = await registerJobs(database, config.purchases, request.now);
   const fires = passFires(config, request, firstSeen);
   if (!request.fireTime) {

@@ -39,4 +39,34 @@ describe("PostgreSQL sessions", () => {
     expect([hot?.random_page_cost, hot?.plan_cache_mode]).toEqual(["1.1", "force_generic_plan"]);
     expect(commands?.plan_cache_mode).toBe("auto");
   });
+
+  it("warm opens the run lock's session ahead: the lock is then held on it, and nothing is left open at close", async () => {
+    const own = await createPostgresDatabase();
+    const other = await openDatabase({ url: own.url, maxConnections: 1 });
+    const name = new URL(own.url).pathname.slice(1);
+    const backends = async () =>
+      (
+        await rows<{ n: number }>(
+          database.db,
+          sql`select count(*)::int as n from pg_stat_activity where datname = ${name}`,
+        )
+      )[0]!.n;
+    try {
+      other.warm();
+      other.warm(); // a second call opens nothing more
+      // the pool's connection (opened by openDatabase), the ledger statements' connection and the spare session
+      await expect.poll(backends, { timeout: 5000 }).toBe(3);
+      const release = await other.holdRunLock("warm-run");
+      expect(await other.isRunAlive("warm-run")).toBe(true);
+      expect(await backends()).toBe(3); // the lock is held on the spare: no new session
+      await release();
+      expect(await other.isRunAlive("warm-run")).toBe(false);
+      other.warm(); // a spare never used is closed with the database
+      await expect.poll(backends, { timeout: 5000 }).toBe(3);
+    } finally {
+      await other.close();
+    }
+    await expect.poll(backends, { timeout: 5000 }).toBe(0);
+    await own.drop();
+  });
 });
