@@ -38,9 +38,10 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
   if (job && !fireTime && !job.schedule && !job.at) {
     throw new UsageError(`job "${job.name}" has no schedule or at; run it with --now or --fire-time`);
   }
-  const database = await openLedger(ctx);
+  // The reseller's client is made while the database connects.
+  const [database, reseller] = await Promise.all([openLedger(ctx), ctx.reseller()]);
   const actor = `cli:${process.pid}`;
-  const deps = { database, reseller: await ctx.reseller(), config: ctx.config, logger: ctx.logger, actor };
+  const deps = { database, reseller, config: ctx.config, logger: ctx.logger, actor };
   const request = { now, job, fireTime, configDir: dirname(ctx.configFile) };
   if (flags.dryRun)
     return printDryRun(ctx, await projectRun(deps, request, ITEMS_KEPT), flags.showPhone === true);

@@ -95,6 +95,28 @@ export async function claimAndSubmit(
   return claim(database, toCandidates(due, options.catalogue), options);
 }
 
+/**
+ * The budget day of `now` and the rows a claim locks (the day's budget row, the wallet row), created if missing:
+ * the claim's statement cannot lock a row it would create itself. Once per day per run (`ensured`); a run does
+ * it for today as it starts, so its first claim does not wait for it.
+ */
+export async function ensureBudgetDay(
+  db: Queryable,
+  now: Date,
+  timeZone: string,
+  ensured?: Set<string>,
+): Promise<string> {
+  const day = budgetDay(now, timeZone);
+  if (ensured?.has(day)) return day;
+  await rows(
+    db,
+    sql`with b as (insert into budget_days (day, committed) values (${day}, 0) on conflict do nothing)
+        insert into kv (key, value) values (${WALLET_KEY}, '{"balance": null}'::jsonb) on conflict do nothing`,
+  );
+  ensured?.add(day);
+  return day;
+}
+
 /** Takes the candidates still queued and unchanged, decides the guards and writes every decision. */
 export async function claim(
   db: Queryable,
@@ -103,15 +125,7 @@ export async function claim(
 ): Promise<ClaimResult> {
   const result: ClaimResult = { toSend: [], rejected: [], lost: [], committed: ZERO };
   if (candidates.length === 0) return result;
-  const day = budgetDay(options.now, options.timeZone);
-  if (!options.ensuredDays?.has(day)) {
-    await rows(
-      db,
-      sql`with b as (insert into budget_days (day, committed) values (${day}, 0) on conflict do nothing)
-          insert into kv (key, value) values (${WALLET_KEY}, '{"balance": null}'::jsonb) on conflict do nothing`,
-    );
-    options.ensuredDays?.add(day);
-  }
+  const day = await ensureBudgetDay(db, options.now, options.timeZone, options.ensuredDays);
   const outcomes = await decideAndWrite(db, candidates, day, options);
   for (const candidate of candidates) {
     const outcome = outcomes.get(candidate.row.id);

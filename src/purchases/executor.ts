@@ -14,7 +14,7 @@ import type { ResellerClient } from "../reseller/client.js";
 import { Semaphore } from "../semaphore.js";
 import { TransitionBatcher } from "./batcher.js";
 import { loadCatalogue } from "./catalogue-cache.js";
-import { type Claimed, type ClaimedRow, claim } from "./claim.js";
+import { type Claimed, type ClaimedRow, claim, ensureBudgetDay } from "./claim.js";
 import { DueWindow } from "./due-window.js";
 import {
   markFailed,
@@ -181,14 +181,22 @@ class PurchaseRun {
   }
 
   async execute(): Promise<RunSummary> {
-    // The liveness lock (a session of its own) and the catalogue (reseller calls) do not wait for each other.
-    const [lock, catalogue] = await Promise.allSettled([
+    // The liveness lock (a session of its own), the catalogue (reseller calls) and today's budget row do not
+    // wait for each other.
+    const [lock, catalogue, day] = await Promise.allSettled([
       this.liveness.start(),
       this.options.catalogue ?? loadCatalogue(this.deps.reseller, this.deps.logger),
+      ensureBudgetDay(
+        this.deps.database,
+        new Date(this.clock.now()),
+        this.deps.config.timezone,
+        this.ensuredDays,
+      ),
     ]);
     try {
       if (lock.status === "rejected") throw lock.reason;
       if (catalogue.status === "rejected") throw catalogue.reason;
+      if (day.status === "rejected") throw day.reason;
       return await this.executeHoldingLock(catalogue.value);
     } finally {
       await this.liveness.stop();

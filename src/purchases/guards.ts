@@ -65,8 +65,20 @@ function refuse(code: "daily_budget" | "run_budget" | "wallet_floor", reason: st
 
 /** The budget day of an instant in a time zone, as YYYY-MM-DD. */
 export function budgetDay(instant: Date, timeZone: string): string {
-  // UTC needs no time zone data (and no formatter, whose first construction loads ICU's: some 10 ms).
+  // UTC needs no time zone data (and no formatter).
   if (timeZone === "UTC" || timeZone === "Etc/UTC") return instant.toISOString().slice(0, 10);
+  return dayFormat(timeZone).format(instant);
+}
+
+/**
+ * Makes the formatter budget days of `timeZone` need. The first one a process makes loads ICU's time zone data
+ * (some 10 ms): a run makes it while it waits for the database, not when its first claim needs it.
+ */
+export function prepareBudgetDays(timeZone: string): void {
+  if (timeZone !== "UTC" && timeZone !== "Etc/UTC") dayFormat(timeZone);
+}
+
+function dayFormat(timeZone: string): Intl.DateTimeFormat {
   let format = dayFormats.get(timeZone);
   if (!format) {
     format = new Intl.DateTimeFormat("en-CA", {
@@ -77,7 +89,7 @@ export function budgetDay(instant: Date, timeZone: string): string {
     });
     dayFormats.set(timeZone, format);
   }
-  return format.format(instant);
+  return format;
 }
 
 /** Building a formatter costs far more than using one; a run asks for the day at every claim. */

@@ -28,10 +28,13 @@ export class RunLiveness {
     private readonly clock: Clock,
   ) {}
 
+  /** Takes the lock (on its own session) and writes the first beat (on the pool) at once. */
   async start(): Promise<void> {
-    this.release = await this.database.holdRunLock(this.runId);
+    const [lock, beat] = await Promise.allSettled([this.database.holdRunLock(this.runId), this.beat()]);
+    if (lock.status === "rejected") throw lock.reason;
+    this.release = lock.value;
+    if (beat.status === "rejected") throw beat.reason;
     this.held = true;
-    await this.beat();
     this.timer = setInterval(() => {
       this.beating ??= this.check().finally(() => {
         this.beating = undefined;
@@ -53,10 +56,14 @@ export class RunLiveness {
     this.lostAt ??= this.clock.now();
   }
 
-  /** The database's own clock, which the sweep compares with: no two clocks to disagree. */
+  /**
+   * The database's own clock, which the sweep compares with: no two clocks to disagree. Written through the
+   * ledger statements' pool, whose connection a run has open from its start (`Database.warm`), while the other
+   * pool may be busy writing the fire's rows.
+   */
   private async beat(): Promise<void> {
     await rows(
-      this.database.db,
+      this.database,
       sql`insert into purchase_runs (run_id, actor, heartbeat_at) values (${this.runId}, ${this.actor}, now())
           on conflict (run_id) do update set heartbeat_at = excluded.heartbeat_at returning run_id`,
     );

@@ -16,6 +16,7 @@ import {
   type RunOptions,
   type RunSummary,
 } from "./executor.js";
+import { prepareBudgetDays } from "./guards.js";
 import { sweepDeadSubmitting } from "./ledger.js";
 import { recordPlanPrices } from "./prices.js";
 import type { PurchaseProjection } from "./projection.js";
@@ -147,7 +148,9 @@ export async function runPurchasePass(
   cataloguing.catch(() => undefined);
   // The connections the run needs once the first rows are in are opened meanwhile.
   database.warm();
-  const firstSeen = await registerJobs(database, config.purchases, request.now);
+  const registering = registerJobs(database, config.purchases, request.now);
+  prepareBudgetDays(config.timezone);
+  const firstSeen = await registering;
   const fires = passFires(config, request, firstSeen);
   if (!request.fireTime) {
     for (const job of request.job ? [request.job] : config.purchases) {
