@@ -181,22 +181,29 @@ class PurchaseRun {
   }
 
   async execute(): Promise<RunSummary> {
-    // The liveness lock (a session of its own), the catalogue (reseller calls) and today's budget row do not
-    // wait for each other.
-    const [lock, catalogue, day] = await Promise.allSettled([
+    // What the run reads and writes before its first claim does not wait on itself: the liveness lock (a session
+    // of its own, and the first heartbeat), the catalogue (reseller calls), and on the ledger's statements (two at a
+    // time, the connections `Database.warm` opened) today's budget row, then the plans charged above their price
+    // and the verifications earlier runs left. The latter are resumed once the lock is held.
+    const { database } = this.deps;
+    const [lock, catalogue, ledger] = await Promise.allSettled([
       this.liveness.start(),
       this.options.catalogue ?? loadCatalogue(this.deps.reseller, this.deps.logger),
-      ensureBudgetDay(
-        this.deps.database,
-        new Date(this.clock.now()),
-        this.deps.config.timezone,
-        this.ensuredDays,
+      ensureBudgetDay(database, new Date(this.clock.now()), this.deps.config.timezone, this.ensuredDays).then(
+        () =>
+          Promise.all([
+            readOvercharges(database),
+            this.options.resumeVerification !== false ? this.verifier.readDue() : [],
+          ]),
       ),
     ]);
     try {
       if (lock.status === "rejected") throw lock.reason;
       if (catalogue.status === "rejected") throw catalogue.reason;
-      if (day.status === "rejected") throw day.reason;
+      if (ledger.status === "rejected") throw ledger.reason;
+      const [overcharged, resumable] = ledger.value;
+      this.overcharged = overcharged;
+      this.verifier.resume(resumable);
       return await this.executeHoldingLock(catalogue.value);
     } finally {
       await this.liveness.stop();
@@ -204,8 +211,6 @@ class PurchaseRun {
   }
 
   private async executeHoldingLock(live: Catalogue): Promise<RunSummary> {
-    if (this.options.resumeVerification !== false) await this.verifier.resumeDue();
-    this.overcharged = await readOvercharges(this.deps.database);
     const catalogue = { ...live, overcharged: this.overcharged };
     const window = new DueWindow(
       this.deps.database,

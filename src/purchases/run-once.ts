@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import { systemClock } from "../clock.js";
 import type { Config, PurchaseJob } from "../config/index.js";
-import type { Database } from "../db/client.js";
+import { type Database, rows } from "../db/client.js";
 import { UsageError } from "../errors.js";
 import { atWillNotFire, dueFire } from "../time/fires.js";
 import { loadCatalogue } from "./catalogue-cache.js";
@@ -37,18 +37,27 @@ export interface PrepareResult {
 
 export type Fire = { job: PurchaseJob; fireTime: Date };
 
-/** The jobs table remembers when each job first appeared: no catch-up fire from before that. */
+/**
+ * The jobs table remembers when each job first appeared: no catch-up fire from before that. Returns when each of
+ * `jobs` first appeared, in one statement: a job already known keeps its time (the no-op update returns the row
+ * as committed, also when another process registered it a moment ago).
+ */
 export async function registerJobs(
   database: Database,
   jobs: PurchaseJob[],
   now: Date,
 ): Promise<Map<string, Date>> {
   if (jobs.length === 0) return new Map();
-  const values = jobs.map((job) => sql`(${job.name}, ${now.toISOString()}::timestamptz)`);
-  await database.db.execute(
-    sql`insert into jobs (name, first_seen) values ${sql.join(values, sql`, `)} on conflict (name) do nothing`,
+  // In one order whatever the config's, so two processes registering at once never wait on each other in a cycle.
+  const names = JSON.stringify([...new Set(jobs.map((job) => job.name))].sort());
+  const found = await rows<{ name: string; first_seen: Date | string }>(
+    database.db,
+    sql`insert into jobs (name, first_seen)
+        select name, ${now.toISOString()}::timestamptz from json_array_elements_text(${names}::json) as name
+        on conflict (name) do update set name = excluded.name
+        returning name, first_seen`,
   );
-  return readFirstSeen(database.db);
+  return new Map(found.map((r) => [r.name, new Date(r.first_seen)]));
 }
 
 export function findJob(config: Config, name: string): PurchaseJob {

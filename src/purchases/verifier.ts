@@ -44,6 +44,16 @@ export interface VerifierDeps {
   onSettled: (state: "succeeded" | "failed" | "unverified") => void;
 }
 
+/** A purchase an earlier run left to verify, as `readDue` reads it. */
+export interface ResumableRow {
+  id: number | string;
+  reference: string;
+  state: string;
+  submitted_at: Date | string;
+  phone: string;
+  amount: string;
+}
+
 export class Verifier {
   private readonly tasks = new Set<Promise<void>>();
 
@@ -69,22 +79,24 @@ export class Verifier {
 
   /** Picks up purchases earlier runs left `submitted` or `unverified` whose next check is due. */
   async resumeDue(): Promise<number> {
+    return this.resume(await this.readDue());
+  }
+
+  /** The purchases earlier runs left `submitted` or `unverified` whose next check is due (read only). */
+  async readDue(): Promise<ResumableRow[]> {
     const { verification, clock } = this.deps;
     const now = clock.now();
-    const due = await rows<{
-      id: number | string;
-      reference: string;
-      state: string;
-      submitted_at: Date | string;
-      phone: string;
-      amount: string;
-    }>(
+    return rows<ResumableRow>(
       this.deps.db,
       sql`select id, reference, state, submitted_at, phone, coalesce(charged_amount, amount)::text as amount from purchases
           where state in ('submitted', 'unverified') and next_verify_at <= ${new Date(now).toISOString()}
             and submitted_at >= ${new Date(now - verification.horizon).toISOString()}
           order by next_verify_at limit 10000`,
     );
+  }
+
+  /** Verifies each row `readDue` found, in the background; returns how many. */
+  resume(due: readonly ResumableRow[]): number {
     for (const row of due) {
       this.schedule({
         id: Number(row.id),
