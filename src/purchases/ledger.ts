@@ -565,3 +565,58 @@ export async function insertPurchases(
   );
   return inserted[0]?.n ?? 0;
 }
+
+/**
+ * What every row of one job fire has in common: all but the recipient (`phone`, `ported`), and the request key,
+ * which is `keyPrefix` followed by the phone.
+ */
+export interface FireRows {
+  keyPrefix: string;
+  job_name: string;
+  fire_time: Date;
+  network: string;
+  plan_id: string | null;
+  plan_selector: NewPurchase["plan_selector"];
+  max_price: string | null;
+  max_attempts: number;
+  not_before: Date;
+  requested_by: string;
+}
+
+/**
+ * Queues one fire's rows, as `insertPurchases` would queue `{ ...fire, request_key: keyPrefix + phone, phone,
+ * ported }` for each recipient (source "job"), but sends only the recipients with the fire once: a tenth of
+ * the text to build, send and parse for a row. Returns how many were new.
+ */
+export async function insertFireRows(
+  db: Executor,
+  fire: FireRows,
+  recipients: ReadonlyArray<{ phone: string; ported: boolean }>,
+  actor: string,
+  reason = "accepted",
+): Promise<number> {
+  if (recipients.length === 0) return 0;
+  const payload = JSON.stringify(recipients.map((r) => [r.phone, r.ported]));
+  const inserted = await rows<{ n: number }>(
+    db,
+    sql`with x as (
+          select r ->> 0 as phone, (r ->> 1)::boolean as ported, ${fire.keyPrefix} || (r ->> 0) as request_key
+          from json_array_elements(${payload}::json) as r
+        ), inserted as (
+          insert into purchases (request_key, source, job_name, fire_time, network, plan_id, plan_selector, phone, ported,
+            max_price, max_attempts, not_before, requested_by)
+          select request_key, 'job', ${fire.job_name}, ${fire.fire_time.toISOString()}::timestamptz, ${fire.network},
+            ${fire.plan_id}, ${json(fire.plan_selector)}::jsonb, phone, ported, ${fire.max_price}::numeric,
+            ${fire.max_attempts}::integer, ${fire.not_before.toISOString()}::timestamptz, ${fire.requested_by}
+          from x
+          where not exists (select 1 from pruned_purchases k where k.request_key = x.request_key)
+          on conflict (request_key) do nothing
+          returning id
+        ), events as (
+          insert into purchase_events (purchase_id, actor, to_state, reason)
+          select id, ${actor}, 'queued', ${reason} from inserted
+        )
+        select count(*)::int as n from inserted`,
+  );
+  return inserted[0]?.n ?? 0;
+}

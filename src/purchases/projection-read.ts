@@ -15,7 +15,7 @@ import {
 } from "./projection.js";
 import type { Catalogue } from "./resolve.js";
 import { type IntakeRow, intakePurchase, intakeRefusal } from "./sources/intake.js";
-import { fireRows, jobPurchase } from "./sources/jobs.js";
+import { fireRecipient, fireRows, fireTemplate } from "./sources/jobs.js";
 import { readGuardStart } from "./wallet.js";
 
 /** A fire to project: the job, the fire time its rows carry, and when the run would take them. */
@@ -110,9 +110,10 @@ async function inlineExisting(
 ): Promise<ReadonlySet<string> | undefined> {
   const count = fires.reduce((n, f) => n + f.job.recipients.length, 0);
   if (count === 0 || count > INLINE_LOOKUP_LIMIT) return undefined;
-  const keys = fires.flatMap(({ job, fireTime }) =>
-    job.recipients.map((r) => jobPurchase(job, fireTime, r, attempts).request_key),
-  );
+  const keys = fires.flatMap(({ job, fireTime }) => {
+    const { keyPrefix } = fireTemplate(job, fireTime, attempts);
+    return job.recipients.map((r) => `${keyPrefix}${fireRecipient(r).phone}`);
+  });
   return existingKeys(db, keys);
 }
 

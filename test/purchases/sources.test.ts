@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.js";
 import { purchaseRequests } from "../../src/db/schema.js";
 import { DataError } from "../../src/errors.js";
+import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
 import { ingestIntake } from "../../src/purchases/sources/intake.js";
-import { fireJob } from "../../src/purchases/sources/jobs.js";
+import { fireJob, fireRows } from "../../src/purchases/sources/jobs.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { testConfig } from "../helpers/config.js";
 import { DB_KINDS, openTestDatabase, type TestDatabase } from "../helpers/db.js";
@@ -124,4 +125,71 @@ describe.each(DB_KINDS)("the intake table on %s", (kind) => {
       await test.drop();
     }
   });
+});
+
+describe("a fire's rows", () => {
+  // A fire is written by its own statement (the recipients only, beside what its rows share); what it writes must
+  // be what the generic intake statement writes for the same rows, column for column.
+  for (const kind of DB_KINDS) {
+    it(`are the rows insertPurchases writes for them, pruned keys and repeats skipped (${kind})`, async () => {
+      const [viaFire, viaRows] = await Promise.all([openTestDatabase(kind), openTestDatabase(kind)]);
+      try {
+        const job = testConfig(sandbox, {
+          purchases: [
+            {
+              name: "selected",
+              plan: { network: "GLO", size: "1GB", type: "SME", name_contains: 'it\'s "1GB" \\ {x}' },
+              max_price: "250.50",
+              max_attempts: 3,
+              recipients: [
+                "0803 123 4567",
+                { phone: "+2348031234568", ported: true },
+                "0803-123-4570",
+                "08031234569",
+                "08031234567",
+              ],
+            },
+          ],
+        }).purchases[0]!;
+        const fireTime = new Date("2026-12-01T07:00:00.000Z");
+        const rowsOf = async function* () {
+          yield* fireRows(job, fireTime, 5);
+        };
+        const expected = (await rowsOf().next()).value as NewPurchase[];
+        // One key already pruned in both ledgers: neither writes it again.
+        for (const test of [viaFire, viaRows]) {
+          await rows(
+            test.database.db,
+            sql`insert into pruned_purchases (request_key, purchase_id, state) values (${expected[3]!.request_key}, 99, 'succeeded')`,
+          );
+        }
+        const fired = await fireJob(viaFire.database.db, job, fireTime, {
+          configDir: tmpdir(),
+          defaultAttempts: 5,
+          actor: "test",
+        });
+        const inserted = await insertPurchases(viaRows.database.db, expected, "test");
+        expect(fired).toMatchObject({ recipients: 5, inserted: 3 });
+        expect(inserted).toBe(3);
+        const read = (test: TestDatabase) =>
+          rows<Record<string, unknown>>(
+            test.database.db,
+            sql`select request_key, source, job_name, fire_time::text, network, plan_id, plan_selector::text,
+                  phone, ported, max_price::text, max_attempts, not_before::text, requested_by, state, attempts,
+                  (select string_agg(e.actor || ' ' || e.to_state || ' ' || e.reason, ';') from purchase_events e
+                   where e.purchase_id = p.id) as events
+                from purchases p order by request_key`,
+          );
+        const written = await read(viaFire);
+        expect(written).toEqual(await read(viaRows));
+        expect(written.map((r) => [r.phone, r.ported, r.events])).toEqual([
+          ["08031234567", false, "test queued accepted"],
+          ["08031234568", true, "test queued accepted"],
+          ["08031234570", false, "test queued accepted"],
+        ]);
+      } finally {
+        await Promise.all([viaFire.drop(), viaRows.drop()]);
+      }
+    });
+  }
 });

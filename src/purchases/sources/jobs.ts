@@ -3,7 +3,7 @@
 import { isAbsolute, resolve } from "node:path";
 import type { PurchaseJob } from "../../config/index.js";
 import type { Executor } from "../../db/client.js";
-import { insertPurchases, type NewPurchase } from "../ledger.js";
+import { type FireRows, insertFireRows, type NewPurchase } from "../ledger.js";
 import { normalisePhone } from "../phone.js";
 import { checkRecipientsFile, recipientBatches } from "./recipients-csv.js";
 
@@ -26,19 +26,11 @@ export function fireKey(job: string, fireTime: Date): string {
   return `job:${job}:${fireTime.toISOString()}`;
 }
 
-/** The ledger row for one recipient of one fire; an invalid phone is kept as given and rejected later. */
-export function jobPurchase(
-  job: PurchaseJob,
-  fireTime: Date,
-  recipient: { phone: string; ported: boolean },
-  defaultAttempts: number,
-): NewPurchase {
-  const check = normalisePhone(recipient.phone);
-  const phone = check.ok ? check.phone : recipient.phone.trim();
+/** What every ledger row of one fire has in common (all but the recipient). */
+export function fireTemplate(job: PurchaseJob, fireTime: Date, defaultAttempts: number): FireRows {
   const plan = job.plan;
   return {
-    request_key: `${fireKey(job.name, fireTime)}:${phone}`,
-    source: "job",
+    keyPrefix: `${fireKey(job.name, fireTime)}:`,
     job_name: job.name,
     fire_time: fireTime,
     network: plan.network,
@@ -47,13 +39,27 @@ export function jobPurchase(
       plan.kind === "selector"
         ? { size_mb: plan.size_mb, type: plan.type, name_contains: plan.name_contains }
         : null,
-    phone,
-    ported: recipient.ported,
     max_price: job.max_price ? job.max_price.toFixed(2) : null,
     max_attempts: job.max_attempts ?? defaultAttempts,
     not_before: fireTime,
     requested_by: `job:${job.name}`,
   };
+}
+
+/** A recipient as its fire's row holds it: the phone normalised, or kept as given (trimmed) when invalid. */
+export function fireRecipient(recipient: { phone: string; ported: boolean }): {
+  phone: string;
+  ported: boolean;
+} {
+  const check = normalisePhone(recipient.phone);
+  return { phone: check.ok ? check.phone : recipient.phone.trim(), ported: recipient.ported };
+}
+
+/** The ledger row of one recipient of a fire (`fireTemplate`); an invalid phone is kept as given and rejected later. */
+export function firePurchase(fire: FireRows, recipient: { phone: string; ported: boolean }): NewPurchase {
+  const { keyPrefix, ...common } = fire;
+  const { phone, ported } = fireRecipient(recipient);
+  return { ...common, request_key: `${keyPrefix}${phone}`, source: "job", phone, ported };
 }
 
 export function recipientsFilePath(job: PurchaseJob, configDir: string): string | undefined {
@@ -73,13 +79,12 @@ export async function fireJob(
 ): Promise<FireResult> {
   const file = recipientsFilePath(job, options.configDir);
   if (file) await checkRecipientsFile(file);
-  const toRow = (r: { phone: string; ported: boolean }) =>
-    jobPurchase(job, fireTime, r, options.defaultAttempts);
+  const fire = fireTemplate(job, fireTime, options.defaultAttempts);
   let recipients = 0;
   let inserted = 0;
   const write = async (batch: Array<{ phone: string; ported: boolean }>) => {
     recipients += batch.length;
-    inserted += await insertPurchases(db, batch.map(toRow), options.actor);
+    inserted += await insertFireRows(db, fire, batch.map(fireRecipient), options.actor);
     options.onRows?.();
   };
   for (let i = 0, size = FIRST_BATCH; i < job.recipients.length; i += size, size = Math.min(BATCH, 2 * size))
@@ -97,8 +102,8 @@ export async function* fireRows(
   // The file is checked whole before anything is yielded, as a fire checks it before it writes anything.
   const file = recipientsFilePath(job, "/");
   if (file) await checkRecipientsFile(file);
-  yield job.recipients.map((r) => jobPurchase(job, fireTime, r, attempts));
+  const fire = fireTemplate(job, fireTime, attempts);
+  yield job.recipients.map((r) => firePurchase(fire, r));
   if (!file) return;
-  for await (const batch of recipientBatches(file, BATCH))
-    yield batch.map((r) => jobPurchase(job, fireTime, r, attempts));
+  for await (const batch of recipientBatches(file, BATCH)) yield batch.map((r) => firePurchase(fire, r));
 }
