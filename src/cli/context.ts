@@ -58,6 +58,8 @@ export function contextFrom(
     reseller() {
       reseller ??= import("../clients.js").then(({ createResellerClient }) => {
         const client = createResellerClient(config.reseller, { logger });
+        // Asked for because the command calls the service: its HTTP client loads while the command goes on.
+        client.http.open();
         cleanups.push(() => client.close());
         return client;
       });
@@ -66,6 +68,7 @@ export function contextFrom(
     analytics() {
       analytics ??= import("../clients.js").then(({ createAnalyticsClient }) => {
         const client = createAnalyticsClient(config.analytics, { logger });
+        client.http.open();
         cleanups.push(() => client.close());
         return client;
       });

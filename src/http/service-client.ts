@@ -126,6 +126,14 @@ export class ServiceClient {
     return this.opening;
   }
 
+  /**
+   * Loads the HTTP client and makes the pool now instead of with the first request (it connects only then): a
+   * command that is about to call the service does this while it waits for other things.
+   */
+  open(): void {
+    void this.openPool();
+  }
+
   get service(): ServiceName {
     return this.options.service;
   }
