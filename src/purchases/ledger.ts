@@ -542,14 +542,25 @@ export async function insertPurchases(
       max_attempts: r.max_attempts ?? 5,
     })),
   );
+  return queueRows(
+    db,
+    sql`select * from jsonb_to_recordset(${payload}::jsonb) as x(
+          request_key text, source text, job_name text, fire_time timestamptz, network text, plan_id text,
+          plan_selector jsonb, phone text, ported boolean, max_price numeric, max_attempts integer,
+          not_before timestamptz, requested_by text)`,
+    actor,
+    reason,
+  );
+}
+
+/**
+ * Queues the rows `rowsQuery` yields (every column a new purchase is given, by name), each with its `queued`
+ * event, skipping keys the ledger holds or pruned; returns how many were new.
+ */
+async function queueRows(db: Executor, rowsQuery: SQL, actor: string, reason: string): Promise<number> {
   const inserted = await rows<{ n: number }>(
     db,
-    sql`with x as (
-          select * from jsonb_to_recordset(${payload}::jsonb) as x(
-            request_key text, source text, job_name text, fire_time timestamptz, network text, plan_id text,
-            plan_selector jsonb, phone text, ported boolean, max_price numeric, max_attempts integer,
-            not_before timestamptz, requested_by text)
-        ), inserted as (
+    sql`with x as (${rowsQuery}), inserted as (
           insert into purchases (request_key, source, job_name, fire_time, network, plan_id, plan_selector, phone, ported,
             max_price, max_attempts, not_before, requested_by)
           select request_key, source, job_name, fire_time, network, plan_id, plan_selector, phone, ported,
@@ -597,26 +608,16 @@ export async function insertFireRows(
 ): Promise<number> {
   if (recipients.length === 0) return 0;
   const payload = JSON.stringify(recipients.map((r) => [r.phone, r.ported]));
-  const inserted = await rows<{ n: number }>(
+  return queueRows(
     db,
-    sql`with x as (
-          select r ->> 0 as phone, (r ->> 1)::boolean as ported, ${fire.keyPrefix} || (r ->> 0) as request_key
-          from json_array_elements(${payload}::json) as r
-        ), inserted as (
-          insert into purchases (request_key, source, job_name, fire_time, network, plan_id, plan_selector, phone, ported,
-            max_price, max_attempts, not_before, requested_by)
-          select request_key, 'job', ${fire.job_name}, ${fire.fire_time.toISOString()}::timestamptz, ${fire.network},
-            ${fire.plan_id}, ${json(fire.plan_selector)}::jsonb, phone, ported, ${fire.max_price}::numeric,
-            ${fire.max_attempts}::integer, ${fire.not_before.toISOString()}::timestamptz, ${fire.requested_by}
-          from x
-          where not exists (select 1 from pruned_purchases k where k.request_key = x.request_key)
-          on conflict (request_key) do nothing
-          returning id
-        ), events as (
-          insert into purchase_events (purchase_id, actor, to_state, reason)
-          select id, ${actor}, 'queued', ${reason} from inserted
-        )
-        select count(*)::int as n from inserted`,
+    sql`select ${fire.keyPrefix} || (r ->> 0) as request_key, 'job' as source, ${fire.job_name} as job_name,
+          ${fire.fire_time.toISOString()}::timestamptz as fire_time, ${fire.network} as network,
+          ${fire.plan_id} as plan_id, ${json(fire.plan_selector)}::jsonb as plan_selector, r ->> 0 as phone,
+          (r ->> 1)::boolean as ported, ${fire.max_price}::numeric as max_price,
+          ${fire.max_attempts}::integer as max_attempts, ${fire.not_before.toISOString()}::timestamptz as not_before,
+          ${fire.requested_by} as requested_by
+        from json_array_elements(${payload}::json) as r`,
+    actor,
+    reason,
   );
-  return inserted[0]?.n ?? 0;
 }
