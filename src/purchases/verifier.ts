@@ -77,12 +77,10 @@ export class Verifier {
     void running.finally(() => this.tasks.delete(running));
   }
 
-  /** Picks up purchases earlier runs left `submitted` or `unverified` whose next check is due. */
-  async resumeDue(): Promise<number> {
-    return this.resume(await this.readDue());
-  }
-
-  /** The purchases earlier runs left `submitted` or `unverified` whose next check is due (read only). */
+  /**
+   * The purchases earlier runs left `submitted` or `unverified` whose next check is due (read only; a run reads
+   * them while it takes its lock, and `resume`s them once it holds it).
+   */
   async readDue(): Promise<ResumableRow[]> {
     const { verification, clock } = this.deps;
     const now = clock.now();
