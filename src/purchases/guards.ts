@@ -65,9 +65,7 @@ function refuse(code: "daily_budget" | "run_budget" | "wallet_floor", reason: st
 
 /** The budget day of an instant in a time zone, as YYYY-MM-DD. */
 export function budgetDay(instant: Date, timeZone: string): string {
-  // UTC needs no time zone data (and no formatter).
-  if (timeZone === "UTC" || timeZone === "Etc/UTC") return instant.toISOString().slice(0, 10);
-  return dayFormat(timeZone).format(instant);
+  return isUtc(timeZone) ? instant.toISOString().slice(0, 10) : dayFormat(timeZone).format(instant);
 }
 
 /**
@@ -75,7 +73,12 @@ export function budgetDay(instant: Date, timeZone: string): string {
  * (some 10 ms): a run makes it while it waits for the database, not when its first claim needs it.
  */
 export function prepareBudgetDays(timeZone: string): void {
-  if (timeZone !== "UTC" && timeZone !== "Etc/UTC") dayFormat(timeZone);
+  if (!isUtc(timeZone)) dayFormat(timeZone);
+}
+
+/** UTC needs no time zone data (and no formatter). */
+function isUtc(timeZone: string): boolean {
+  return timeZone === "UTC" || timeZone === "Etc/UTC";
 }
 
 function dayFormat(timeZone: string): Intl.DateTimeFormat {

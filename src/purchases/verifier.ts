@@ -93,8 +93,8 @@ export class Verifier {
     );
   }
 
-  /** Verifies each row `readDue` found, in the background; returns how many. */
-  resume(due: readonly ResumableRow[]): number {
+  /** Verifies each row `readDue` found, in the background. */
+  resume(due: readonly ResumableRow[]): void {
     for (const row of due) {
       this.schedule({
         id: Number(row.id),
@@ -105,7 +105,6 @@ export class Verifier {
         expect: { phone: row.phone, amount: row.amount },
       });
     }
-    return due.length;
   }
 
   /**
