@@ -103,8 +103,13 @@ describe("a database blip during a run", () => {
     const reseller = resellerFor(sandbox);
     const posts = () => sandbox.requests().filter((r) => r.method === "POST").length;
     try {
+      // Verification may take longer than the blip: a purchase's verification deadline counts from its answer, and
+      // an answer recorded only once the database is back must still have its reads (404, pending, success) left.
+      const config = testConfig(sandbox, {
+        verification: { initial_delay: "5ms", timeout: "15s", max_interval: "20ms", horizon: "72h" },
+      });
       const run = executePurchases(
-        { database, reseller, config: testConfig(sandbox), logger: silentLogger() },
+        { database, reseller, config, logger: silentLogger() },
         { concurrency: 12, retryWaitMs: 0 },
       );
       await waitFor("8 purchase POSTs in flight", () => posts() >= 8, { timeoutMs: 20_000 });
