@@ -525,6 +525,7 @@ class PurchaseRun {
           id: row.id,
           reference: outcome.reference,
           submittedAt,
+          recordedAt: this.clock.now(),
           attempt: 0,
           expect: { phone: resolved.phone, amount: amount.toFixed(2) },
         });

@@ -22,8 +22,13 @@ import { verifyDisagreements } from "./verify-check.js";
 export interface VerifyTask {
   id: number;
   reference: string;
-  /** When the purchase was accepted (ms); the deadline is this plus verification.timeout. */
+  /** When the purchase was accepted (ms): its first check is `initial_delay` after it. */
   submittedAt: number;
+  /**
+   * When the ledger held the answer (ms), if later: polling cannot start before it, so `verification.timeout`
+   * counts from it. An answer that arrived while the database was away keeps its whole window.
+   */
+  recordedAt?: number;
   attempt: number;
   /** Already `unverified`: one look per run, then postponed. */
   unverified?: boolean;
@@ -122,7 +127,7 @@ export class Verifier {
 
   private async follow(task: VerifyTask): Promise<void> {
     const { verification, clock } = this.deps;
-    const deadline = task.submittedAt + verification.timeout;
+    const deadline = Math.max(task.submittedAt, task.recordedAt ?? 0) + verification.timeout;
     let attempt = task.attempt;
     const firstAt = task.unverified ? clock.now() : task.submittedAt + verification.initial_delay;
     await clock.sleep(Math.max(0, firstAt - clock.now()));
