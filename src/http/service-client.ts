@@ -1,7 +1,6 @@
 // One keep-alive undici pool per remote service: bearer auth, timeouts, the configured rate limit and the
 // limits the service announces on its answers (server-limits.ts), retries with backoff for reads, and every
 // failure turned into one typed HttpError. The API key lives here only.
-import type { Pool } from "undici";
 import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
 import { backoffDelay, parseRetryAfter } from "./backoff.js";
@@ -24,6 +23,7 @@ import { parseJsonExact } from "./json-text.js";
 import { providerMessage, redactSecret } from "./message.js";
 import { RateLimiter } from "./rate-limit.js";
 import { readLimitHeaders, ServerLimits, type Ticket } from "./server-limits.js";
+import { type HttpPool, openHttpPool } from "./undici-pool.js";
 
 export interface ServiceClientOptions {
   service: ServiceName;
@@ -88,8 +88,8 @@ class TotalTimeout extends Error {
 
 export class ServiceClient {
   /** Opened with the first request: undici is loaded then, so a command that calls no service never pays for it. */
-  private pool: Pool | undefined;
-  private opening: Promise<Pool> | undefined;
+  private pool: HttpPool | undefined;
+  private opening: Promise<HttpPool> | undefined;
   private readonly origin: string;
   private readonly basePath: string;
   private readonly limiter: RateLimiter;
@@ -111,17 +111,17 @@ export class ServiceClient {
     this.origin = url.origin;
   }
 
-  private openPool(): Promise<Pool> {
-    this.opening ??= import("undici").then(({ Pool }) => {
-      const timeout = this.options.timeout;
-      this.pool = new Pool(this.origin, {
-        connections: this.options.concurrency,
-        pipelining: 1,
-        connect: { timeout: timeout.connect },
-        headersTimeout: timeout.headers,
-        bodyTimeout: timeout.body,
-      });
-      return this.pool;
+  private openPool(): Promise<HttpPool> {
+    const timeout = this.options.timeout;
+    this.opening ??= openHttpPool(this.origin, {
+      connections: this.options.concurrency,
+      pipelining: 1,
+      connect: { timeout: timeout.connect },
+      headersTimeout: timeout.headers,
+      bodyTimeout: timeout.body,
+    }).then((pool) => {
+      this.pool = pool;
+      return pool;
     });
     return this.opening;
   }
