@@ -73,6 +73,43 @@ describe("the code cache (src/cli.ts)", () => {
     }
   });
 
+  it("is keyed by the digest the build wrote beside the bundle, and by the bundle's size and time", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "topsync-cache-test-"));
+    try {
+      const { chmodSync, copyFileSync, mkdirSync, utimesSync } = await import("node:fs");
+      const { execFileSync } = await import("node:child_process");
+      const cache = join(dir, "cache");
+      mkdirSync(cache, { mode: 0o700 });
+      const dist = join(dir, "dist");
+      mkdirSync(dist);
+      for (const name of ["cli.js", "topsync.cjs", "topsync.cjs.sha256"])
+        copyFileSync(join(ROOT, "dist", name), join(dist, name));
+      // The bundle finds its package (its version, its data files) in a package.json above it.
+      copyFileSync(join(ROOT, "package.json"), join(dir, "package.json"));
+      chmodSync(dir, 0o700);
+      const help = () =>
+        execFileSync(process.execPath, [join(dist, "cli.js"), "--help"], {
+          env: { PATH: process.env.PATH ?? "", TOPSYNC_COMPILE_CACHE: cache },
+        }).toString();
+      const caches = () => readdirSync(cache).sort();
+      expect(help()).toContain("Usage: topsync");
+      const first = caches();
+      expect(first).toHaveLength(1);
+      help();
+      expect(caches()).toEqual(first); // the same bundle: the same cache
+      // The bundle touched after its build (as an edit would): another key, so the old cache is never read for it.
+      utimesSync(join(dist, "topsync.cjs"), new Date(), new Date(Date.now() + 5000));
+      expect(help()).toContain("Usage: topsync");
+      expect(caches()).toHaveLength(2);
+      // No digest file: the bundle's bytes are hashed instead.
+      rmSync(join(dist, "topsync.cjs.sha256"));
+      expect(help()).toContain("Usage: topsync");
+      expect(caches()).toHaveLength(3);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("is not read from a folder others can write", async () => {
     const dir = mkdtempSync(join(tmpdir(), "topsync-cache-test-"));
     try {
