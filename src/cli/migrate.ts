@@ -2,6 +2,7 @@
 import { openDatabase } from "../db/client.js";
 import { migrate } from "../db/migrate.js";
 import type { CommandContext } from "./context.js";
+import { closeLedger } from "./database.js";
 import { write } from "./output.js";
 
 export async function migrateCommand(ctx: CommandContext): Promise<void> {
@@ -9,7 +10,7 @@ export async function migrateCommand(ctx: CommandContext): Promise<void> {
     url: ctx.config.database.url || process.env.DATABASE_URL,
     pgliteDir: ctx.config.database.pglite_dir,
   });
-  ctx.defer(() => database.close());
+  ctx.defer(() => closeLedger(database));
   const applied = await migrate(database.db);
   write(
     applied.length

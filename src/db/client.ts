@@ -160,7 +160,13 @@ async function openPostgres(url: string, max: number): Promise<Database> {
         await session.end({ timeout: 1 }).catch(() => {});
         throw error;
       }
-      return () => session.end({ timeout: 5 }).catch(() => {});
+      // Given back by name, then the session ends without waiting for the server to close it: the lock is free when
+      // this resolves, and the caller does not wait for the backend to exit. (A session that is gone took its lock
+      // with it.)
+      return async () => {
+        await session`select pg_advisory_unlock(${RUN_LOCK_SPACE}, hashtext(${runId}))`.catch(() => {});
+        await session.end({ timeout: 0 }).catch(() => {});
+      };
     },
     async isRunAlive(runId) {
       // Taken and given back within the statement's own transaction.
