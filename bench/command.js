@@ -63,6 +63,7 @@ async function withDatabase(body) {
   }
 }
 
+const pct = (x) => `${(x * 100).toFixed(0)}%`;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const phones = (count) =>
   Array.from({ length: count }, (_, i) => `0803${String(1_000_000 + i).padStart(7, "0")}`);
@@ -220,132 +221,140 @@ try {
     await sandbox.stop();
     sandbox = undefined;
   }
-  if (CELLS) {
-    const pct = (x) => `${(x * 100).toFixed(0)}%`;
-    for (const row of rows)
-      console.log(
-        `${row.latency} ms N=${row.count}: ÷ graphile-worker ${pct(median(row.vsGraphile))} (${row.vsGraphile.map(pct).join(" ")}), ` +
-          `÷ no database ${pct(median(row.vsCeiling))}, first POST ${row.firstPostMs.toFixed(0)} ms ` +
-          `(graphile-worker ${row.graphileFirstPostMs.toFixed(0)} ms), after it ÷ graphile-worker ${pct(median(row.afterFirstPost))}`,
-      );
-  } else {
-    // ---- fixed costs: each command on an empty, migrated ledger, spawn to exit
-    // (plan reads the live catalogue: the sandbox answers it.)
-    sandbox = await startSandboxProcess({ latency: 0 });
-    const fixed = await withDatabase(async (database) => {
-      const small = writeConfig("small", {
-        resellerUrl: sandbox.resellerUrl,
-        analyticsUrl: sandbox.analyticsUrl,
-        databaseUrl: database.url,
-        count: 3,
-      });
-      const large = writeConfig("large", {
-        resellerUrl: sandbox.resellerUrl,
-        databaseUrl: database.url,
-        count: 10000,
-      });
-      await migrated(small);
-      // name, arguments, target in ms (issue 18; none for --help)
-      const commands = [
-        ["topsync --help", ["--help"]],
-        ["migrate (nothing to apply)", ["migrate", "-c", small], 150],
-        ["config check, 10,000 inline recipients", ["config", "check", "-c", large], 150],
-        ["purchases list", ["purchases", "list", "-c", small], 250],
-        ["purchases show 1 (no such purchase)", ["purchases", "show", "1", "-c", small], 250],
-        ["report", ["report", "-c", small], 250],
-        ["plan", ["plan", "-c", small], 250],
-      ];
-      const figures = [];
-      for (const [name, args, target] of commands) {
-        // The first run after an install has no code cache yet (it writes it); then FIXED_ROUNDS timed runs.
-        const first = await timeCommand(args);
-        const runs = [];
-        for (let i = 0; i < FIXED_ROUNDS; i++) runs.push((await timeCommand(args)).ms);
-        const uncached = [];
-        for (let i = 0; i < 3; i++)
-          uncached.push((await timeCommand(args, { TOPSYNC_COMPILE_CACHE: "off" })).ms);
-        const withoutCa = [];
-        if (process.env.NODE_EXTRA_CA_CERTS)
-          for (let i = 0; i < FIXED_ROUNDS; i++)
-            withoutCa.push((await timeCommand(args, {}, ["NODE_EXTRA_CA_CERTS"])).ms);
-        figures.push({
-          name,
-          target,
-          code: first.code,
-          first: first.ms,
-          median: median(runs),
-          uncached: median(uncached),
-          withoutCa: withoutCa.length ? median(withoutCa) : undefined,
-        });
-        console.error(`${name}: median ${median(runs).toFixed(0)} ms (exit ${first.code})`);
-      }
-      const bare = [];
-      const bareWithoutCa = [];
-      for (let i = 0; i < FIXED_ROUNDS; i++) {
-        for (const [list, env] of [
-          [bare, process.env],
-          [bareWithoutCa, { ...process.env, NODE_EXTRA_CA_CERTS: "" }],
-        ]) {
-          const started = performance.now();
-          await new Promise((resolve) => spawn(process.execPath, ["-e", "0"], { env }).once("exit", resolve));
-          list.push(performance.now() - started);
-        }
-      }
-      // The config of 10,000 recipients loaded in-process, in a fresh process, as a command loads it (cold).
-      const inProcess = [];
-      for (let i = 0; i < 5; i++) {
-        const loaded = await runWorker("load-config.js", { file: large });
-        inProcess.push(loaded.ms);
-      }
-      return {
-        figures,
-        bare: median(bare),
-        bareWithoutCa: median(bareWithoutCa),
-        loadInProcess: median(inProcess),
-      };
-    });
+  if (CELLS) printCells(rows);
+  else await writeResults(rows);
+} finally {
+  await cleanUp();
+}
 
-    const pct = (x) => `${(x * 100).toFixed(0)}%`;
-    const table = rows
-      .map(
-        (row) =>
-          `| ${row.count.toLocaleString("en")} | ${row.latency} ms | ${row.rate.topsync.toFixed(0)}/s (${row.seconds.toFixed(2)} s) | ${row.rate["graphile-worker"].toFixed(0)}/s | ${row.rate["no-database"].toFixed(0)}/s | **${pct(median(row.vsGraphile))}** (${row.vsGraphile.map(pct).join(" ")}) | **${pct(median(row.vsCeiling))}** (${row.vsCeiling.map(pct).join(" ")}) | ${row.firstPostMs.toFixed(0)} ms |`,
-      )
-      .join("\n");
-    const verdicts = rows
-      .map((row) => {
-        const ratio = median(row[row.target.vs]);
-        const against = row.target.vs === "vsGraphile" ? "graphile-worker" : "the no-database loop";
-        return `- N = ${row.count.toLocaleString("en")} at ${row.latency} ms: ${pct(ratio)} of ${against}, target ${pct(row.target.ratio)}: **${ratio >= row.target.ratio ? "met" : "not met"}**`;
-      })
-      .concat(
-        rows
-          .filter((row) => row.count === 10000)
-          .map(
-            (row) =>
-              `- first POST at N = 10,000: ${row.firstPostMs.toFixed(0)} ms, target under ${FIRST_POST_TARGET_MS} ms: **${row.firstPostMs < FIRST_POST_TARGET_MS ? "met" : "not met"}**`,
-          ),
-      )
-      .join("\n");
-    const phases = rows
-      .map(
-        (row) =>
-          `| ${row.count.toLocaleString("en")} | ${row.latency} ms | ${row.firstPostMs.toFixed(0)} ms | ${row.graphileFirstPostMs.toFixed(0)} ms | **${pct(median(row.afterFirstPost))}** (${row.afterFirstPost.map(pct).join(" ")}) |`,
-      )
-      .join("\n");
-    const ca = process.env.NODE_EXTRA_CA_CERTS;
-    const fixedTable = fixed.figures
-      .map(
-        (f) =>
-          `| ${f.name} | **${f.median.toFixed(0)} ms** | ${f.first.toFixed(0)} ms | ${f.uncached.toFixed(0)} ms |${ca ? ` ${f.withoutCa.toFixed(0)} ms |` : ""} ${f.code} | ${f.target ? `< ${f.target} ms: ${f.median < f.target ? "met" : "**not met**"}` : ""} |`,
-      )
-      .join("\n");
-    const caCerts = ca
-      ? ` This machine sets NODE_EXTRA_CA_CERTS (${ca}), which Node.js reads and parses at every start (\`node -e 0\`: ${fixed.bare.toFixed(0)} ms with it, ${fixed.bareWithoutCa.toFixed(0)} ms without): it is in every figure here, as in every command run on this machine; the column "without it" is the same command with the variable unset, as on a machine that does not set it.`
-      : "";
-    writeSection(
-      "Commands, spawn to exit",
-      `
+/** BENCH_CELLS: each cell's ratios on the terminal, nothing written. */
+function printCells(rows) {
+  for (const row of rows)
+    console.log(
+      `${row.latency} ms N=${row.count}: ÷ graphile-worker ${pct(median(row.vsGraphile))} (${row.vsGraphile.map(pct).join(" ")}), ` +
+        `÷ no database ${pct(median(row.vsCeiling))}, first POST ${row.firstPostMs.toFixed(0)} ms ` +
+        `(graphile-worker ${row.graphileFirstPostMs.toFixed(0)} ms), after it ÷ graphile-worker ${pct(median(row.afterFirstPost))}`,
+    );
+}
+
+/** The fixed costs of each command, then the section of bench/RESULTS.md with every figure. */
+async function writeResults(rows) {
+  // ---- fixed costs: each command on an empty, migrated ledger, spawn to exit
+  // (plan reads the live catalogue: the sandbox answers it.)
+  sandbox = await startSandboxProcess({ latency: 0 });
+  const fixed = await withDatabase(async (database) => {
+    const small = writeConfig("small", {
+      resellerUrl: sandbox.resellerUrl,
+      analyticsUrl: sandbox.analyticsUrl,
+      databaseUrl: database.url,
+      count: 3,
+    });
+    const large = writeConfig("large", {
+      resellerUrl: sandbox.resellerUrl,
+      databaseUrl: database.url,
+      count: 10000,
+    });
+    await migrated(small);
+    // name, arguments, target in ms (issue 18; none for --help)
+    const commands = [
+      ["topsync --help", ["--help"]],
+      ["migrate (nothing to apply)", ["migrate", "-c", small], 150],
+      ["config check, 10,000 inline recipients", ["config", "check", "-c", large], 150],
+      ["purchases list", ["purchases", "list", "-c", small], 250],
+      ["purchases show 1 (no such purchase)", ["purchases", "show", "1", "-c", small], 250],
+      ["report", ["report", "-c", small], 250],
+      ["plan", ["plan", "-c", small], 250],
+    ];
+    const figures = [];
+    for (const [name, args, target] of commands) {
+      // The first run after an install has no code cache yet (it writes it); then FIXED_ROUNDS timed runs.
+      const first = await timeCommand(args);
+      const runs = [];
+      for (let i = 0; i < FIXED_ROUNDS; i++) runs.push((await timeCommand(args)).ms);
+      const uncached = [];
+      for (let i = 0; i < 3; i++)
+        uncached.push((await timeCommand(args, { TOPSYNC_COMPILE_CACHE: "off" })).ms);
+      const withoutCa = [];
+      if (process.env.NODE_EXTRA_CA_CERTS)
+        for (let i = 0; i < FIXED_ROUNDS; i++)
+          withoutCa.push((await timeCommand(args, {}, ["NODE_EXTRA_CA_CERTS"])).ms);
+      figures.push({
+        name,
+        target,
+        code: first.code,
+        first: first.ms,
+        median: median(runs),
+        uncached: median(uncached),
+        withoutCa: withoutCa.length ? median(withoutCa) : undefined,
+      });
+      console.error(`${name}: median ${median(runs).toFixed(0)} ms (exit ${first.code})`);
+    }
+    const bare = [];
+    const bareWithoutCa = [];
+    for (let i = 0; i < FIXED_ROUNDS; i++) {
+      for (const [list, env] of [
+        [bare, process.env],
+        [bareWithoutCa, { ...process.env, NODE_EXTRA_CA_CERTS: "" }],
+      ]) {
+        const started = performance.now();
+        await new Promise((resolve) => spawn(process.execPath, ["-e", "0"], { env }).once("exit", resolve));
+        list.push(performance.now() - started);
+      }
+    }
+    // The config of 10,000 recipients loaded in-process, in a fresh process, as a command loads it (cold).
+    const inProcess = [];
+    for (let i = 0; i < 5; i++) {
+      const loaded = await runWorker("load-config.js", { file: large });
+      inProcess.push(loaded.ms);
+    }
+    return {
+      figures,
+      bare: median(bare),
+      bareWithoutCa: median(bareWithoutCa),
+      loadInProcess: median(inProcess),
+    };
+  });
+
+  const table = rows
+    .map(
+      (row) =>
+        `| ${row.count.toLocaleString("en")} | ${row.latency} ms | ${row.rate.topsync.toFixed(0)}/s (${row.seconds.toFixed(2)} s) | ${row.rate["graphile-worker"].toFixed(0)}/s | ${row.rate["no-database"].toFixed(0)}/s | **${pct(median(row.vsGraphile))}** (${row.vsGraphile.map(pct).join(" ")}) | **${pct(median(row.vsCeiling))}** (${row.vsCeiling.map(pct).join(" ")}) | ${row.firstPostMs.toFixed(0)} ms |`,
+    )
+    .join("\n");
+  const verdicts = rows
+    .map((row) => {
+      const ratio = median(row[row.target.vs]);
+      const against = row.target.vs === "vsGraphile" ? "graphile-worker" : "the no-database loop";
+      return `- N = ${row.count.toLocaleString("en")} at ${row.latency} ms: ${pct(ratio)} of ${against}, target ${pct(row.target.ratio)}: **${ratio >= row.target.ratio ? "met" : "not met"}**`;
+    })
+    .concat(
+      rows
+        .filter((row) => row.count === 10000)
+        .map(
+          (row) =>
+            `- first POST at N = 10,000: ${row.firstPostMs.toFixed(0)} ms, target under ${FIRST_POST_TARGET_MS} ms: **${row.firstPostMs < FIRST_POST_TARGET_MS ? "met" : "not met"}**`,
+        ),
+    )
+    .join("\n");
+  const phases = rows
+    .map(
+      (row) =>
+        `| ${row.count.toLocaleString("en")} | ${row.latency} ms | ${row.firstPostMs.toFixed(0)} ms | ${row.graphileFirstPostMs.toFixed(0)} ms | **${pct(median(row.afterFirstPost))}** (${row.afterFirstPost.map(pct).join(" ")}) |`,
+    )
+    .join("\n");
+  const ca = process.env.NODE_EXTRA_CA_CERTS;
+  const fixedTable = fixed.figures
+    .map(
+      (f) =>
+        `| ${f.name} | **${f.median.toFixed(0)} ms** | ${f.first.toFixed(0)} ms | ${f.uncached.toFixed(0)} ms |${ca ? ` ${f.withoutCa.toFixed(0)} ms |` : ""} ${f.code} | ${f.target ? `< ${f.target} ms: ${f.median < f.target ? "met" : "**not met**"}` : ""} |`,
+    )
+    .join("\n");
+  const caCerts = ca
+    ? ` This machine sets NODE_EXTRA_CA_CERTS (${ca}), which Node.js reads and parses at every start (\`node -e 0\`: ${fixed.bare.toFixed(0)} ms with it, ${fixed.bareWithoutCa.toFixed(0)} ms without): it is in every figure here, as in every command run on this machine; the column "without it" is the same command with the variable unset, as on a machine that does not set it.`
+    : "";
+  writeSection(
+    "Commands, spawn to exit",
+    `
 Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:command\` on ${machine()}, 2 cores shared by the
 command, the sandbox (its own process) and PostgreSQL 15.
 
@@ -391,8 +400,5 @@ ${fixedTable}
 Loading the config of 10,000 inline recipients in-process (\`loadConfig\`, in a fresh process, as a command does):
 median **${fixed.loadInProcess.toFixed(0)} ms** of 5.
 `,
-    );
-  }
-} finally {
-  await cleanUp();
+  );
 }
