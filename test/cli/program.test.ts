@@ -105,6 +105,10 @@ describe("the code cache (src/cli.ts)", () => {
       rmSync(join(dist, "topsync.cjs.sha256"));
       expect(help()).toContain("Usage: topsync");
       expect(caches()).toHaveLength(3);
+      // A digest file that is not a digest is ignored the same way: the bytes are hashed, the same key as without it.
+      writeFileSync(join(dist, "topsync.cjs.sha256"), "../../etc/passwd\n");
+      expect(help()).toContain("Usage: topsync");
+      expect(caches()).toHaveLength(3);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
