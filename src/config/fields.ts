@@ -2,7 +2,7 @@
 // Each accepts the text a YAML scalar or an environment variable gives and says in its message what it wanted.
 import { isIP } from "node:net";
 import cron from "node-cron";
-import { z } from "zod";
+import * as z from "zod";
 import { parseDuration } from "../duration.js";
 import { fitsLedger, MONEY_MAX, parseMoney } from "../money.js";
 import { cronNextFire } from "../time/cron.js";

@@ -4,7 +4,7 @@
 // and recipients, and the website password rules. What JSON Schema cannot say — a cron expression that
 // never fires, an unknown time zone, duplicate job names or domains, a placeholder's value — stays with
 // `topsync config check`, and the descriptions say so.
-import { z } from "zod";
+import * as z from "zod";
 import { configSchema } from "./schema.js";
 
 const DESCRIPTION =

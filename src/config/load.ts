@@ -3,7 +3,7 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { type Document, LineCounter, parseDocument } from "yaml";
-import type { z } from "zod";
+import type * as z from "zod";
 import { formatDuration } from "../duration.js";
 import { cronNextFire, restrictsBothDayFields } from "../time/cron.js";
 import { locate, type PathProblem, type PathSegment, toPlain } from "./document.js";

@@ -1,6 +1,6 @@
 // Wording of schema issues for people editing YAML: the parse-wide error map, "unknown key (did you mean …)",
 // and keeping secrets out of every message.
-import type { z } from "zod";
+import type * as z from "zod";
 import { redactSecretForms } from "../text/secrets.js";
 import { show } from "./fields.js";
 

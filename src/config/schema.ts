@@ -1,6 +1,6 @@
 // The one schema of config.yaml: every section, its defaults and its cross-field rules. Types flow from it.
 // Objects are strict (unknown keys are typos); messages say what was expected without echoing secrets.
-import { z } from "zod";
+import * as z from "zod";
 import { parseSizeMb } from "../reseller/size.js";
 import { domainProblem, normaliseDomain } from "./domain.js";
 import {

@@ -1,5 +1,5 @@
 // Checks an answer against its schema; a mismatch becomes a MalformedResponseError that says where.
-import type { z } from "zod";
+import type * as z from "zod";
 import type { CallInfo } from "./errors.js";
 import { MalformedResponseError } from "./errors.js";
 import type { ServiceResponse } from "./service-client.js";

@@ -2,7 +2,7 @@
 // strings are accepted, ids and amounts may come as numbers or strings, prices become exact Money bounded to
 // what the ledger's columns hold. A reference is text exactly as written (the HTTP layer keeps the source text
 // of a JSON number no double holds), so `12345678901234567890` stays those twenty digits.
-import { z } from "zod";
+import * as z from "zod";
 import { fitsLedger, isMoneyText, MONEY_MAX, parseMoney } from "../money.js";
 import { parseSizeMb } from "./size.js";
 

@@ -1,6 +1,6 @@
 // The admin endpoint under /__admin/ on both servers (no auth): views of the wallet, debits and website
 // mutations, and reset, options, faults and website seeding, for tests and demos driving the sandbox remotely.
-import { z } from "zod";
+import * as z from "zod";
 import {
   debitRecords,
   mutationRecords,

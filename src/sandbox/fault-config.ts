@@ -1,7 +1,7 @@
 // What faults the sandbox injects, per endpoint: the schema, its types, and loading it from a JSON or YAML file.
 import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
-import { z } from "zod";
+import * as z from "zod";
 
 export const ENDPOINT_NAMES = [
   "networks",

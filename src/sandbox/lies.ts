@@ -3,7 +3,7 @@
 // and answers that trickle one byte at a time or run to hundreds of megabytes. Set with the `lies` option.
 import type { ServerResponse } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { ENDPOINT_NAMES, type EndpointName } from "./fault-config.js";
 
 export const liesSchema = z.strictObject({

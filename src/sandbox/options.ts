@@ -1,5 +1,5 @@
 // The sandbox's options: the schema (also used by the admin endpoint), defaults, and the resolved form.
-import { z } from "zod";
+import * as z from "zod";
 import { faultConfigSchema } from "./fault-config.js";
 import { type Lies, liesSchema } from "./lies.js";
 
