@@ -8,8 +8,30 @@ import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
+/**
+ * undici's HTTP/2 client, left out: topsync's pools speak HTTP/1.1 only (allowH2 is off, so undici never offers h2
+ * in TLS and never calls this), and loading it loads node:http2 at every command's start (2-3 ms). The stub fails
+ * loudly should that ever change.
+ */
+const withoutHttp2 = {
+  name: "without-undici-http2",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
+      /[\\/]undici[\\/]lib[\\/]dispatcher$/.test(args.resolveDir)
+        ? { path: "undici-client-h2", namespace: "topsync-stub" }
+        : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "topsync-stub" }, () => ({
+      contents:
+        'module.exports = function connectH2() { throw new Error("HTTP/2 is not in topsync\'s bundle: its HTTP pools speak HTTP/1.1 (allowH2 off)"); };',
+      loader: "js",
+    }));
+  },
+};
+
 await build({
   entryPoints: ["dist/cli/program.js"],
+  plugins: [withoutHttp2],
   outfile: "dist/topsync.cjs",
   bundle: true,
   format: "cjs",
