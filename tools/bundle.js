@@ -9,21 +9,33 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
 /**
- * undici's HTTP/2 client, left out: topsync's pools speak HTTP/1.1 only (allowH2 is off, so undici never offers h2
- * in TLS and never calls this), and loading it loads node:http2 at every command's start (2-3 ms). The stub fails
- * loudly should that ever change.
+ * Two modules every command loaded at its start for a feature topsync does not use (2-3 ms each):
+ * - undici's HTTP/2 client, and node:http2 with it. topsync's pools speak HTTP/1.1 only (allowH2 is off, so undici
+ *   never offers h2 in TLS and never calls it); the stub fails loudly should that ever change.
+ * - node:child_process, which commander loads for subcommands that are executables of their own and node-cron for
+ *   tasks given as a file to fork (topsync has neither): it is loaded when first used instead.
  */
-const withoutHttp2 = {
-  name: "without-undici-http2",
+const leanStart = {
+  name: "lean-start",
   setup(build) {
     build.onResolve({ filter: /^\.\/client-h2\.js$/ }, (args) =>
       /[\\/]undici[\\/]lib[\\/]dispatcher$/.test(args.resolveDir)
         ? { path: "undici-client-h2", namespace: "topsync-stub" }
         : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: "topsync-stub" }, () => ({
+    build.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      /[\\/](commander[\\/]lib[\\/]command|node-cron[\\/]dist[\\/]node-cron)\.js$/.test(args.importer)
+        ? { path: "child-process-on-use", namespace: "topsync-stub" }
+        : undefined,
+    );
+    build.onLoad({ filter: /^undici-client-h2$/, namespace: "topsync-stub" }, () => ({
       contents:
         'module.exports = function connectH2() { throw new Error("HTTP/2 is not in topsync\'s bundle: its HTTP pools speak HTTP/1.1 (allowH2 off)"); };',
+      loader: "js",
+    }));
+    build.onLoad({ filter: /^child-process-on-use$/, namespace: "topsync-stub" }, () => ({
+      contents:
+        'module.exports = { spawn: (...args) => require("node:child_process").spawn(...args), fork: (...args) => require("node:child_process").fork(...args) };',
       loader: "js",
     }));
   },
@@ -31,7 +43,7 @@ const withoutHttp2 = {
 
 await build({
   entryPoints: ["dist/cli/program.js"],
-  plugins: [withoutHttp2],
+  plugins: [leanStart],
   outfile: "dist/topsync.cjs",
   bundle: true,
   format: "cjs",
