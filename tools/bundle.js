@@ -4,6 +4,7 @@
 // The modules under dist/ stay as tsc wrote them: the benchmarks and tests import them, and dist/cli.js falls
 // back to them when there is no bundle. Each command's module is still evaluated only when the command runs
 // (its `import()` becomes a lazily initialised part of the bundle).
+import * as childProcess from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
@@ -33,9 +34,17 @@ const leanStart = {
         'module.exports = function connectH2() { throw new Error("HTTP/2 is not in topsync\'s bundle: its HTTP pools speak HTTP/1.1 (allowH2 off)"); };',
       loader: "js",
     }));
+    // Every function node:child_process exports, each loading the module on its first call.
+    const functions = Object.keys(childProcess).filter(
+      (name) => name !== "default" && typeof childProcess[name] === "function",
+    );
     build.onLoad({ filter: /^child-process-on-use$/, namespace: "topsync-stub" }, () => ({
-      contents:
-        'module.exports = { spawn: (...args) => require("node:child_process").spawn(...args), fork: (...args) => require("node:child_process").fork(...args) };',
+      contents: functions
+        .map(
+          (name) =>
+            `exports.${name} = function ${name}(...args) { return require("node:child_process").${name}.apply(this, args); };`,
+        )
+        .join("\n"),
       loader: "js",
     }));
   },
