@@ -177,9 +177,9 @@ async function seed(database) {
     const sealedAt = performance.now();
     const sealedDays = await seal(database);
     const sealSeconds = (performance.now() - sealedAt) / 1000;
-    // The seed wrote 10 GB in minutes; a ledger that grew over a year has long had it on disk. Without this, the
-    // kernel and PostgreSQL's checkpointer go on writing it out while the commands are timed (the empty ledger's
-    // included), and the figures measure that. Needs a superuser or pg_checkpoint; without, the run says so.
+    // The seed wrote 10 GB in minutes; a ledger that grew over a year has long had it on disk. A checkpoint makes
+    // sure no flush of it is left to share the machine with the timings (in the runs so far it took 0.0-0.2 s: the
+    // vacuum had written most of it). Needs a superuser or pg_checkpoint; without, the run says so.
     const flushedAt = performance.now();
     const checkpoint = await sessions[0].unsafe("checkpoint").then(
       () => `checkpoint ${((performance.now() - flushedAt) / 1000).toFixed(1)} s`,
