@@ -4,11 +4,24 @@ import { type Database, openDatabase } from "../db/client.js";
 import { migrate } from "../db/migrate.js";
 import type { CommandContext } from "./context.js";
 
-export async function openLedger(ctx: Pick<CommandContext, "config" | "defer">): Promise<Database> {
-  const database = await openDatabase({
+type LedgerContext = Pick<CommandContext, "config" | "defer">;
+
+function openConfigured(ctx: LedgerContext): Promise<Database> {
+  return openDatabase({
     url: ctx.config.database.url || process.env.DATABASE_URL,
     pgliteDir: ctx.config.database.pglite_dir,
   });
+}
+
+/** The database as it is, not migrated (for `topsync migrate`, which says what it applies), closed when the command ends. */
+export async function openUnmigrated(ctx: LedgerContext): Promise<Database> {
+  const database = await openConfigured(ctx);
+  ctx.defer(() => closeLedger(database));
+  return database;
+}
+
+export async function openLedger(ctx: LedgerContext): Promise<Database> {
+  const database = await openConfigured(ctx);
   try {
     await migrate(database.db);
   } catch (error) {
@@ -25,7 +38,7 @@ export async function openLedger(ctx: Pick<CommandContext, "config" | "defer">):
  * which happens only after a command failed, is cut as if the process had been killed, which the ledger survives.)
  * PGlite's close writes the database to its folder, and is waited for.
  */
-export function closeLedger(database: Database): Promise<void> {
+function closeLedger(database: Database): Promise<void> {
   if (database.kind === "pglite") return database.close();
   database.close().catch(() => {});
   return Promise.resolve();
