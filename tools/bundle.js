@@ -34,15 +34,14 @@ const leanStart = {
         'module.exports = function connectH2() { throw new Error("HTTP/2 is not in topsync\'s bundle: its HTTP pools speak HTTP/1.1 (allowH2 off)"); };',
       loader: "js",
     }));
-    // Every function node:child_process exports, each loading the module on its first call.
-    const functions = Object.keys(childProcess).filter(
-      (name) => name !== "default" && typeof childProcess[name] === "function",
-    );
+    // Every export of node:child_process, read from the module the first time it is used. (esbuild's ES-module
+    // interop copies these as getters, so node-cron's `import { fork }` does not load it either.)
+    const names = Object.keys(childProcess).filter((name) => name !== "default");
     build.onLoad({ filter: /^child-process-on-use$/, namespace: "topsync-stub" }, () => ({
-      contents: functions
+      contents: names
         .map(
           (name) =>
-            `exports.${name} = function ${name}(...args) { return require("node:child_process").${name}.apply(this, args); };`,
+            `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: () => require("node:child_process").${name} });`,
         )
         .join("\n"),
       loader: "js",
