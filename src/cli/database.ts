@@ -1,5 +1,6 @@
 // The database for a command: PostgreSQL when `database.url` or DATABASE_URL is set, else the embedded
-// PGlite folder; migrated on open and closed when the command ends.
+// PGlite folder; migrated on open (but for `topsync migrate`, which applies and reports the migrations itself) and
+// closed when the command ends.
 import { type Database, openDatabase } from "../db/client.js";
 import { migrate } from "../db/migrate.js";
 import type { CommandContext } from "./context.js";
