@@ -7,7 +7,7 @@ import { sql } from "drizzle-orm";
 import type { Database, Executor, Queryable } from "../db/client.js";
 import { rows } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
-import { idArray } from "./ledger.js";
+import { idArray, PRUNE_LOCK } from "./ledger.js";
 import { sealLedgerRollups } from "./rollups.js";
 import { WALLET_KEY } from "./wallet.js";
 
@@ -69,7 +69,7 @@ export async function prunePurchases(
   return total;
 }
 
-async function pruneBatch(
+export async function pruneBatch(
   tx: Queryable,
   cutoff: Date,
   after: number,
@@ -86,6 +86,9 @@ async function pruneBatch(
   );
   if (taken.length === 0) return { purchases: 0, events: 0, lastId: after };
   if (archive) await archive(taken.map((row) => row.line ?? ""));
+  // Until this transaction commits, no insert into the ledger starts its statement: one that does afterwards
+  // sees the keys below in `pruned_purchases` (PRUNE_LOCK says why it must).
+  await tx.all(sql`select pg_advisory_xact_lock(${PRUNE_LOCK[0]}::int, ${PRUNE_LOCK[1]}::int)`);
   const ids = idArray(taken.map((row) => Number(row.id)));
   const [done] = await rows<{ purchases: number; events: number }>(
     tx,

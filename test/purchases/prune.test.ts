@@ -7,10 +7,10 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, openDatabase, rows } from "../../src/db/client.js";
 import { readSpendHistory } from "../../src/purchases/history-read.js";
-import { insertPurchases } from "../../src/purchases/ledger.js";
+import { insertFireRows, insertPurchases } from "../../src/purchases/ledger.js";
 import { findPurchase } from "../../src/purchases/ledger-read.js";
 import { existingKeys } from "../../src/purchases/projection-read.js";
-import { countPrunable, prunePurchases } from "../../src/purchases/prune.js";
+import { countPrunable, pruneBatch, prunePurchases } from "../../src/purchases/prune.js";
 import { ingestIntake } from "../../src/purchases/sources/intake.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { readLedgerStats } from "../../src/server/ledger-stats.js";
@@ -185,6 +185,89 @@ describe.each(DB_KINDS)("purchases prune on %s", (kind) => {
     }
   });
 });
+
+describe("a prune racing the ledger's inserts (postgres)", () => {
+  it("a key being pruned is not bought again by a fire, an intake row or a buy that starts before the prune commits", async () => {
+    const test = await openTestDatabase("postgres");
+    try {
+      const db = test.database.db;
+      const fireTime = new Date("2025-01-01T07:00:00.000Z");
+      const keys = {
+        fire: `job:staff:${fireTime.toISOString()}:08031234567`,
+        intake: "crm-order-1842",
+        buy: "buy:mtn:102:08031234567:2025-01-01T07:00:00.000Z",
+      };
+      await rows(
+        db,
+        sql`insert into purchases (request_key, source, job_name, network, phone, amount, state, settled_at, updated_at)
+            select k, 'job', 'staff', 'MTN', '08031234567', 305, 'succeeded', now() - interval '100 days',
+              now() - interval '100 days'
+            from unnest(${`{${Object.values(keys).join(",")}}`}::text[]) as k`,
+      );
+      await rows(
+        db,
+        sql`insert into purchase_requests (request_key, network, plan_id, phone) values (${keys.intake}, 'MTN', '102', '08031234567')`,
+      );
+      const buyRow = {
+        request_key: keys.buy,
+        source: "buy",
+        network: "MTN",
+        plan_id: "102",
+        phone: "08031234567",
+      };
+      const fire = {
+        keyPrefix: `job:staff:${fireTime.toISOString()}:`,
+        job_name: "staff",
+        fire_time: fireTime,
+        network: "MTN",
+        plan_id: "102",
+        plan_selector: null,
+        max_price: null,
+        max_attempts: 5,
+        not_before: fireTime,
+        requested_by: "job:staff",
+      };
+
+      // The prune's transaction has moved the three purchases out and is held open while each source writes the
+      // same key again; their statements start before it commits.
+      let inserts: Promise<unknown> | undefined;
+      const pruned = await test.database.transaction(async (tx) => {
+        const batch = await pruneBatch(tx, new Date(Date.now() - 90 * DAY), 0);
+        inserts = Promise.all([
+          insertFireRows(db, fire, [{ phone: "08031234567", ported: false }], "test"),
+          ingestIntake(db, 10, "test"),
+          insertPurchases(db, [buyRow], "test"),
+        ]);
+        await waitForLockWaits(db, 3);
+        return batch.purchases;
+      });
+      expect(pruned).toBe(3);
+      const [fired, intake, bought] = (await inserts) as [number, { moved: number }, number];
+      expect({ fired, bought }).toEqual({ fired: 0, bought: 0 });
+      expect(intake.moved).toBe(1);
+      const [left] = await rows<{ n: number }>(db, sql`select count(*)::int as n from purchases`);
+      expect(left?.n).toBe(0);
+      const [request] = await rows<{ error: string | null }>(db, sql`select error from purchase_requests`);
+      expect(request?.error).toContain("pruned");
+    } finally {
+      await test.drop();
+    }
+  });
+});
+
+/** Waits until `count` sessions of this database are waiting for a lock (not for a time: a held transaction). */
+async function waitForLockWaits(db: Db, count: number): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    const [waiting] = await rows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`,
+    );
+    if ((waiting?.n ?? 0) >= count) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`fewer than ${count} sessions came to wait for a lock within 10 s`);
+}
 
 describe("topsync purchases prune", () => {
   let sandbox: Sandbox;
