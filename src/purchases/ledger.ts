@@ -562,17 +562,20 @@ export async function insertPurchases(
  * the unique index for the prune deleting the purchase that holds the key, find it gone, and queue the key again.
  * One lock for the whole statement, whatever its number of rows, rather than one per key.
  */
-export const PRUNE_LOCK: readonly [number, number] = [7263, 3];
+export const PRUNED_KEYS_LOCK: readonly [number, number] = [7263, 3];
 
 /**
  * Queues the rows `rowsQuery` yields (every column a new purchase is given, by name), each with its `queued`
  * event, skipping keys the ledger holds or pruned; returns how many were new. In a transaction of its own, or a
- * savepoint of the caller's, holding `PRUNE_LOCK` shared from before the insert to the commit.
+ * savepoint of the caller's, holding `PRUNED_KEYS_LOCK` shared from before the insert to the commit.
  */
 async function queueRows(db: Db, rowsQuery: SQL, actor: string, reason: string): Promise<number> {
   return db.transaction(async (txn) => {
     const tx = txn as unknown as Db;
-    await rows(tx, sql`select pg_advisory_xact_lock_shared(${PRUNE_LOCK[0]}::int, ${PRUNE_LOCK[1]}::int)`);
+    await rows(
+      tx,
+      sql`select pg_advisory_xact_lock_shared(${PRUNED_KEYS_LOCK[0]}::int, ${PRUNED_KEYS_LOCK[1]}::int)`,
+    );
     return insertRows(tx, rowsQuery, actor, reason);
   });
 }
