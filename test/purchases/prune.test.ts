@@ -71,6 +71,17 @@ async function seedHistory(db: Db) {
   );
 }
 
+/** A database the CLI migrated (as `topsync migrate`), then seeded with `seedHistory`. */
+async function migrateAndSeed(configFile: string, url: string): Promise<void> {
+  expect((await runCli(["-c", configFile, "migrate"])).code).toBe(0);
+  const database = await openDatabase({ url, maxConnections: 1 });
+  try {
+    await seedHistory(database.db);
+  } finally {
+    await database.close();
+  }
+}
+
 const PRUNED = ["job:staff:old-ok:08031234567", "old-failed", "old-rejected", "old-cancelled"];
 
 describe.each(DB_KINDS)("purchases prune on %s", (kind) => {
@@ -290,13 +301,7 @@ describe("topsync purchases prune", () => {
   });
 
   it("dry runs, archives to a file it appends to, and refuses a cutoff to come or an archive it cannot write", async () => {
-    expect((await runCli(["-c", file, "migrate"])).code).toBe(0);
-    const database = await openDatabase({ url, maxConnections: 1 });
-    try {
-      await seedHistory(database.db);
-    } finally {
-      await database.close();
-    }
+    await migrateAndSeed(file, url);
     const dry = await runCli(["-c", file, "--json", "purchases", "prune", "--before", "90d", "--dry-run"]);
     expect(dry.code).toBe(0);
     expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, purchases: 4, events: 12 });
@@ -356,13 +361,7 @@ describe("topsync purchases prune --archive, when the disk or the process fails"
     const { file, dir } = writeConfigFile(sandbox, url);
     const admin = postgres(url, { max: 2, onnotice: () => {} });
     try {
-      expect((await runCli(["-c", file, "migrate"])).code).toBe(0);
-      const database = await openDatabase({ url, maxConnections: 1 });
-      try {
-        await seedHistory(database.db);
-      } finally {
-        await database.close();
-      }
+      await migrateAndSeed(file, url);
       const archive = join(dir, "short.jsonl");
       const prune = ["-c", file, "purchases", "prune", "--before", "90d", "--archive", archive];
 
