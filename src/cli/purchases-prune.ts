@@ -1,10 +1,10 @@
 // `topsync purchases prune --before WHEN [--archive FILE] [--dry-run]`: settled purchases older than WHEN leave the
 // ledger with their events, appended first to FILE (JSON lines) when given. The core is src/purchases/prune.ts.
-import { constants } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
 import { resolve } from "node:path";
-import { UsageError } from "../errors.js";
-import { countPrunable, prunePurchases } from "../purchases/prune.js";
+import { TopsyncError, UsageError } from "../errors.js";
+import { countPrunable, PRUNING_LOCK, prunePurchases } from "../purchases/prune.js";
+import { openPruneArchive } from "../purchases/prune-archive.js";
+import { withTryLock } from "../schedule/advisory-lock.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, write } from "./output.js";
@@ -26,21 +26,20 @@ export async function purchasesPruneCommand(ctx: CommandContext, flags: PruneFla
       `dry run: would prune ${count.purchases} purchases (${count.events} events) settled before ${cutoff.toISOString()}\n`,
     );
   }
-  const archive = flags.archive ? await openArchive(flags.archive) : undefined;
-  let pruned: Awaited<ReturnType<typeof prunePurchases>>;
-  try {
-    pruned = await prunePurchases(
-      database,
-      cutoff,
-      archive &&
-        (async (lines) => {
-          await archive.write(`${lines.join("\n")}\n`);
-          await archive.sync(); // on disk before the batch is deleted
-        }),
+  const outcome = await withTryLock(database, PRUNING_LOCK, async () => {
+    const archive = flags.archive ? await openPruneArchive(flags.archive) : undefined;
+    try {
+      return await prunePurchases(database, cutoff, archive && ((lines) => archive.append(lines)));
+    } finally {
+      await archive?.close();
+    }
+  });
+  if (!outcome.locked)
+    throw new TopsyncError(
+      "PRUNE_RUNNING",
+      "another purchases prune is running on this ledger; nothing was pruned (run it again once that one has finished)",
     );
-  } finally {
-    await archive?.close();
-  }
+  const pruned = outcome.value;
   if (ctx.globals.json)
     return write(
       renderJson({
@@ -70,34 +69,4 @@ function parseBefore(text: string): Date {
       `--before ${text} is in the future; prune takes purchases settled before a time gone by`,
     );
   return cutoff;
-}
-
-/**
- * The archive, opened for appending (a later prune adds to it); a symbolic link, a directory or anything but a
- * regular file is refused before anything is pruned.
- */
-async function openArchive(file: string): Promise<FileHandle> {
-  let handle: FileHandle;
-  try {
-    handle = await open(
-      file,
-      constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW,
-    );
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === "ELOOP"
-        ? "it is a symbolic link; give the file it points to"
-        : code === "EISDIR"
-          ? "it is a directory; give a file name"
-          : code === "ENOENT"
-            ? "its directory does not exist"
-            : (error as Error).message;
-    throw new UsageError(`--archive ${file} cannot be written: ${why}`, "BAD_ARCHIVE");
-  }
-  if (!(await handle.stat()).isFile()) {
-    await handle.close();
-    throw new UsageError(`--archive ${file} cannot be written: it is not a regular file`, "BAD_ARCHIVE");
-  }
-  return handle;
 }

@@ -2,7 +2,7 @@
 // that names the states it expects and appends the event. A function returns the row it moved, or
 // undefined when the row was not in an expected state (someone else got there first).
 import { type SQL, sql } from "drizzle-orm";
-import { type Database, type Executor, rows } from "../db/client.js";
+import { type Database, type Db, type Executor, rows } from "../db/client.js";
 import type { PurchaseState, purchases } from "../db/schema.js";
 import { cappedResponse, capText } from "../text/cap.js";
 import { recentlyBeating } from "./run-liveness.js";
@@ -527,7 +527,7 @@ export async function sweepDeadSubmitting(
  * `purchases prune` removed (it was bought, or refused, long ago). Returns how many were new.
  */
 export async function insertPurchases(
-  db: Executor,
+  db: Db,
   rowsToInsert: NewPurchase[],
   actor: string,
   reason = "accepted",
@@ -554,12 +554,35 @@ export async function insertPurchases(
 }
 
 /**
- * Queues the rows `rowsQuery` yields (every column a new purchase is given, by name), each with its `queued`
- * event, skipping keys the ledger holds or pruned; returns how many were new.
+ * The advisory lock (two-key form, in topsync's space) that keeps the key of a purchase being pruned from being
+ * bought again. Every insert into `purchases` takes it shared, in a statement of its own before the insert, and a
+ * prune takes it exclusively before it moves a batch out, until it commits. Under READ COMMITTED a statement sees
+ * what was committed when it started: an insert that waited for the prune then sees its keys in `pruned_purchases`.
+ * Without the lock, an insert whose statement started before the prune committed would find no tombstone, wait at
+ * the unique index for the prune deleting the purchase that holds the key, find it gone, and queue the key again.
+ * One lock for the whole statement, whatever its number of rows, rather than one per key.
  */
-async function queueRows(db: Executor, rowsQuery: SQL, actor: string, reason: string): Promise<number> {
+export const PRUNED_KEYS_LOCK: readonly [number, number] = [7263, 3];
+
+/**
+ * Queues the rows `rowsQuery` yields (every column a new purchase is given, by name), each with its `queued`
+ * event, skipping keys the ledger holds or pruned; returns how many were new. In a transaction of its own, or a
+ * savepoint of the caller's, holding `PRUNED_KEYS_LOCK` shared from before the insert to the commit.
+ */
+async function queueRows(db: Db, rowsQuery: SQL, actor: string, reason: string): Promise<number> {
+  return db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    await rows(
+      tx,
+      sql`select pg_advisory_xact_lock_shared(${PRUNED_KEYS_LOCK[0]}::int, ${PRUNED_KEYS_LOCK[1]}::int)`,
+    );
+    return insertRows(tx, rowsQuery, actor, reason);
+  });
+}
+
+async function insertRows(tx: Db, rowsQuery: SQL, actor: string, reason: string): Promise<number> {
   const inserted = await rows<{ n: number }>(
-    db,
+    tx,
     sql`with x as (${rowsQuery}), inserted as (
           insert into purchases (request_key, source, job_name, fire_time, network, plan_id, plan_selector, phone, ported,
             max_price, max_attempts, not_before, requested_by)
@@ -600,7 +623,7 @@ export interface FireRows {
  * the text to build, send and parse for a row. Returns how many were new.
  */
 export async function insertFireRows(
-  db: Executor,
+  db: Db,
   fire: FireRows,
   recipients: ReadonlyArray<{ phone: string; ported: boolean }>,
   actor: string,

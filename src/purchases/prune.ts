@@ -7,15 +7,21 @@ import { sql } from "drizzle-orm";
 import type { Database, Executor, Queryable } from "../db/client.js";
 import { rows } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
-import { idArray } from "./ledger.js";
+import { idArray, PRUNED_KEYS_LOCK } from "./ledger.js";
 import { sealLedgerRollups } from "./rollups.js";
 import { WALLET_KEY } from "./wallet.js";
 
 /** The states a purchase may be pruned in: settled, nothing left to decide about its money. */
 export const PRUNABLE_STATES: readonly PurchaseState[] = ["succeeded", "failed", "rejected", "cancelled"];
 
+/**
+ * The advisory lock (two-key form, topsync's space) a prune holds from start to end: one prune at a time on a
+ * ledger, so that two never write one archive at once.
+ */
+export const PRUNING_LOCK: readonly [number, number] = [7263, 4];
+
 /** Purchases per transaction: each batch is archived, then its rows deleted, in one transaction. */
-const BATCH = 5000;
+export const PRUNE_BATCH = 5000;
 
 /**
  * Which purchases a prune before `cutoff` takes: settled (by `settled_at`, or else last changed) before it, and
@@ -69,7 +75,8 @@ export async function prunePurchases(
   return total;
 }
 
-async function pruneBatch(
+/** One batch of `prunePurchases`, in the caller's transaction: the purchases after id `after`; ends before its commit. */
+export async function pruneBatch(
   tx: Queryable,
   cutoff: Date,
   after: number,
@@ -82,10 +89,13 @@ async function pruneBatch(
           'events', coalesce((select json_agg(row_to_json(e) order by e.id) from purchase_events e
                               where e.purchase_id = p.id), '[]'::json))::text end as line
         from purchases p where p.id > ${after} and ${prunable(cutoff)}
-        order by p.id limit ${BATCH} for update of p skip locked`,
+        order by p.id limit ${PRUNE_BATCH} for update of p skip locked`,
   );
   if (taken.length === 0) return { purchases: 0, events: 0, lastId: after };
   if (archive) await archive(taken.map((row) => row.line ?? ""));
+  // Until this transaction commits, no insert into the ledger starts its statement: one that does afterwards
+  // sees the keys below in `pruned_purchases` (PRUNED_KEYS_LOCK says why it must).
+  await tx.all(sql`select pg_advisory_xact_lock(${PRUNED_KEYS_LOCK[0]}::int, ${PRUNED_KEYS_LOCK[1]}::int)`);
   const ids = idArray(taken.map((row) => Number(row.id)));
   const [done] = await rows<{ purchases: number; events: number }>(
     tx,

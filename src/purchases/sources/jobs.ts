@@ -2,7 +2,7 @@
 // repeated by a replica, a restart or an operator adds nothing (DESIGN §4).
 import { isAbsolute, resolve } from "node:path";
 import type { PurchaseJob } from "../../config/index.js";
-import type { Executor } from "../../db/client.js";
+import type { Db } from "../../db/client.js";
 import { type FireRows, insertFireRows, type NewPurchase } from "../ledger.js";
 import { normalisePhone } from "../phone.js";
 import { checkRecipientsFile, recipientBatches } from "./recipients-csv.js";
@@ -72,7 +72,7 @@ export function recipientsFilePath(job: PurchaseJob, configDir: string): string 
  * file queues nothing.
  */
 export async function fireJob(
-  db: Executor,
+  db: Db,
   job: PurchaseJob,
   fireTime: Date,
   options: { configDir: string; defaultAttempts: number; actor: string; onRows?: () => void },
