@@ -2,6 +2,7 @@ import { execFile, spawn } from "node:child_process";
 import {
   chmodSync,
   chownSync,
+  copyFileSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -157,14 +158,19 @@ describe("a code cache that does not check out costs speed only (src/cli.ts)", (
 
   /**
    * `topsync --help` with the cache in `cache`: it must exit 0 and print the usage whatever the cache holds. `shell`
-   * is run first in the same shell (limits); `nobody` runs it as nobody when the tests run as root.
+   * is run first in the same shell (limits); `cli` is the command to run; `nobody` runs it as nobody when the tests
+   * run as root.
    */
-  async function help(cache: string, options: { shell?: string; nobody?: boolean } = {}): Promise<void> {
+  async function help(
+    cache: string,
+    options: { shell?: string; cli?: string; nobody?: boolean } = {},
+  ): Promise<void> {
     const user = options.nobody && process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {};
+    const cli = options.cli ?? CLI;
     const result = await new Promise<{ code: unknown; stdout: string; stderr: string }>((resolve) => {
       execFile(
         "/bin/sh",
-        ["-c", `${options.shell ?? "true"} && exec "$0" "$1" --help`, process.execPath, CLI],
+        ["-c", `${options.shell ?? "true"} && exec "$0" "$1" --help`, process.execPath, cli],
         { env: { PATH: process.env.PATH ?? "", TOPSYNC_COMPILE_CACHE: cache }, timeout: 60_000, ...user },
         (error, stdout, stderr) =>
           resolve({ code: error ? (error.code ?? error.signal) : 0, stdout, stderr }),
@@ -172,6 +178,19 @@ describe("a code cache that does not check out costs speed only (src/cli.ts)", (
     });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("Usage: topsync");
+  }
+
+  /**
+   * dist/cli.js and the bundle with its digest, copied to `dir`/dist with the package.json the bundle looks for
+   * above: nobody may not be able to read the checkout.
+   */
+  function copyOfCli(dir: string): string {
+    const dist = join(dir, "dist");
+    mkdirSync(dist, { mode: 0o755 });
+    for (const name of ["cli.js", "topsync.cjs", "topsync.cjs.sha256"])
+      copyFileSync(join(ROOT, "dist", name), join(dist, name));
+    copyFileSync(join(ROOT, "package.json"), join(dir, "package.json"));
+    return join(dist, "cli.js");
   }
 
   const onlyCache = (cache: string): string => {
@@ -241,19 +260,21 @@ describe("a code cache that does not check out costs speed only (src/cli.ts)", (
 
   it("a folder that cannot be written, holding a damaged cache, leaves every run correct", async () => {
     await withCacheFolder(async (cache) => {
-      await help(cache);
+      const asRoot = process.getuid?.() === 0;
+      const cli = asRoot ? copyOfCli(dirname(cache)) : CLI;
+      await help(cache, { cli });
       const file = onlyCache(cache);
       const damaged = readFileSync(file);
       for (let i = 64; i < damaged.length; i += 997) damaged[i] = (damaged[i] as number) ^ 0xff;
       writeFileSync(file, damaged);
       chmodSync(cache, 0o500);
-      if (process.getuid?.() === 0) {
+      if (asRoot) {
         // root writes anywhere: the runs are nobody's, in a folder that is nobody's.
         chmodSync(dirname(cache), 0o755);
         chownSync(cache, NOBODY, NOBODY);
         chownSync(file, NOBODY, NOBODY);
       }
-      for (let run = 0; run < 2; run++) await help(cache, { nobody: true });
+      for (let run = 0; run < 2; run++) await help(cache, { cli, nobody: true });
       expect(readdirSync(cache)).toEqual([basename(file)]);
       expect(readFileSync(file).equals(damaged)).toBe(true);
     });
