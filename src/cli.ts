@@ -9,11 +9,20 @@
 // user's and no one else's before it is read; TOPSYNC_COMPILE_CACHE=off (or NODE_DISABLE_COMPILE_CACHE=1) turns
 // it off, TOPSYNC_COMPILE_CACHE=<folder> puts it elsewhere. A cache V8 refuses (another Node.js, other flags)
 // is written anew; one that cannot be written is not used.
+//
+// V8 checks a cache's version and flags but not its bytes, and a damaged one crashes the process (a flipped bit
+// made every later run of the command die with SIGSEGV or SIGTRAP). So a cache file starts with the SHA-256 of
+// what follows and is not read unless that matches; and a run that reads a cache leaves a marker beside it for as
+// long as it runs, so a run that dies while using one (a crash, or a kill) makes the next run of the command
+// compile afresh and write the cache anew. A folder that cannot be written or fills up costs speed only: no
+// partial file is left behind.
 import { createHash } from "node:crypto";
 import {
+  closeSync,
   existsSync,
   lstatSync,
   mkdirSync,
+  openSync,
   readdirSync,
   readFileSync,
   renameSync,
@@ -30,6 +39,11 @@ import vm from "node:vm";
 const bundle = fileURLToPath(new URL("./topsync.cjs", import.meta.url));
 /** Cache files kept in the folder: each build and command has its own, so older ones are removed as new come. */
 const KEEP_CACHES = 48;
+/** A cache file is the SHA-256 of V8's data, then the data. */
+const DIGEST_BYTES = 32;
+/** A cache's file; a run's partial copy of it (`<cache>.<pid>`) or its marker while it uses it (`<cache>.<pid>.in-use`). */
+const CACHE_NAME = /^[0-9a-f]{32}\.v8$/;
+const RUN_FILE_NAME = /^([0-9a-f]{32}\.v8)\.(\d+)(\.in-use)?$/;
 
 type Main = (argv: string[]) => Promise<number>;
 
@@ -55,7 +69,8 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
 function loadBundle(file: string): Main {
   const bytes = readFileSync(file);
   const cache = cacheFile(file, bytes);
-  const cachedData = cache ? readIfPresent(cache) : undefined;
+  const cachedData = cache ? readCache(cache) : undefined;
+  if (cache && cachedData) markInUse(cache);
   // One-byte text: tools/bundle.js makes sure every byte of the bundle is ASCII.
   const script = new vm.Script(Module.wrap(bytes.toString("latin1")), {
     filename: file,
@@ -72,7 +87,7 @@ function loadBundle(file: string): Main {
   compiled.call(module.exports, module.exports, require, module, file, dirname(file));
   if (cache && (cachedData === undefined || script.cachedDataRejected)) {
     // At exit, so the functions this command ran are in it; the next run of the same command skips them.
-    process.once("exit", () => writeQuietly(cache, script.createCachedData()));
+    process.once("exit", () => writeCache(cache, () => script.createCachedData()));
   }
   return (module.exports as { main: Main }).main;
 }
@@ -127,21 +142,91 @@ function readIfPresent(file: string): Buffer | undefined {
   }
 }
 
-function writeQuietly(file: string, data: Buffer): void {
+/**
+ * The cache's data when it checks out: its digest matches, and no run that used it died before its end (it left a
+ * marker whose process is gone; that cache is removed). Undefined otherwise, and the run writes the cache anew.
+ */
+function readCache(cache: string): Buffer | undefined {
+  if (diedUsing(cache)) {
+    rmQuietly(cache);
+    return undefined;
+  }
+  const file = readIfPresent(cache);
+  if (!file || file.length <= DIGEST_BYTES) return undefined;
+  const data = file.subarray(DIGEST_BYTES);
+  const digest = createHash("sha256").update(data).digest();
+  return digest.equals(file.subarray(0, DIGEST_BYTES)) ? data : undefined;
+}
+
+/** Whether a run that used the cache is gone without removing its marker; those markers are removed. */
+function diedUsing(cache: string): boolean {
+  const folder = dirname(cache);
+  let names: string[];
   try {
-    const partial = `${file}.${process.pid}`;
-    writeFileSync(partial, data, { mode: 0o600 });
-    renameSync(partial, file);
-    pruneCaches(dirname(file));
+    names = readdirSync(folder);
   } catch {
-    // A cache is an optimisation: a folder that went away or filled up costs the next run its speed only.
+    return false;
+  }
+  let died = false;
+  for (const name of names) {
+    const run = RUN_FILE_NAME.exec(name);
+    if (!run?.[3] || join(folder, run[1] as string) !== cache || running(Number(run[2]))) continue;
+    rmQuietly(join(folder, name));
+    died = true;
+  }
+  return died;
+}
+
+/** Marks the cache as used by this run until it exits; a folder the marker cannot be written to goes unguarded. */
+function markInUse(cache: string): void {
+  const marker = `${cache}.${process.pid}.in-use`;
+  try {
+    writeFileSync(marker, "", { mode: 0o600 });
+    process.once("exit", () => rmQuietly(marker));
+  } catch {
+    // A folder that cannot be written has no marker; the cache's digest still guards what it holds.
   }
 }
 
-/** Removes all but the KEEP_CACHES newest cache files (a cache is written once per build and command). */
+/**
+ * Writes the cache through a partial file of this run's own, renamed into place once whole. The partial file is
+ * opened before V8 is asked for the data, so a folder that cannot be written costs no more than the attempt; one
+ * that fills up midway has its partial file removed.
+ */
+function writeCache(cache: string, data: () => Buffer): void {
+  const partial = `${cache}.${process.pid}`;
+  try {
+    const fd = openSync(partial, "w", 0o600);
+    try {
+      const cached = data();
+      writeFileSync(fd, createHash("sha256").update(cached).digest());
+      writeFileSync(fd, cached);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(partial, cache);
+    pruneCaches(dirname(cache));
+  } catch {
+    // A cache is an optimisation: a folder that went away or filled up costs the next run its speed only.
+    rmQuietly(partial);
+  }
+}
+
+/**
+ * Removes all but the KEEP_CACHES newest cache files (a cache is written once per build and command), and the
+ * partial files and markers of runs that are gone (a partial file of a run killed while writing; a marker of a run
+ * that died using its cache takes that cache with it).
+ */
 function pruneCaches(folder: string): void {
-  const caches = readdirSync(folder)
-    .filter((name) => /^[0-9a-f]{32}\.v8$/.test(name))
+  const names = readdirSync(folder);
+  for (const name of names) {
+    const run = RUN_FILE_NAME.exec(name);
+    if (!run || running(Number(run[2]))) continue;
+    rmQuietly(join(folder, name));
+    if (run[3]) rmQuietly(join(folder, run[1] as string));
+  }
+  const caches = names
+    .filter((name) => CACHE_NAME.test(name) && existsSync(join(folder, name)))
     .map((name) => {
       const path = join(folder, name);
       return { path, written: statSync(path).mtimeMs };
@@ -149,4 +234,22 @@ function pruneCaches(folder: string): void {
   if (caches.length <= KEEP_CACHES) return;
   caches.sort((a, b) => b.written - a.written);
   for (const old of caches.slice(KEEP_CACHES)) rmSync(old.path, { force: true });
+}
+
+/** Whether a process of this id is alive (one of another user's counts: the folder is private, so it is not ours). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+function rmQuietly(file: string): void {
+  try {
+    rmSync(file, { force: true });
+  } catch {
+    // Left for the next run's pruning.
+  }
 }

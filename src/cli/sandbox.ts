@@ -66,6 +66,13 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
       })),
     );
   }
+  // Listening for the signals before the banner: a script that stops the sandbox once it reads the banner must
+  // not find the process without a handler, which a signal would end without closing anything.
+  const stopped = new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
   write(
     `sandbox reseller  ${sandbox.resellerUrl}\n` +
       `sandbox analytics ${sandbox.analyticsUrl}\n` +
@@ -73,11 +80,7 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
       `throttle          ${flags.throttle ? `analytics API ${flags.throttleLimit} requests per ${flags.throttleWindow}s (--no-throttle: off)` : "off"}\n` +
       `API keys are the sandbox defaults of config.yaml. Ctrl-C stops.\n`,
   );
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+  await stopped;
   await sandbox.close();
 }
 

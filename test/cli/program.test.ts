@@ -1,8 +1,23 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { execFile, spawn } from "node:child_process";
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT, runCli } from "../helpers/cli.js";
+import { CLI, ROOT, runCli } from "../helpers/cli.js";
+
+/** The user `nobody`, whom a test run as root runs the command as where it needs a folder it cannot write. */
+const NOBODY = 65534;
 
 const packageVersion = (JSON.parse(readFileSync(`${ROOT}/package.json`, "utf8")) as { version: string })
   .version;
@@ -125,5 +140,151 @@ describe("the code cache (src/cli.ts)", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a code cache that does not check out costs speed only (src/cli.ts)", () => {
+  /** A private cache folder in a folder of its own, removed after `body`. */
+  async function withCacheFolder(body: (cache: string) => Promise<void>): Promise<void> {
+    const dir = mkdtempSync(join(tmpdir(), "topsync-cache-test-"));
+    try {
+      const cache = join(dir, "cache");
+      mkdirSync(cache, { mode: 0o700 });
+      await body(cache);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  /**
+   * `topsync --help` with the cache in `cache`: it must exit 0 and print the usage whatever the cache holds. `shell`
+   * is run first in the same shell (limits); `cli` is the command to run; `nobody` runs it as nobody when the tests
+   * run as root.
+   */
+  async function help(
+    cache: string,
+    options: { shell?: string; cli?: string; nobody?: boolean } = {},
+  ): Promise<void> {
+    const user = options.nobody && process.getuid?.() === 0 ? { uid: NOBODY, gid: NOBODY } : {};
+    const cli = options.cli ?? CLI;
+    const result = await new Promise<{ code: unknown; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        "/bin/sh",
+        ["-c", `${options.shell ?? "true"} && exec "$0" "$1" --help`, process.execPath, cli],
+        { env: { PATH: process.env.PATH ?? "", TOPSYNC_COMPILE_CACHE: cache }, timeout: 60_000, ...user },
+        (error, stdout, stderr) =>
+          resolve({ code: error ? (error.code ?? error.signal) : 0, stdout, stderr }),
+      );
+    });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("Usage: topsync");
+  }
+
+  /**
+   * dist/cli.js and the bundle with its digest, copied to `dir`/dist with the package.json the bundle looks for
+   * above: nobody may not be able to read the checkout.
+   */
+  function copyOfCli(dir: string): string {
+    const dist = join(dir, "dist");
+    mkdirSync(dist, { mode: 0o755 });
+    for (const name of ["cli.js", "topsync.cjs", "topsync.cjs.sha256"])
+      copyFileSync(join(ROOT, "dist", name), join(dist, name));
+    copyFileSync(join(ROOT, "package.json"), join(dir, "package.json"));
+    return join(dist, "cli.js");
+  }
+
+  const onlyCache = (cache: string): string => {
+    const files = readdirSync(cache);
+    expect(files).toHaveLength(1);
+    return join(cache, files[0] as string);
+  };
+
+  it("a cache damaged after it was written (bit rot, a bad restore) is not read, and is written anew", async () => {
+    await withCacheFolder(async (cache) => {
+      await help(cache);
+      const file = onlyCache(cache);
+      const damaged = readFileSync(file);
+      // A byte in every 997 inverted, past the first 64: V8 crashes on such a cache rather than refusing it.
+      for (let i = 64; i < damaged.length; i += 997) damaged[i] = (damaged[i] as number) ^ 0xff;
+      writeFileSync(file, damaged);
+      await help(cache);
+      const rewritten = readFileSync(onlyCache(cache));
+      expect(rewritten.equals(damaged)).toBe(false);
+      await help(cache); // and the rewritten one is good
+      expect(readFileSync(onlyCache(cache)).equals(rewritten)).toBe(true);
+    });
+  });
+
+  it("a truncated cache is not read, and is written anew", async () => {
+    await withCacheFolder(async (cache) => {
+      await help(cache);
+      const file = onlyCache(cache);
+      const whole = readFileSync(file);
+      writeFileSync(file, whole.subarray(0, whole.length >> 1));
+      await help(cache);
+      expect(readFileSync(onlyCache(cache)).length).toBeGreaterThan(whole.length >> 1);
+    });
+  });
+
+  it("a run that died while using a cache makes the next run compile afresh and write it anew", async () => {
+    await withCacheFolder(async (cache) => {
+      const sandbox = async (stop: NodeJS.Signals) => {
+        const child = spawn(
+          process.execPath,
+          [CLI, "sandbox", "--reseller-port", "0", "--analytics-port", "0"],
+          {
+            env: { PATH: process.env.PATH ?? "", TOPSYNC_COMPILE_CACHE: cache },
+            stdio: ["ignore", "pipe", "pipe"],
+          },
+        );
+        const exited = new Promise<number | string>((resolve) =>
+          child.once("exit", (code, signal) => resolve(code ?? signal ?? "?")),
+        );
+        let out = "";
+        child.stdout.on("data", (chunk) => {
+          out += String(chunk);
+          if (out.includes("Ctrl-C stops")) child.kill(stop);
+        });
+        return exited;
+      };
+      expect(await sandbox("SIGINT")).toBe(0);
+      const written = statSync(onlyCache(cache)).ino;
+      // This run reads the cache and is killed while it runs, as a crash in code taken from the cache would end it.
+      expect(await sandbox("SIGKILL")).toBe("SIGKILL");
+      expect(await sandbox("SIGINT")).toBe(0);
+      // A new file renamed into place: this run did not trust the cache the killed run was using.
+      expect(statSync(onlyCache(cache)).ino).not.toBe(written);
+      expect(await sandbox("SIGINT")).toBe(0);
+    });
+  });
+
+  it("a folder that cannot be written, holding a damaged cache, leaves every run correct", async () => {
+    await withCacheFolder(async (cache) => {
+      const asRoot = process.getuid?.() === 0;
+      const cli = asRoot ? copyOfCli(dirname(cache)) : CLI;
+      await help(cache, { cli });
+      const file = onlyCache(cache);
+      const damaged = readFileSync(file);
+      for (let i = 64; i < damaged.length; i += 997) damaged[i] = (damaged[i] as number) ^ 0xff;
+      writeFileSync(file, damaged);
+      chmodSync(cache, 0o500);
+      if (asRoot) {
+        // root writes anywhere: the runs are nobody's, in a folder that is nobody's.
+        chmodSync(dirname(cache), 0o755);
+        chownSync(cache, NOBODY, NOBODY);
+        chownSync(file, NOBODY, NOBODY);
+      }
+      for (let run = 0; run < 2; run++) await help(cache, { cli, nobody: true });
+      expect(readdirSync(cache)).toEqual([basename(file)]);
+      expect(readFileSync(file).equals(damaged)).toBe(true);
+    });
+  });
+
+  it("a cache folder that fills up leaves no partial file behind", async () => {
+    await withCacheFolder(async (cache) => {
+      // Files of at most 64 KiB: the cache (some 500 KiB) stops short, as on a full disk.
+      for (let run = 0; run < 2; run++) await help(cache, { shell: "ulimit -f 64" });
+      expect(readdirSync(cache)).toEqual([]);
+    });
   });
 });

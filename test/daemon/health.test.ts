@@ -12,6 +12,7 @@ import {
   freePort,
   insertIntake,
   ledgerDatabase,
+  sessionsOn,
   setConnectable,
   spawnDaemon,
   waitFor,
@@ -42,9 +43,15 @@ describe("health and metrics of topsync run", () => {
     const daemon = spawnDaemon(daemonConfig(sandbox, created.url, port, idle), port);
     try {
       await waitReady(daemon);
-      await new Promise((resolve) => setTimeout(resolve, 300)); // let the start-up sweep and poll finish
+      // The start-up sweep and poll finish first: the daemon's sessions all idle for 300 ms.
+      const quiet = async () => {
+        const { sessions, recentlyBusy } = await sessionsOn(name, 300);
+        return sessions > 0 && recentlyBusy === 0;
+      };
+      await waitFor("the daemon idle on its database", quiet, { daemons: [daemon] });
       await setConnectable(name, false);
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the dropped connections close first
+      const closed = async () => (await sessionsOn(name)).sessions === 0;
+      await waitFor("the dropped connections to close", closed, { daemons: [daemon] });
       const down = await waitFor(
         "/readyz to fail",
         async () => {

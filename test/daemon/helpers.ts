@@ -183,6 +183,27 @@ export async function setConnectable(databaseName: string, allow: boolean): Prom
   }
 }
 
+/**
+ * The server's sessions on a database: how many there are, and how many ran a query in the last `quietMs` or are
+ * running one (a session between two queries of a loop shows as idle only for that moment).
+ */
+export async function sessionsOn(
+  databaseName: string,
+  quietMs = 0,
+): Promise<{ sessions: number; recentlyBusy: number }> {
+  const admin = postgres(`${SERVER_URL}/postgres`, { max: 1, onnotice: () => {} });
+  try {
+    const [found] = await admin<{ sessions: number; recently_busy: number }[]>`
+      select count(*)::int as sessions,
+        (count(*) filter (where state <> 'idle' or state_change > now() - ${quietMs} * interval '1 millisecond'))::int
+          as recently_busy
+      from pg_stat_activity where datname = ${databaseName} and pid <> pg_backend_pid()`;
+    return { sessions: found?.sessions ?? 0, recentlyBusy: found?.recently_busy ?? 0 };
+  } finally {
+    await admin.end();
+  }
+}
+
 export function databaseName(url: string): string {
   return new URL(url).pathname.slice(1);
 }

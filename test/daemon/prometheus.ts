@@ -2,6 +2,7 @@
 // be a HELP, a TYPE or a sample of a family whose TYPE came before it; anything else throws.
 import { spawnSync } from "node:child_process";
 import { expect } from "vitest";
+import { needs, type Tool } from "../helpers/tools.js";
 
 export interface Sample {
   name: string;
@@ -93,14 +94,22 @@ export function sampleValue(
   return found[0]!.value;
 }
 
-/** Whether Prometheus's own `promtool` is on the PATH (Debian's `prometheus` package; .ci/run installs it). */
-export function hasPromtool(): boolean {
-  return spawnSync("promtool", ["--version"], { stdio: "ignore" }).status === 0;
-}
+/** Prometheus's own `promtool`, for `needs` (test/helpers/tools.ts): it must be on the PATH. */
+export const PROMTOOL: Tool = {
+  name: "promtool",
+  install: "Debian's prometheus package has it; .ci/run installs it",
+  problem: () =>
+    spawnSync("promtool", ["--version"], { stdio: "ignore" }).status === 0
+      ? undefined
+      : "no promtool on the PATH",
+};
 
-/** `promtool check metrics` over an exposition: exit 0 and no warning, when promtool is installed. */
+/**
+ * `promtool check metrics` over an exposition: exit 0 and no warning. Without promtool: a failure in CI, a
+ * banner saying it was skipped elsewhere.
+ */
 export async function expectPromtoolClean(text: string): Promise<void> {
-  if (!hasPromtool()) return;
+  if (!(await needs(PROMTOOL, "promtool check metrics over /metrics"))) return;
   const result = spawnSync("promtool", ["check", "metrics"], { input: text, encoding: "utf8" });
   expect(`${result.stdout}${result.stderr}`.trim()).toBe("");
   expect(result.status).toBe(0);

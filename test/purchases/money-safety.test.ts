@@ -13,6 +13,7 @@ import { CLI, runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
 import { createPostgresDatabase, DB_KINDS, openTestDatabase } from "../helpers/db.js";
+import { waitFor } from "../helpers/wait.js";
 
 const phones = (n: number, offset = 0) =>
   Array.from({ length: n }, (_, i) => `0803${String(2_000_000 + offset + i)}`);
@@ -202,9 +203,24 @@ describe("processes on one PostgreSQL database", () => {
       const child = spawn(process.execPath, [CLI, "-c", file, "purchases", "run", "--job", "bulk", "--now"], {
         stdio: "ignore",
       });
-      while (sandbox.debits().length < 20) await new Promise((resolve) => setTimeout(resolve, 20));
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      await waitFor("20 purchases bought", () => sandbox.debits().length >= 20);
+      // From here the sandbox debits every purchase and holds its answer, so the run has purchases in flight
+      // whenever it is killed: the kill lands once one of them is debited and still submitting in the ledger.
+      const held = sandbox.debits().length;
+      sandbox.setFaults({ endpoints: { data: { rateHangAfter: 1 } } });
+      await waitFor("a purchase debited, unanswered and still submitting", async () => {
+        const inFlight = new Set(
+          sandbox
+            .debits()
+            .slice(held)
+            .map((debit) => debit.phone_number),
+        );
+        const submitting = (await ledgerOf(created.url)).filter((row) => row.state === "submitting");
+        return submitting.some((row) => inFlight.has(row.phone));
+      });
       child.kill("SIGKILL");
-      await new Promise((resolve) => child.once("exit", resolve));
+      await exited;
       const killedAt = sandbox.debits().length;
       sandbox.setFaults({ endpoints: {} });
       // the restart processes what is queued; the job has no schedule, so it writes no new fire

