@@ -27,13 +27,13 @@ describe("a daemon fire", () => {
     );
     try {
       await waitReady(daemon);
+      // A fire is `done` once its rows are written; the prices are recorded when the purchase run that follows
+      // ends, so that is what is waited for (a SIGTERM between the two would stop the run first).
       await waitFor(
-        "a fire to finish",
+        "a purchase run to record the prices",
         async () =>
-          (await count(
-            fixture.database,
-            sql`select count(*) as n from schedule_fires where job_name = 'tick' and status = 'done'`,
-          )) > 0,
+          (await count(fixture.database, sql`select count(*) as n from kv where key = 'plan_prices'`)) > 0 &&
+          (await count(fixture.database, sql`select count(*) as n from purchases where state = 'succeeded'`)) > 0,
         { daemons: [daemon] },
       );
       daemon.child.kill("SIGTERM");
