@@ -58,7 +58,9 @@ function rawClient(port: number, request: string | Buffer = ""): RawClient {
 }
 
 /** The refusals this replica counted, by reason, and its rejected notifications. */
-async function refusals(daemon: DaemonProcess): Promise<{ byReason: Record<string, number>; rejected: number }> {
+async function refusals(
+  daemon: DaemonProcess,
+): Promise<{ byReason: Record<string, number>; rejected: number }> {
   const seen = parsePrometheus((await daemon.get("/metrics")).body);
   const byReason: Record<string, number> = {};
   for (const s of seen.samples)
@@ -129,7 +131,10 @@ describe("the daemon's port under abuse", () => {
       );
       expect(stored[0]!.n).toBe(0);
       // Logged, a line a reason at most every 10 s, not one a connection.
-      const lines = daemon.stderr().split("\n").filter((l) => l.includes("webhook delivery refused"));
+      const lines = daemon
+        .stderr()
+        .split("\n")
+        .filter((l) => l.includes("webhook delivery refused"));
       expect(lines.length).toBeGreaterThan(0);
       expect(lines.length).toBeLessThan(50);
       expect(daemon.stderr()).not.toContain(SECRET);
