@@ -85,7 +85,9 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
   );
   await listen(server, options.host, options.port);
   const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${options.port}`;
-  options.logger.info(`serving /healthz, /readyz and /metrics on ${url}`);
+  options.logger.info(
+    `serving /healthz, /readyz and /metrics${options.webhook ? ", and the webhook receiver," : ""} on ${url}`,
+  );
   return {
     url,
     close: () =>
