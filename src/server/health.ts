@@ -15,7 +15,7 @@ import type { WebhookReceiver } from "./webhook.js";
 /** Why the server itself refused a request or connection: the `reason` of topsync_http_refusals_total. */
 export type ServerRefusal =
   | "max_connections"
-  | "headers_timeout"
+  | "request_timeout"
   | "bad_request"
   | "headers_too_large"
   | "bad_url"
@@ -112,7 +112,7 @@ function clientError(
     error.code === "ERR_HTTP_REQUEST_TIMEOUT"
       ? [
           "408 Request Timeout",
-          "headers_timeout",
+          "request_timeout",
           "a request did not arrive in time (server.headers_timeout)",
         ]
       : error.code === "HPE_HEADER_OVERFLOW"

@@ -108,30 +108,32 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const source = normaliseAddress(request.socket.remoteAddress ?? "");
-    let counted = false;
+    /** The source whose count this delivery holds, once it holds one. */
+    let counted: string | undefined;
     try {
       if (request.method !== "POST")
         throw new Refusal(405, "method", "method not allowed: deliveries are POST");
       if (allow && !allowed(allow, source))
         throw new Refusal(403, "forbidden_source", "source address not allowed");
-      const busy = inProgress.get(source) ?? 0;
+      const key = sourceKey(source);
+      const busy = inProgress.get(key) ?? 0;
       if (busy >= config.max_per_source)
         throw new Refusal(
           429,
           "source_limit",
           `too many deliveries in progress from one source (webhooks.max_per_source ${config.max_per_source})`,
         );
-      inProgress.set(source, busy + 1);
-      counted = true;
+      inProgress.set(key, busy + 1);
+      counted = key;
       await receive(request, response, source);
     } catch (error) {
       if (error instanceof Refusal) refuse(response, error);
       else fail(response, error);
     } finally {
-      if (counted) {
-        const left = (inProgress.get(source) ?? 1) - 1;
-        if (left > 0) inProgress.set(source, left);
-        else inProgress.delete(source);
+      if (counted !== undefined) {
+        const left = (inProgress.get(counted) ?? 1) - 1;
+        if (left > 0) inProgress.set(counted, left);
+        else inProgress.delete(counted);
       }
     }
   }
@@ -268,6 +270,25 @@ function decodeSignature(text: string, encoding: "hex" | "base64"): Buffer | und
 function sameText(a: string, b: string): boolean {
   const hash = (text: string) => createHmac("sha256", "topsync-token").update(text).digest();
   return timingSafeEqual(hash(a), hash(b)) && a === b;
+}
+
+/**
+ * What `max_per_source` counts by: the address, or for IPv6 its /64 (one host is commonly given a whole /64, so
+ * counting by address would let it open as many deliveries as it has addresses).
+ */
+function sourceKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const [head = "", tail] = address.split("::");
+  const groups = head === "" ? [] : head.split(":");
+  if (tail !== undefined) {
+    const rest = tail === "" ? [] : tail.split(":");
+    while (groups.length + rest.length < 8) groups.push("0");
+    groups.push(...rest);
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, "").toLowerCase())
+    .join(":")}::/64`;
 }
 
 function normaliseAddress(address: string): string {

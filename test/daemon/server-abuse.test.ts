@@ -1,4 +1,5 @@
-// The daemon's port under abuse: hundreds of webhook deliveries that never finish their body, from one source;
+// The daemon's port under abuse: hundreds of webhook deliveries that never finish their body, from one source,
+// and connections that never finish their headers or send nothing;
 // a wrong token with its body held back; a malformed token escape; a request target that is not a URL; more
 // connections than server.max_connections. Each is answered or closed, counted and logged without its target,
 // and /healthz and /metrics keep answering.
@@ -79,7 +80,7 @@ async function stop(daemon: DaemonProcess): Promise<number> {
 describe("the daemon's port under abuse", () => {
   const ledger = useLedger({ seed: 41 });
 
-  it("300 webhook bodies held back from one source: over the per-source cap refused at once, the rest at the body deadline; /healthz and /metrics answer throughout", {
+  it("300 webhook bodies held back from one source: over the per-source cap refused at once, the rest at the body deadline; unfinished headers and silent connections closed at the headers deadline; /healthz and /metrics answer throughout", {
     timeout: 180_000,
   }, async () => {
     const port = await freePort();
@@ -88,6 +89,7 @@ describe("the daemon's port under abuse", () => {
       port,
     );
     const clients: RawClient[] = [];
+    const slow: RawClient[] = [];
     try {
       await waitReady(daemon);
       const head =
@@ -96,6 +98,9 @@ describe("the daemon's port under abuse", () => {
       // Every client sends all of its body but the last byte, and waits.
       const held = Buffer.concat([Buffer.from(head), Buffer.alloc(64 * 1024 - 1, "x")]);
       for (let i = 0; i < 300; i++) clients.push(rawClient(port, held));
+      // And others that never finish their headers, or send nothing at all.
+      for (let i = 0; i < 50; i++) slow.push(rawClient(port, `POST ${PATH} HTTP/1.1\r\nhost: 127.0.0.1\r\n`));
+      for (let i = 0; i < 50; i++) slow.push(rawClient(port));
 
       await waitFor(
         "the clients over the per-source cap to be refused",
@@ -106,10 +111,12 @@ describe("the daemon's port under abuse", () => {
       expect((await daemon.get("/metrics")).status).toBe(200);
       expect((await daemon.get("/readyz")).status).toBe(200);
 
-      await waitFor("every held connection to be closed", () => clients.every((c) => c.isClosed()), {
-        daemons: [daemon],
-        timeoutMs: 120_000,
-      });
+      await waitFor(
+        "every held connection to be closed",
+        () => [...clients, ...slow].every((c) => c.isClosed()),
+        { daemons: [daemon], timeoutMs: 120_000 },
+      );
+      expect(slow.map((c) => c.status()).filter((s) => s !== undefined && s !== 408)).toEqual([]);
       const answered = clients.map((c) => c.status()).filter((s) => s !== undefined);
       expect(answered.every((s) => s === 429 || s === 408)).toBe(true);
       expect(answered).toContain(408);
@@ -125,6 +132,7 @@ describe("the daemon's port under abuse", () => {
       expect((counted.byReason.source_limit ?? 0) + (counted.byReason.body_timeout ?? 0)).toBe(300);
       expect(counted.byReason.body_timeout).toBeGreaterThan(0);
       expect(counted.rejected).toBe(300);
+      expect(counted.byReason.request_timeout).toBeGreaterThanOrEqual(50);
       const stored = await rows<{ n: number }>(
         ledger.database.db,
         sql`select count(*)::int as n from provider_notifications`,
@@ -139,7 +147,7 @@ describe("the daemon's port under abuse", () => {
       expect(lines.length).toBeLessThan(50);
       expect(daemon.stderr()).not.toContain(SECRET);
     } finally {
-      for (const c of clients) c.socket.destroy();
+      for (const c of [...clients, ...slow]) c.socket.destroy();
       expect(await stop(daemon)).toBe(0);
     }
   });
