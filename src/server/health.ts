@@ -119,6 +119,11 @@ function clientError(
         ? ["431 Request Header Fields Too Large", "headers_too_large", "a request's headers were too large"]
         : ["400 Bad Request", "bad_request", `a request was not valid HTTP (${error.code ?? "unreadable"})`];
   refuse(reason, message);
+  // Only on a connection that has not been answered yet (as Node.js does): another answer may be under way.
+  if (socket.bytesWritten > 0) {
+    socket.destroy();
+    return;
+  }
   socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
   socket.destroySoon();
 }
