@@ -75,6 +75,8 @@ const server = await startHealthServer({
       token_header: "X-Webhook-Token",
       allow_from: [],
       match_window: 1_800_000,
+      body_timeout: 10_000,
+      max_per_source: 64,
     },
     database: () => database.db,
     secrets: [SECRET, "sandbox-reseller-key"],

@@ -153,7 +153,11 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
   if (!result.success || issues.length > 0) throw new ConfigError(finish(issues));
 
   const config = anchorPaths(result.data, path.dirname(path.resolve(file)));
-  const warnings = [...yamlWarnings, ...domainWarnings(config, doc, at)];
+  const warnings = [
+    ...yamlWarnings,
+    ...domainWarnings(config, doc, at),
+    ...webhooksWarnings(field(plain.value, "webhooks"), doc, at),
+  ];
   const positionOf = (valuePath: readonly PathSegment[]) => {
     const { line, col } = lines.linePos(locate(doc, valuePath).offset);
     return { line, column: col };
@@ -293,6 +297,21 @@ function anchorPaths(config: Config, directory: string): Config {
         : { ...job, recipients_file: path.resolve(directory, job.recipients_file) },
     ),
   };
+}
+
+/**
+ * A `webhooks` section with settings but no `enabled` runs no receiver (it is off unless enabled): say so, since
+ * the provider's deliveries would otherwise fail with nothing in topsync's output to explain why. An explicit
+ * `enabled: false` is the operator's choice and needs no warning.
+ */
+function webhooksWarnings(section: unknown, doc: Document, at: At): ConfigIssue[] {
+  if (section === null || typeof section !== "object" || Array.isArray(section)) return [];
+  const keys = Object.keys(section);
+  if (keys.length === 0 || keys.includes("enabled")) return [];
+  const message =
+    "has settings but no `enabled: true`, so the daemon starts no webhook receiver and the provider's " +
+    "notifications are not received; add `enabled: true` (or `enabled: false` to keep it off without this warning)";
+  return [at(locate(doc, ["webhooks"]).offset, "webhooks", message)];
 }
 
 function domainWarnings(config: Config, doc: Document, at: At): ConfigIssue[] {

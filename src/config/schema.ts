@@ -269,10 +269,21 @@ const intakeSchema = z.strictObject({
   batch_size: integer(1, 100_000).prefault(500),
 });
 
+/** Node.js timers hold at most this; the server's timeouts stay well below it. */
+const MAX_SERVER_TIMEOUT_MS = 3_600_000;
+const serverTimeout = (fallback: string) =>
+  duration({ min: 1 })
+    .refine((ms) => ms <= MAX_SERVER_TIMEOUT_MS, { message: "must be at most 1h" })
+    .prefault(fallback);
+
 const serverSchema = z.strictObject({
   host: text().prefault("0.0.0.0"),
   port: integer(1, 65_535).prefault(9464),
   shutdown_grace: duration().prefault("30s"),
+  /** Connections open at once; past it a new connection is closed at once (probes included). */
+  max_connections: integer(1, 100_000).prefault(512),
+  /** A request's line and headers must arrive within this, or the connection is closed (408). */
+  headers_timeout: serverTimeout("10s"),
 });
 
 const SIGNATURE_ALGORITHMS = ["sha256", "sha512"] as const;
@@ -299,6 +310,10 @@ const webhooksSchema = z
     allow_from: ipList().prefault([]),
     /** How far a notification's date may be from an in_doubt purchase's POST for it to be a candidate. */
     match_window: duration({ min: 1 }).prefault("30m"),
+    /** A delivery's body must arrive within this after its headers, or it is refused (408). */
+    body_timeout: serverTimeout("10s"),
+    /** Deliveries in progress at once from one source address; more are refused (429) before their body. */
+    max_per_source: integer(1, 10_000).prefault(64),
   })
   .superRefine((hooks, ctx) => {
     if (hooks.enabled && hooks.secret === undefined)

@@ -9,12 +9,8 @@ import type { Config } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import { formatDuration } from "../duration.js";
 import type { Logger } from "../log/logger.js";
-import {
-  type NotificationDeps,
-  notificationDeps,
-  processNotification,
-  retryUnmatched,
-} from "../purchases/notifications.js";
+import { NotificationBacklog } from "../purchases/notification-backlog.js";
+import { notificationDeps } from "../purchases/notifications.js";
 import { startHealthServer } from "../server/health.js";
 import { readLedgerStats } from "../server/ledger-stats.js";
 import { DaemonMetrics } from "../server/metrics.js";
@@ -24,11 +20,10 @@ import { createWebhookReceiver, type WebhookReceiver } from "../server/webhook.j
 import { connectWithRetry } from "./connect.js";
 import type { DaemonContext } from "./context.js";
 import { startDaemon } from "./daemon.js";
+import { NotificationPasses } from "./notification-passes.js";
 import { WorkTracker } from "./work-tracker.js";
 
 const SCRAPE_TIMEOUT_MS = 5000;
-/** How often unmatched notifications are looked at again once a purchase has become in_doubt since. */
-const REMATCH_INTERVAL_MS = 30_000;
 
 export interface ServiceOptions {
   config: Config;
@@ -58,38 +53,25 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
     await Promise.allSettled([clients.reseller.close(), clients.analytics.close()]);
     await database?.close().catch(() => {});
   };
-  let notifications: NotificationDeps | undefined;
-  const deps = () => {
-    if (!notifications && database)
-      notifications = notificationDeps({
-        db: database.db,
-        reseller: clients.reseller,
-        config,
-        logger,
-        clock: options.clock,
-      });
-    return notifications;
+  let backlog: NotificationBacklog | undefined;
+  const notifications = () => {
+    if (!backlog && database)
+      backlog = new NotificationBacklog(
+        notificationDeps({
+          db: database.db,
+          reseller: clients.reseller,
+          config,
+          logger,
+          clock: options.clock,
+        }),
+        (result) => metrics.notification(result.outcome),
+      );
+    return backlog;
   };
-  const webhook = config.webhooks.enabled ? receiver(options, metrics, () => database, deps) : undefined;
-  let rematching = false;
-  const rematch = config.webhooks.enabled
-    ? setInterval(() => {
-        const ready = deps();
-        if (!ready || rematching) return;
-        rematching = true;
-        retryUnmatched(ready)
-          .then(
-            (results) => {
-              for (const result of results) metrics.notification(result.outcome);
-            },
-            (error: unknown) => logger.warn({ err: error }, `notifications: ${(error as Error).message}`),
-          )
-          .finally(() => {
-            rematching = false;
-          });
-      }, REMATCH_INTERVAL_MS)
+  const webhook = config.webhooks.enabled
+    ? receiver(options, metrics, () => database, notifications)
     : undefined;
-  rematch?.unref();
+  let passes: NotificationPasses | undefined;
   try {
     const server = await startHealthServer({
       host: config.server.host,
@@ -97,6 +79,13 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
       readiness,
       logger,
       webhook,
+      limits: {
+        maxConnections: config.server.max_connections,
+        headersTimeout: config.server.headers_timeout,
+        // Past the webhook's own body deadline, so that a slow delivery gets the receiver's 408.
+        requestTimeout: config.server.headers_timeout + config.webhooks.body_timeout + 1000,
+      },
+      onRefused: (reason) => metrics.refused(reason),
       metrics: async () => {
         metrics.setLedger(await ledgerStats(database, options), config);
         return { contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
@@ -113,12 +102,23 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
       });
       if (!database) return { clean: true };
       readiness.connected(database);
+      const processing = notifications();
+      if (webhook && processing) {
+        passes = new NotificationPasses({
+          backlog: processing,
+          deps: processing.deps,
+          metrics,
+          logger,
+          clock: options.clock,
+        });
+        passes.start();
+      }
       return await runConnected(options, { ...clients, database, metrics }, readiness, stop);
     } finally {
       await server.close();
     }
   } finally {
-    if (rematch) clearInterval(rematch);
+    await passes?.stop();
     await closeAll();
   }
 }
@@ -165,14 +165,21 @@ async function runConnected(
   return { clean };
 }
 
-/** The webhook receiver: stores deliveries, then processes each new one after its answer. */
+/** The webhook receiver: stores deliveries, then processes each one that is new or still waiting. */
 function receiver(
   options: ServiceOptions,
   metrics: DaemonMetrics,
   database: () => Database | undefined,
-  deps: () => NotificationDeps | undefined,
+  notifications: () => NotificationBacklog | undefined,
 ): WebhookReceiver {
   const { config, logger } = options;
+  const process = (id: number, again: boolean) => {
+    notifications()
+      ?.process(id, again)
+      .catch((error: unknown) =>
+        logger.warn({ notification: id, err: error }, `notification ${id}: ${(error as Error).message}`),
+      );
+  };
   return createWebhookReceiver({
     config: config.webhooks,
     database: () => database()?.db,
@@ -181,18 +188,13 @@ function receiver(
     ),
     logger,
     now: () => options.clock.now(),
-    onRejected: () => metrics.notification("rejected"),
-    onStored: (id) => {
-      const ready = deps();
-      if (!ready) return;
-      processNotification(ready, id).then(
-        (result) => {
-          if (result) metrics.notification(result.outcome);
-        },
-        (error: unknown) =>
-          logger.warn({ notification: id, err: error }, `notification ${id}: ${(error as Error).message}`),
-      );
+    onRejected: (reason) => {
+      metrics.refused(reason);
+      // Not yet connected is "try again", not a refusal of the delivery.
+      if (reason !== "not_ready") metrics.notification("rejected");
     },
+    onStored: (id) => process(id, false),
+    onRedelivered: (id) => process(id, true),
   });
 }
 

@@ -1,10 +1,33 @@
 // The daemon's HTTP endpoints on server.host:server.port: /healthz (the process is alive), /readyz (see
-// readiness.ts; 503 until ready), /metrics (Prometheus text), and the webhook receiver when enabled. A port already in use is a clear error.
+// readiness.ts; 503 until ready), /metrics (Prometheus text), and the webhook receiver when enabled. A port already
+// in use is a clear error. The port is open to anyone who can reach it: connections are capped
+// (server.max_connections), a request's headers must come within server.headers_timeout (and the whole request
+// within that and webhooks.body_timeout), and a request that is not HTTP, or whose target is not a URL, is
+// answered 4xx and closed. Each such refusal is counted and logged, never with the request's target.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import { TopsyncError } from "../errors.js";
 import type { Logger } from "../log/logger.js";
 import type { Readiness } from "./readiness.js";
+import { RefusalLog } from "./refusal-log.js";
 import type { WebhookReceiver } from "./webhook.js";
+
+/** Why the server itself refused a request or connection: the `reason` of topsync_http_refusals_total. */
+export type ServerRefusal =
+  | "max_connections"
+  | "request_timeout"
+  | "bad_request"
+  | "headers_too_large"
+  | "bad_url"
+  | "method";
+
+export interface ServerLimits {
+  maxConnections: number;
+  /** The request line and headers must arrive within this (ms). */
+  headersTimeout: number;
+  /** The whole request, body included, must arrive within this (ms); the webhook path has its own, shorter. */
+  requestTimeout: number;
+}
 
 export interface HealthServerOptions {
   host: string;
@@ -15,6 +38,10 @@ export interface HealthServerOptions {
   logger: Logger;
   /** The provider-notification receiver (webhook.ts), when webhooks are enabled. */
   webhook?: WebhookReceiver;
+  /** Defaults: those of the config's `server` section. */
+  limits?: Partial<ServerLimits>;
+  /** Counts a refusal (metrics). */
+  onRefused?: (reason: ServerRefusal) => void;
 }
 
 export interface HealthServer {
@@ -22,17 +49,45 @@ export interface HealthServer {
   close(): Promise<void>;
 }
 
+const DEFAULT_LIMITS: ServerLimits = { maxConnections: 512, headersTimeout: 10_000, requestTimeout: 21_000 };
+
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
-  const server = createServer((request, response) => {
-    handle(options, request, response).catch((error: unknown) => {
-      options.logger.warn({ err: error }, `${request.url}: ${(error as Error).message}`);
-      if (!response.headersSent) send(response, 500, "text/plain", `error: ${(error as Error).message}\n`);
-      else response.end();
-    });
-  });
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const refusals = new RefusalLog(options.logger, Date.now);
+  const refuse = (reason: ServerRefusal, message: string) => {
+    options.onRefused?.(reason);
+    refusals.warn(reason, message);
+  };
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeout,
+      requestTimeout: Math.max(limits.requestTimeout, limits.headersTimeout),
+      // How often those two are checked (Node's default, 30 s, would let them run late by as much).
+      connectionsCheckingInterval: Math.min(1000, limits.headersTimeout),
+    },
+    (request, response) => {
+      handle(options, request, response, refuse).catch((error: unknown) => {
+        options.logger.warn({ err: error }, `${request.method} request failed: ${(error as Error).message}`);
+        if (!response.headersSent) send(response, 500, "text/plain", "internal error\n");
+        else response.end();
+      });
+    },
+  );
+  server.maxConnections = limits.maxConnections;
+  server.on("drop", () =>
+    refuse(
+      "max_connections",
+      `a connection was closed at once: ${limits.maxConnections} are open (server.max_connections)`,
+    ),
+  );
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) =>
+    clientError(error, socket, refuse),
+  );
   await listen(server, options.host, options.port);
   const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${options.port}`;
-  options.logger.info(`serving /healthz, /readyz and /metrics on ${url}`);
+  options.logger.info(
+    `serving /healthz, /readyz and /metrics${options.webhook ? ", and the webhook receiver," : ""} on ${url}`,
+  );
   return {
     url,
     close: () =>
@@ -43,13 +98,57 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
   };
 }
 
-async function handle(options: HealthServerOptions, request: IncomingMessage, response: ServerResponse) {
-  const path = new URL(request.url ?? "/", "http://localhost").pathname;
+/** A request Node.js could not read as HTTP, or that came too slowly: answered (when it can be) and closed. */
+function clientError(
+  error: NodeJS.ErrnoException,
+  socket: Socket,
+  refuse: (reason: ServerRefusal, message: string) => void,
+): void {
+  if (error.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, message]: [string, ServerRefusal, string] =
+    error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? [
+          "408 Request Timeout",
+          "request_timeout",
+          "a request did not arrive in time (server.headers_timeout)",
+        ]
+      : error.code === "HPE_HEADER_OVERFLOW"
+        ? ["431 Request Header Fields Too Large", "headers_too_large", "a request's headers were too large"]
+        : ["400 Bad Request", "bad_request", `a request was not valid HTTP (${error.code ?? "unreadable"})`];
+  refuse(reason, message);
+  // Only on a connection that has not been answered yet (as Node.js does): another answer may be under way.
+  if (socket.bytesWritten > 0) {
+    socket.destroy();
+    return;
+  }
+  socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+  socket.destroySoon();
+}
+
+async function handle(
+  options: HealthServerOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+  refuse: (reason: ServerRefusal, message: string) => void,
+) {
+  const path = pathOf(request.url ?? "/");
+  if (path === undefined) {
+    refuse("bad_url", "a request's target is not a URL");
+    response.setHeader("connection", "close");
+    send(response, 400, "text/plain", "bad request: the request target is not a URL\n");
+    return;
+  }
   if (options.webhook?.owns(path)) {
     await options.webhook.handle(request, response);
     return;
   }
   if (request.method !== "GET" && request.method !== "HEAD") {
+    refuse("method", `a ${request.method} request to a read-only endpoint`);
+    // Whatever body it carries is not read.
+    response.setHeader("connection", "close");
     send(response, 405, "text/plain", "method not allowed\n");
     return;
   }
@@ -69,6 +168,14 @@ async function handle(options: HealthServerOptions, request: IncomingMessage, re
     }
     default:
       send(response, 404, "text/plain", "not found: try /healthz, /readyz or /metrics\n");
+  }
+}
+
+function pathOf(target: string): string | undefined {
+  try {
+    return new URL(target, "http://localhost").pathname;
+  } catch {
+    return undefined;
   }
 }
 

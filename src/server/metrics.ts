@@ -99,6 +99,15 @@ export class DaemonMetrics {
     labelNames: ["outcome"],
     registers: [this.registry],
   });
+  private readonly refusals = new Counter({
+    name: "topsync_http_refusals_total",
+    help:
+      "Requests and connections this replica's HTTP server refused, by reason: max_connections, request_timeout, " +
+      "bad_request, headers_too_large, bad_url, method, and for webhook deliveries forbidden_source, source_limit, " +
+      "unauthenticated, too_large, body_timeout, incomplete, not_a_notification, not_ready.",
+    labelNames: ["reason"],
+    registers: [this.registry],
+  });
 
   /** The gauges read from the ledger: absent from /metrics while the ledger cannot be read. */
   private readonly ledgerGauges: Gauge[];
@@ -139,6 +148,10 @@ export class DaemonMetrics {
 
   notification(outcome: "matched" | "settled" | "unmatched" | "rejected"): void {
     this.notifications.inc({ outcome });
+  }
+
+  refused(reason: string): void {
+    this.refusals.inc({ reason });
   }
 
   websitePass(status: string, plan?: PlanSummary, at?: Date): void {

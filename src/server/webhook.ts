@@ -1,18 +1,35 @@
 // The provider-notification receiver (README "Webhooks"): POST `webhooks.path`. A delivery from a source
-// outside `allow_from` is refused (403); one that is not authenticated (HMAC of the raw body, or a token in a
-// header or the path) gets 401; a body over 64 KiB 413; one that is not a notification 400. None of these
-// changes anything. An accepted delivery is stored (secrets redacted, capped), deduplicated on the sha256 of
-// its body, answered 200 at once, and processed after the answer.
+// outside `allow_from` is refused (403), one more from a source that has `max_per_source` in progress 429; one
+// that is not authenticated (a token in a header or the path, checked before the body is read; or an HMAC of the
+// raw body) gets 401; a body over 64 KiB 413, one not complete within `body_timeout` 408, one that is not a
+// notification 400. None of these changes anything, and each is answered without reading the rest of the body.
+// An accepted delivery is stored (secrets redacted, capped), deduplicated on the sha256 of its body, answered
+// 200, and processed whether or not the answer reaches the provider; a body delivered again is processed too
+// when it is still waiting (its first processor may have stopped).
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BlockList, isIP } from "node:net";
 import type { WebhooksConfig } from "../config/index.js";
 import type { Executor } from "../db/client.js";
+import { formatDuration } from "../duration.js";
 import type { Logger } from "../log/logger.js";
 import { bodyHash, parseNotification, storeNotification } from "../purchases/notifications.js";
 import { redactSecretForms } from "../text/secrets.js";
+import { RefusalLog } from "./refusal-log.js";
 
 export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
+
+/** Why a delivery was refused: the `reason` of topsync_http_refusals_total. */
+export type WebhookRefusal =
+  | "method"
+  | "forbidden_source"
+  | "source_limit"
+  | "unauthenticated"
+  | "too_large"
+  | "body_timeout"
+  | "incomplete"
+  | "not_a_notification"
+  | "not_ready";
 
 export interface WebhookReceiverOptions {
   config: WebhooksConfig;
@@ -22,10 +39,12 @@ export interface WebhookReceiverOptions {
   secrets: readonly string[];
   logger: Logger;
   now?: () => number;
-  /** Called after the answer for each newly stored notification. */
+  /** Called once the answer is given (or the connection is gone) for each newly stored notification. */
   onStored: (id: number) => void;
-  /** Counts a refused delivery (metrics: `rejected`). */
-  onRejected?: (why: string) => void;
+  /** The same for a body stored before, delivered again: it may still be waiting to be processed. */
+  onRedelivered?: (id: number) => void;
+  /** Counts a refused delivery (metrics). */
+  onRejected?: (reason: WebhookRefusal, message: string) => void;
 }
 
 export interface WebhookReceiver {
@@ -37,6 +56,7 @@ export interface WebhookReceiver {
 class Refusal extends Error {
   constructor(
     readonly status: number,
+    readonly reason: WebhookRefusal,
     message: string,
   ) {
     super(message);
@@ -48,84 +68,147 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const base = config.path.replace(/\/+$/, "") || "/";
   const allow = allowList(config.allow_from);
   const now = options.now ?? Date.now;
+  const refusals = new RefusalLog(options.logger, now);
+  /** Deliveries in progress by source address. */
+  const inProgress = new Map<string, number>();
   const owns = (pathname: string) =>
     config.auth === "token" && config.token_in === "path"
       ? pathname === base || pathname.startsWith(`${base === "/" ? "" : base}/`)
       : pathname === base || pathname === `${base}/`;
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function receive(request: IncomingMessage, response: ServerResponse, source: string): Promise<void> {
+    if (config.auth === "token") checkToken(config, request);
+    const raw = await readBody(request, config.body_timeout);
+    if (config.auth === "hmac") checkSignature(config, request, raw, now());
+    let body: unknown;
     try {
-      if (request.method !== "POST") throw new Refusal(405, "method not allowed: deliveries are POST");
-      const source = normaliseAddress(request.socket.remoteAddress ?? "");
-      if (allow && !allowed(allow, source)) throw new Refusal(403, "source address not allowed");
-      const raw = await readBody(request);
-      authenticate(config, request, raw, now());
-      let body: unknown;
-      try {
-        body = JSON.parse(raw.toString("utf8"));
-      } catch {
-        throw new Refusal(400, "the body is not JSON");
-      }
-      const parsed = parseNotification(body);
-      if ("problem" in parsed) throw new Refusal(400, parsed.problem);
-      const db = options.database();
-      if (!db) throw new Refusal(503, "not ready: the database is not connected yet");
-      const text = options.secrets.reduce(
-        (out, secret) => redactSecretForms(out, secret),
-        raw.toString("utf8"),
-      );
-      const stored = await storeNotification(db, {
-        sha256: bodyHash(raw),
-        source: source || null,
-        body: text,
-        parsed,
-      });
-      if (!stored.duplicate) response.once("finish", () => options.onStored(stored.id));
-      send(response, 200, { received: true, id: stored.id, duplicate: stored.duplicate });
-    } catch (error) {
-      if (!(error instanceof Refusal)) {
-        // Logged without the request's path: with token_in: path, it holds the secret.
-        options.logger.warn({ err: error }, `webhook delivery not stored: ${(error as Error).message}`);
-        if (!response.headersSent) send(response, 500, { received: false, error: "not stored; try again" });
-        else response.end();
-        return;
-      }
-      if (error.status !== 503) options.onRejected?.(error.message);
-      options.logger.warn(`webhook delivery refused (${error.status}): ${error.message}`);
-      // The rest of a refused body is not read: the connection is closed after the answer.
-      response.setHeader("connection", "close");
-      send(response, error.status, { received: false, error: error.message });
+      body = JSON.parse(raw.toString("utf8"));
+    } catch {
+      throw new Refusal(400, "not_a_notification", "the body is not JSON");
     }
+    const parsed = parseNotification(body);
+    if ("problem" in parsed) throw new Refusal(400, "not_a_notification", parsed.problem);
+    const db = options.database();
+    if (!db) throw new Refusal(503, "not_ready", "not ready: the database is not connected yet");
+    const text = options.secrets.reduce(
+      (out, secret) => redactSecretForms(out, secret),
+      raw.toString("utf8"),
+    );
+    const stored = await storeNotification(db, {
+      sha256: bodyHash(raw),
+      source: source || null,
+      body: text,
+      parsed,
+    });
+    send(response, 200, { received: true, id: stored.id, duplicate: stored.duplicate });
+    // Stored is enough: it is processed whether or not the provider hears the answer.
+    if (!stored.duplicate) options.onStored(stored.id);
+    else options.onRedelivered?.(stored.id);
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const source = normaliseAddress(request.socket.remoteAddress ?? "");
+    /** The source whose count this delivery holds, once it holds one. */
+    let counted: string | undefined;
+    try {
+      if (request.method !== "POST")
+        throw new Refusal(405, "method", "method not allowed: deliveries are POST");
+      if (allow && !allowed(allow, source))
+        throw new Refusal(403, "forbidden_source", "source address not allowed");
+      const key = sourceKey(source);
+      const busy = inProgress.get(key) ?? 0;
+      if (busy >= config.max_per_source)
+        throw new Refusal(
+          429,
+          "source_limit",
+          `too many deliveries in progress from one source (webhooks.max_per_source ${config.max_per_source})`,
+        );
+      inProgress.set(key, busy + 1);
+      counted = key;
+      await receive(request, response, source);
+    } catch (error) {
+      if (error instanceof Refusal) refuse(response, error);
+      else fail(response, error);
+    } finally {
+      if (counted !== undefined) {
+        const left = (inProgress.get(counted) ?? 1) - 1;
+        if (left > 0) inProgress.set(counted, left);
+        else inProgress.delete(counted);
+      }
+    }
+  }
+
+  function refuse(response: ServerResponse, refusal: Refusal): void {
+    options.onRejected?.(refusal.reason, refusal.message);
+    refusals.warn(refusal.reason, `webhook delivery refused (${refusal.status}): ${refusal.message}`);
+    // The rest of a refused body is not read: the connection is closed after the answer.
+    response.setHeader("connection", "close");
+    if (refusal.status === 429 || refusal.status === 503) response.setHeader("retry-after", "1");
+    send(response, refusal.status, { received: false, error: refusal.message });
+  }
+
+  function fail(response: ServerResponse, error: unknown): void {
+    // Logged without the request's path: with token_in: path, it holds the secret.
+    options.logger.warn({ err: error }, `webhook delivery not stored: ${(error as Error).message}`);
+    if (!response.headersSent) send(response, 500, { received: false, error: "not stored; try again" });
+    else response.end();
   }
 
   return { owns, handle };
 }
 
 function send(response: ServerResponse, status: number, body: unknown): void {
+  if (response.headersSent || response.destroyed) return;
   response.writeHead(status, { "content-type": "application/json", "cache-control": "no-store" });
   response.end(`${JSON.stringify(body)}\n`);
 }
 
-function readBody(request: IncomingMessage): Promise<Buffer> {
+/** The body, up to 64 KiB, complete within `deadlineMs` of now. */
+function readBody(request: IncomingMessage, deadlineMs: number): Promise<Buffer> {
   const declared = Number(request.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > MAX_WEBHOOK_BODY_BYTES)
-    return Promise.reject(new Refusal(413, `the body is over ${MAX_WEBHOOK_BODY_BYTES} bytes`));
+  if (Number.isFinite(declared) && declared > MAX_WEBHOOK_BODY_BYTES) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    request.on("data", (chunk: Buffer) => {
+    const stop = (refusal?: Refusal) => {
+      clearTimeout(timer);
+      request.off("data", onData).off("end", onEnd).off("error", onFailed).off("close", onClose);
+      if (!refusal) return;
+      request.pause();
+      reject(refusal);
+    };
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > MAX_WEBHOOK_BODY_BYTES) {
-        request.removeAllListeners("data");
-        request.pause();
-        reject(new Refusal(413, `the body is over ${MAX_WEBHOOK_BODY_BYTES} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    request.on("end", () => resolve(Buffer.concat(chunks)));
-    request.on("error", reject);
+      if (size > MAX_WEBHOOK_BODY_BYTES) stop(tooLarge());
+      else chunks.push(chunk);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    const incomplete = () =>
+      new Refusal(400, "incomplete", "the connection closed before the body was complete");
+    const onFailed = () => stop(incomplete());
+    const onClose = () => {
+      if (!request.complete) stop(incomplete());
+    };
+    const timer = setTimeout(
+      () =>
+        stop(
+          new Refusal(
+            408,
+            "body_timeout",
+            `the body did not arrive within ${formatDuration(deadlineMs)} (webhooks.body_timeout)`,
+          ),
+        ),
+      deadlineMs,
+    );
+    request.on("data", onData).on("end", onEnd).on("error", onFailed).on("close", onClose);
   });
+}
+
+function tooLarge(): Refusal {
+  return new Refusal(413, "too_large", `the body is over ${MAX_WEBHOOK_BODY_BYTES} bytes`);
 }
 
 function header(request: IncomingMessage, name: string): string | undefined {
@@ -133,32 +216,49 @@ function header(request: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** Throws a 401 Refusal unless the delivery carries the configured proof. */
-function authenticate(config: WebhooksConfig, request: IncomingMessage, raw: Buffer, now: number): void {
+function secretOf(config: WebhooksConfig): string {
   const secret = config.secret ?? "";
-  if (secret === "") throw new Refusal(401, "no webhook secret configured");
-  if (config.auth === "token") {
-    const given =
-      config.token_in === "path"
-        ? decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname.split("/").pop() ?? "")
-        : (header(request, config.token_header) ?? "");
-    if (!sameText(given, secret)) throw new Refusal(401, "missing or wrong token");
-    return;
+  if (secret === "") throw new Refusal(401, "unauthenticated", "no webhook secret configured");
+  return secret;
+}
+
+/** Throws a 401 Refusal unless the delivery carries the token; needs nothing of the body. */
+function checkToken(config: WebhooksConfig, request: IncomingMessage): void {
+  const secret = secretOf(config);
+  const given =
+    config.token_in === "path"
+      ? tokenInPath(request.url ?? "/")
+      : (header(request, config.token_header) ?? "");
+  if (!sameText(given, secret)) throw new Refusal(401, "unauthenticated", "missing or wrong token");
+}
+
+/** The last segment of the path, decoded; empty when it is not a valid escape (a wrong token like any other). */
+function tokenInPath(target: string): string {
+  try {
+    return decodeURIComponent(new URL(target, "http://x").pathname.split("/").pop() ?? "");
+  } catch {
+    return "";
   }
+}
+
+/** Throws a 401 Refusal unless the delivery carries an HMAC of its body (and timestamp) with the secret. */
+function checkSignature(config: WebhooksConfig, request: IncomingMessage, raw: Buffer, now: number): void {
+  const secret = secretOf(config);
   const signature = header(request, config.signature_header)?.trim();
-  if (!signature) throw new Refusal(401, `no ${config.signature_header} header`);
+  if (!signature) throw new Refusal(401, "unauthenticated", `no ${config.signature_header} header`);
   let signed = raw;
   if (config.timestamp_header) {
     const stamp = header(request, config.timestamp_header)?.trim() ?? "";
-    if (!/^\d{1,12}$/.test(stamp)) throw new Refusal(401, `no valid ${config.timestamp_header} header`);
+    if (!/^\d{1,12}$/.test(stamp))
+      throw new Refusal(401, "unauthenticated", `no valid ${config.timestamp_header} header`);
     if (Math.abs(now - Number(stamp) * 1000) > config.tolerance)
-      throw new Refusal(401, `${config.timestamp_header} is outside the tolerance window`);
+      throw new Refusal(401, "unauthenticated", `${config.timestamp_header} is outside the tolerance window`);
     signed = Buffer.concat([Buffer.from(`${stamp}.`), raw]);
   }
   const expected = createHmac(config.algorithm, secret).update(signed).digest();
   const given = decodeSignature(signature.replace(/^sha(256|512)=/i, ""), config.encoding);
   if (!given || given.length !== expected.length || !timingSafeEqual(given, expected))
-    throw new Refusal(401, "the signature does not match the body");
+    throw new Refusal(401, "unauthenticated", "the signature does not match the body");
 }
 
 function decodeSignature(text: string, encoding: "hex" | "base64"): Buffer | undefined {
@@ -170,6 +270,25 @@ function decodeSignature(text: string, encoding: "hex" | "base64"): Buffer | und
 function sameText(a: string, b: string): boolean {
   const hash = (text: string) => createHmac("sha256", "topsync-token").update(text).digest();
   return timingSafeEqual(hash(a), hash(b)) && a === b;
+}
+
+/**
+ * What `max_per_source` counts by: the address, or for IPv6 its /64 (one host is commonly given a whole /64, so
+ * counting by address would let it open as many deliveries as it has addresses).
+ */
+function sourceKey(address: string): string {
+  if (isIP(address) !== 6) return address;
+  const [head = "", tail] = address.split("::");
+  const groups = head === "" ? [] : head.split(":");
+  if (tail !== undefined) {
+    const rest = tail === "" ? [] : tail.split(":");
+    while (groups.length + rest.length < 8) groups.push("0");
+    groups.push(...rest);
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, "").toLowerCase())
+    .join(":")}::/64`;
 }
 
 function normaliseAddress(address: string): string {

@@ -37,7 +37,14 @@ describe("a valid config", () => {
     expect(config.purchases).toEqual([]);
     expect(config.intake).toEqual({ enabled: true, poll_interval: 30_000, batch_size: 500 });
     expect(config.websites).toEqual({ mode: "apply", prune: false, max_deletes: 5, defaults: {}, items: [] });
-    expect(config.server).toEqual({ host: "0.0.0.0", port: 9464, shutdown_grace: 30_000 });
+    expect(config.server).toEqual({
+      host: "0.0.0.0",
+      port: 9464,
+      shutdown_grace: 30_000,
+      max_connections: 512,
+      headers_timeout: 10_000,
+    });
+    expect(config.webhooks).toMatchObject({ enabled: false, body_timeout: 10_000, max_per_source: 64 });
     expect(config.log).toEqual({ level: "info" });
   });
 
