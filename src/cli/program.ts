@@ -58,6 +58,7 @@ program
   .description("serve both simulated APIs on loopback until stopped")
   .option("--reseller-port <port>", "reseller port", "4010")
   .option("--analytics-port <port>", "analytics port", "4020")
+  .option("--receiver-port <port>", "notification receivers' port (Slack, Telegram, webhook)", "4030")
   .option("--host <host>", "address to listen on", "127.0.0.1")
   .option("--latency <ms>", "added latency per request in ms", "0")
   .option("--seed <n>", "seed for outcomes and faults", "1")

@@ -23,6 +23,7 @@ import {
   timeZone,
   tokenList,
 } from "./fields.js";
+import { notificationsSchema } from "./notifications.js";
 import { PRIVACY_NAMES, type Privacy, privacyCode } from "./privacy.js";
 
 export const DEFAULT_TIMEZONE = "Africa/Lagos";
@@ -508,6 +509,7 @@ export const configSchema = z
     websites: websitesSchema.prefault({}),
     server: serverSchema.prefault({}),
     webhooks: webhooksSchema.prefault({}),
+    notifications: notificationsSchema.prefault({}),
     log: logSchema.prefault({}),
   })
   .superRefine(checkUnique, evenWithFieldIssues);
@@ -544,4 +546,5 @@ export type WebsiteDefaults = WebsitesConfig["defaults"];
 export type ServerConfig = Config["server"];
 export type WebhooksConfig = Config["webhooks"];
 export type LogConfig = Config["log"];
+export type { ChannelConfig, NotificationRule, NotificationsConfig } from "./notifications.js";
 export type LogLevel = LogConfig["level"];

@@ -1,0 +1,94 @@
+// Grouping and routing: pending outbox rows of one trigger and kind become one message per subscribed channel
+// once the oldest has waited `group_wait` (at once for `notify flush`). One transaction per group takes its rows
+// with SKIP LOCKED, so replicas routing together never put one event in two messages; rows no rule sends are
+// marked dropped.
+import { sql } from "drizzle-orm";
+import type { NotificationsConfig } from "../config/index.js";
+import { type Database, rows } from "../db/client.js";
+import { groupMessage, type OutboxEvent } from "./message.js";
+import { isTrigger, type NoticeKind } from "./outbox/triggers.js";
+import { channelsFor } from "./rules.js";
+
+/** The most events one message takes; more wait for the next message of their trigger. */
+export const MAX_GROUP = 10_000;
+
+export interface RouteOptions {
+  /** Route every pending group now, whatever its age (`notify flush`). */
+  flush?: boolean;
+}
+
+export interface Routed {
+  trigger: string;
+  kind: string;
+  events: number;
+  channels: string[];
+}
+
+/** Routes every group that is ready; returns what it routed (or dropped: `channels` empty). */
+export async function routeReady(
+  database: Database,
+  config: NotificationsConfig,
+  options: RouteOptions = {},
+): Promise<Routed[]> {
+  const waitMs = options.flush ? 0 : config.group_wait;
+  const groups = await rows<{ trigger: string; kind: string }>(
+    database.db,
+    sql`select trigger, kind from notification_outbox where status = 'pending'
+        group by trigger, kind having min(created_at) <= now() - ${waitMs} * interval '1 millisecond'`,
+  );
+  const routed: Routed[] = [];
+  for (const group of groups) {
+    if (!isTrigger(group.trigger)) continue;
+    const done = await routeGroup(database, config, group.trigger, group.kind as NoticeKind);
+    if (done) routed.push(done);
+  }
+  return routed;
+}
+
+async function routeGroup(
+  database: Database,
+  config: NotificationsConfig,
+  trigger: OutboxEvent["trigger"],
+  kind: NoticeKind,
+): Promise<Routed | undefined> {
+  const channels = channelsFor(config, trigger, kind);
+  return database.transaction(async (tx) => {
+    const taken = await tx.all<{
+      id: number | string;
+      subject: string;
+      episode: string;
+      facts: Record<string, unknown> | string;
+      created_at: Date | string;
+    }>(
+      sql`select id, subject, episode, facts, created_at from notification_outbox
+          where status = 'pending' and trigger = ${trigger} and kind = ${kind}
+          order by id limit ${MAX_GROUP} for update skip locked`,
+    );
+    if (taken.length === 0) return undefined;
+    const events: OutboxEvent[] = taken.map((row) => ({
+      id: Number(row.id),
+      trigger,
+      kind,
+      subject: row.subject,
+      episode: row.episode,
+      facts: typeof row.facts === "string" ? (JSON.parse(row.facts) as Record<string, unknown>) : row.facts,
+      created_at: new Date(row.created_at).toISOString(),
+    }));
+    const ids = `{${events.map((e) => e.id).join(",")}}`;
+    if (channels.length > 0) {
+      const message = groupMessage(trigger, kind, events);
+      const deliveries = JSON.stringify(channels.map((channel) => ({ channel })));
+      await tx.all(
+        sql`insert into notification_deliveries (channel, trigger, kind, event_ids, message, first_event_at)
+            select d.channel, ${trigger}, ${kind}, ${ids}::bigint[], ${JSON.stringify(message)}::jsonb,
+              ${message.oldest}::timestamptz
+            from jsonb_to_recordset(${deliveries}::jsonb) as d(channel text)`,
+      );
+    }
+    await tx.all(
+      sql`update notification_outbox set status = ${channels.length > 0 ? "routed" : "dropped"}, routed_at = now()
+          where id = any(${ids}::bigint[])`,
+    );
+    return { trigger, kind, events: events.length, channels };
+  });
+}
