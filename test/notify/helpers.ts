@@ -14,11 +14,22 @@ export function mtnPhones(n: number, start = 0): string[] {
 }
 
 export function purchase(phone: string, extra: Partial<NewPurchase> = {}): NewPurchase {
-  return { request_key: `t:${phone}`, source: "buy", network: "MTN", plan_id: "102", phone, ported: false, ...extra };
+  return {
+    request_key: `t:${phone}`,
+    source: "buy",
+    network: "MTN",
+    plan_id: "102",
+    phone,
+    ported: false,
+    ...extra,
+  };
 }
 
 /** `notifications` pointing at the sandbox's receivers: Slack, Telegram (a group), a webhook. */
-export function notificationsTo(sandbox: Sandbox, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function notificationsTo(
+  sandbox: Sandbox,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   const base = sandbox.receivers.url;
   return {
     channels: {
@@ -27,7 +38,10 @@ export function notificationsTo(sandbox: Sandbox, extra: Record<string, unknown>
       "audit-hook": { type: "webhook", url: `${base}/hooks/audit`, secret: HOOK_SECRET },
     },
     rules: [
-      { on: ["in_doubt", "verify_mismatch", "price_mismatch", "run_failed"], to: ["ops-slack", "audit-hook"] },
+      {
+        on: ["in_doubt", "verify_mismatch", "price_mismatch", "run_failed"],
+        to: ["ops-slack", "audit-hook"],
+      },
       { on: ["wallet_low", "budget"], to: ["ops-tg"] },
     ],
     group_wait: "1s",

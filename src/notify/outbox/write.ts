@@ -33,7 +33,7 @@ export function purchaseNotices(moves: SQL): SQL {
     select n.trigger, 'purchase:' || e.purchase_id,
       case n.kind when 'open' then 'e' || e.event_id else n.kind || ':e' || e.event_id end, n.kind,
       jsonb_build_object('purchase', e.purchase_id, 'phone', ${maskedPhoneSql(sql`p.phone`)},
-        'network', coalesce(p.network_id, p.network), 'plan', coalesce(p.plan_name, p.plan_id), 'job', p.job_name,
+        'network', p.network, 'plan', coalesce(p.plan_name, p.plan_id), 'job', p.job_name,
         'amount', coalesce(e.charged, p.charged_amount, p.amount)::text, 'state', e.to_state, 'from', e.from_state,
         'reason', left(e.reason, ${TEXT_CAP}), 'reference', coalesce(e.reference, p.reference),
         'note', left(coalesce(e.note, p.note), ${TEXT_CAP}))
