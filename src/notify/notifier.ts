@@ -7,6 +7,7 @@ import type { Clock } from "../clock.js";
 import type { Config } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import type { Logger } from "../log/logger.js";
+import { redactSecretsDeep } from "../text/secrets.js";
 import { type Channel, channelSecrets, createChannels, type SendResult } from "./channels/index.js";
 import { type DeliveryObserver, deliverDue, ensureChannels } from "./deliver.js";
 import { writeDueDigest } from "./digest.js";
@@ -61,6 +62,11 @@ export class Notifier {
   /** Every secret a message, an answer or a log line of the notifier must not carry. */
   get secrets(): readonly string[] {
     return this.render.secrets;
+  }
+
+  /** `value` with every form of every secret redacted (what `notify test` prints of a channel's answer). */
+  scrub<T>(value: T): T {
+    return redactSecretsDeep(value, this.render.secrets) as T;
   }
 
   /** The daemon's loop, until `signal` aborts; a failing round is logged and the loop goes on. */

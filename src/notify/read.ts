@@ -106,3 +106,12 @@ export async function failedMessages(db: Executor, since: Date): Promise<OutboxE
   const all = await listOutbox(db, { limit: 1000, status: "failed" });
   return all.filter((entry) => Date.parse(entry.created_at) >= since.getTime());
 }
+
+/** Events written since `since` that no message has taken yet (what a command leaves for the daemon). */
+export async function countWrittenSince(db: Executor, since: Date): Promise<number> {
+  const [found] = await rows<{ n: number | string }>(
+    db,
+    sql`select count(*) as n from notification_outbox where status = 'pending' and created_at >= ${since.toISOString()}::timestamptz`,
+  );
+  return Number(found?.n ?? 0);
+}
