@@ -33,7 +33,10 @@ describe("a daemon fire", () => {
         "a purchase run to record the prices",
         async () =>
           (await count(fixture.database, sql`select count(*) as n from kv where key = 'plan_prices'`)) > 0 &&
-          (await count(fixture.database, sql`select count(*) as n from purchases where state = 'succeeded'`)) > 0,
+          (await count(
+            fixture.database,
+            sql`select count(*) as n from purchases where state = 'succeeded'`,
+          )) > 0,
         { daemons: [daemon] },
       );
       daemon.child.kill("SIGTERM");
