@@ -208,7 +208,7 @@ export const prunedPurchases = pgTable(
   (t) => [index("pruned_purchases_id").on(t.purchase_id)],
 );
 
-/** The intake table other systems insert into (DESIGN §5); the worker moves each row into the ledger once. */
+/** The intake table other systems insert into; the worker moves each row into the ledger once. */
 export const purchaseRequests = pgTable(
   "purchase_requests",
   {
@@ -248,7 +248,7 @@ export const kv = pgTable("kv", {
   updated_at: at("updated_at").notNull().defaultNow(),
 });
 
-/** One row per schedule fire, claimed once across replicas (DESIGN §8). */
+/** One row per schedule fire, claimed once across replicas. */
 export const scheduleFires = pgTable(
   "schedule_fires",
   {

@@ -43,7 +43,7 @@ export const sandboxOptionsSchema = z.strictObject({
     .strictObject({ limit: z.number().int().min(1), windowSeconds: z.number().positive() })
     .nullable()
     .optional(),
-  /** Where each debit's notification (seed §6 `webhook_response`) is POSTed; empty: nowhere. */
+  /** Where each debit's notification (its `webhook_response` payload) is POSTed; empty: nowhere. */
   notifyUrl: z.union([z.url({ protocol: /^https?$/ }), z.literal("")]).optional(),
   /** The HMAC-SHA256 key of the `X-Signature` header (hex of the raw body). */
   notifySecret: z.string().min(1).optional(),

@@ -72,7 +72,7 @@ function payloadData(tx: Transaction, message: string, walletKobo: number, deliv
   };
 }
 
-/** The purchase result (seed §2.4) answered when a purchase is accepted. */
+/** The purchase result answered when a purchase is accepted (`{success, code, status, message, data}`, docs/services.md). */
 export function purchaseResult(tx: Transaction) {
   const message = successMessage(tx);
   return {
@@ -97,7 +97,7 @@ function failedPayload(tx: Transaction) {
   };
 }
 
-/** The notification the reseller sends for a transaction once it is final (seed §6). */
+/** The notification the reseller sends for a transaction once it is final (the `webhook_response` payload: the purchase answer's shape). */
 export function notificationPayload(tx: Transaction) {
   return tx.finalStatus === "success" ? purchaseResult(tx) : failedPayload(tx);
 }

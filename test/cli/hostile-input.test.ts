@@ -1,6 +1,6 @@
 // Input written to hurt, through the CLI as an operator types it: recipients files that are not files or not
 // CSVs, ids and dates that do not exist, a reference already taken, --out targets that are not regular files.
-// Each gets a message naming what is wrong and the exit code of DESIGN §7; the final error is one JSON log line
+// Each gets a message naming what is wrong and the README's exit code; the final error is one JSON log line
 // when stderr is not a terminal.
 import { execFileSync } from "node:child_process";
 import {

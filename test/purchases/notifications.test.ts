@@ -1,4 +1,4 @@
-// Provider notifications over real HTTP (issue 19): the receiver on the daemon's HTTP server refuses what it
+// Provider notifications over real HTTP: the receiver on the daemon's HTTP server refuses what it
 // cannot authenticate and changes nothing; an accepted delivery is stored once; a notification settles an
 // in_doubt purchase only when the verify answer of its reference proves it is that purchase.
 import { createHmac } from "node:crypto";

@@ -1,4 +1,4 @@
-// `topsync purchases reconcile --statement` (issue 19): a provider's export against the ledger over real HTTP and
+// `topsync purchases reconcile --statement`: a provider's export against the ledger over real HTTP and
 // PostgreSQL. The report finds a debit with no ledger row, a purchase the provider does not list and an amount
 // difference; `--apply` settles the in_doubt purchase a verify read proves, and nothing a verify read does not.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
