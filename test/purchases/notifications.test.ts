@@ -335,8 +335,14 @@ describe("provider notifications, on postgres", () => {
     expect(JSON.parse(shown.stdout).notifications).toMatchObject([
       { id: stored[0]!.id, reference: debit!.reference, status: "successful", outcome: "settled" },
     ]);
+    // It names why the match was unique: a verify answer proves the transaction, not which purchase made it.
+    expect(JSON.parse(shown.stdout).proof).toMatchObject({ actor: "webhook+verify" });
+    expect(JSON.parse(shown.stdout).proof.reason).toContain(
+      `purchase ${row!.id} is the only purchase that could own it: the same phone and amount`,
+    );
     const text = await runCli(["-c", file, "purchases", "show", String(row!.id)]);
     expect(text.stdout).toMatch(/provider notifications:\n[^\n]*OUTCOME[^\n]*\n[^\n]*settled/);
+    expect(text.stdout).toMatch(/\nproof {8}settled by proof: provider notification \d+ named reference /);
   });
 
   // The other ways a purchase answer is lost after the debit (500-after above, hang-after below): the connection
