@@ -21,6 +21,7 @@ import {
   matchProof,
   NO_IN_DOUBT_CANDIDATE,
   type OwnPurchase,
+  stillOnly,
 } from "./proof-match.js";
 import { isFinalAnswer, proofProblems, settleByProof } from "./proof-settle.js";
 import { Verifier } from "./verifier.js";
@@ -306,15 +307,11 @@ async function forInDoubt(
       `purchase ${purchase.id} could be it; verify of ${reference} still says ${answer.rawStatus}, not final, after verification.timeout: nothing changed`,
       purchase.id,
     );
-  const again = await matchProof(deps.db, evidence, deps.matchWindow);
-  if (again.kind !== "unique" || again.purchase.id !== purchase.id)
-    return unmatched(
-      `purchase ${purchase.id} could be it when the notification came, but no longer: ${again.kind === "owned" ? `purchase ${again.purchase.id} carries reference ${reference} now` : again.kind === "unmatched" ? again.reason : `purchase ${again.purchase.id} could be it now`}`,
-      purchase.id,
-    );
+  const still = await stillOnly(deps.db, evidence, deps.matchWindow, purchase.id);
+  if (!still.only) return unmatched(still.reason, purchase.id);
   const outcome = await settleByProof(deps.db, purchase, reference, answer, {
     actor: NOTIFICATION_ACTOR,
-    reason: `settled by proof: ${evidence.what} named reference ${reference}, its verify answer names this purchase's phone and amount, and ${again.why}`,
+    reason: `settled by proof: ${evidence.what} named reference ${reference}, its verify answer names this purchase's phone and amount, and ${still.why}`,
   });
   if (outcome.kind === "settled")
     return {

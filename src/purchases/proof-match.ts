@@ -100,6 +100,28 @@ export async function matchProof(db: Executor, evidence: Evidence, windowMs: num
   };
 }
 
+/**
+ * The evidence matched purchase `id` a while ago (verify reads since, or a report since): whether it still does and
+ * why, or why not. The ledger may have moved meanwhile: another purchase may carry the reference, or have become
+ * another candidate.
+ */
+export async function stillOnly(
+  db: Executor,
+  evidence: Evidence,
+  windowMs: number,
+  id: number,
+): Promise<{ only: true; why: string } | { only: false; reason: string }> {
+  const again = await matchProof(db, evidence, windowMs);
+  if (again.kind === "unique" && again.purchase.id === id) return { only: true, why: again.why };
+  const reason =
+    again.kind === "owned"
+      ? `purchase ${again.purchase.id} carries reference ${evidence.reference} now`
+      : again.kind === "unique"
+        ? `purchase ${again.purchase.id} could be it now`
+        : again.reason;
+  return { only: false, reason: `purchase ${id} is no longer the only purchase it can be: ${reason}` };
+}
+
 function unmatched(reason: string, candidates: number[] = []): ProofMatch {
   return { kind: "unmatched", reason, candidates };
 }

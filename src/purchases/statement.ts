@@ -9,7 +9,13 @@ import type { PurchaseState } from "../db/schema.js";
 import { DataError } from "../errors.js";
 import { isMoneyText, parseMoney } from "../money.js";
 import type { ResellerClient, Verification } from "../reseller/client.js";
-import { type Evidence, matchProof, NO_IN_DOUBT_CANDIDATE, type ProofMatch } from "./proof-match.js";
+import {
+  type Evidence,
+  matchProof,
+  NO_IN_DOUBT_CANDIDATE,
+  type ProofMatch,
+  stillOnly,
+} from "./proof-match.js";
 import { settleByProof } from "./proof-settle.js";
 
 export const STATEMENT_FIELDS = ["reference", "phone", "amount", "date", "status"] as const;
@@ -334,20 +340,10 @@ async function applyLine(
   let why = `${file} line ${item.line} lists reference ${item.reference} (${item.statement})`;
   if (row.state === "in_doubt") {
     // The line's phone is the purchase's (it matched on every digit the line shows).
-    const again = await matchProof(
-      db,
-      lineEvidence({ ...item, phone: row.phone, date: new Date(item.date) }, file),
-      STATEMENT_MATCH_WINDOW_MS,
-    );
-    if (again.kind !== "unique" || again.purchase.id !== item.id)
-      return unchanged(
-        again.kind === "unmatched"
-          ? again.reason
-          : again.kind === "owned"
-            ? `purchase ${again.purchase.id} carries reference ${item.reference} now`
-            : `purchase ${again.purchase.id} could be it now`,
-      );
-    why = `${why}, and ${again.why}`;
+    const evidence = lineEvidence({ ...item, phone: row.phone, date: new Date(item.date) }, file);
+    const still = await stillOnly(db, evidence, STATEMENT_MATCH_WINDOW_MS, item.id);
+    if (!still.only) return unchanged(still.reason);
+    why = `${why}, and ${still.why}`;
   }
   let verification: Verification;
   try {
