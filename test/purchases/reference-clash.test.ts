@@ -15,6 +15,7 @@ import {
   type NewPurchase,
   resolveByPerson,
 } from "../../src/purchases/ledger.js";
+import { type Evidence, matchProof } from "../../src/purchases/proof-match.js";
 import { makeLedgerReport } from "../../src/report/ledger.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { readLedgerStats } from "../../src/server/ledger-stats.js";
@@ -176,5 +177,77 @@ describe.each(DB_KINDS)("one reference, two purchases, on %s", (kind) => {
     // Written by a later statement, the same reference is a clash with the purchase that carries it.
     const later = await markSubmitted(test.database.db, b!, "ONE-REFERENCE", at, event);
     expect(later).toMatchObject({ clashWith: a });
+  });
+
+  it("evidence goes to an in_doubt purchase only when no other purchase could own its transaction", async () => {
+    // Purchases of one phone and amount, each with its POST (its move to submitting) a minute before the evidence.
+    const at = new Date(Date.now() - 3_600_000);
+    const posted = new Date(at.getTime() - 60_000);
+    const add = async (key: string, phone: string, state: string, reference: string | null = null) => {
+      await insertPurchases(test.database.db, [{ ...purchase(phone), request_key: `match:${key}` }], "test");
+      await test.database.db.execute(
+        sql`update purchases set state = ${state}, amount = 305, reference = ${reference},
+              settled_at = case when ${state} in ('succeeded', 'failed') then now() end
+            where request_key = ${`match:${key}`}`,
+      );
+      await test.database.db.execute(
+        sql`insert into purchase_events (purchase_id, actor, from_state, to_state, at)
+            select id, 'test', 'queued', 'submitting', ${posted.toISOString()} from purchases where request_key = ${`match:${key}`}`,
+      );
+      return (await ledger()).at(-1)!.id;
+    };
+    const evidence = (phone: string): Evidence => ({
+      reference: "TX-1",
+      phone,
+      amount: "305.00",
+      plan: null,
+      at,
+      what: "the test's evidence",
+    });
+    const window = 30 * 60_000;
+    const match = (phone: string) => matchProof(test.database.db, evidence(phone), window);
+
+    const alone = await add("alone", "08031260001", "in_doubt");
+    await add("elsewhere", "08031260002", "in_doubt"); // another phone: no rival
+    expect(await match("0803****001")).toMatchObject({ kind: "unique", purchase: { id: alone } });
+
+    for (const [state, reference] of [
+      ["submitting", null],
+      ["submitted", "TX-OTHER-1"],
+      ["unverified", "TX-OTHER-2"],
+      ["succeeded", null],
+      ["failed", null],
+      ["in_doubt", null],
+    ] as const) {
+      const phone = `0803127${String(["submitting", "submitted", "unverified", "succeeded", "failed", "in_doubt"].indexOf(state)).padStart(4, "0")}`;
+      const candidate = await add(`${state}:a`, phone, "in_doubt");
+      const rival = await add(`${state}:b`, phone, state, reference);
+      if (state === "submitted")
+        await test.database.db.execute(
+          sql`update purchases set submitted_at = ${posted.toISOString()} where id = ${rival}`,
+        );
+      const found = await match(phone);
+      expect(found.kind, state).toBe("unmatched");
+      expect(found.kind === "unmatched" && found.reason, state).toContain(
+        state === "in_doubt"
+          ? `2 in_doubt purchases could be it (${candidate}, ${rival})`
+          : `in_doubt purchase ${candidate} could be it, but so could purchase ${rival} (${state})`,
+      );
+    }
+    // A purchase settled with a reference of its own owns that transaction, not this one: no rival.
+    const settled = await add("settled:a", "08031280001", "in_doubt");
+    await add("settled:b", "08031280001", "succeeded", "TX-ITS-OWN");
+    expect(await match("08031280001")).toMatchObject({ kind: "unique", purchase: { id: settled } });
+    // A POST outside the window is no candidate.
+    await test.database.db.execute(
+      sql`update purchase_events set at = now() - interval '3 days' where purchase_id = ${settled}`,
+    );
+    expect(await match("08031280001")).toMatchObject({ kind: "unmatched" });
+    // The evidence's reference on a purchase: it is that purchase's.
+    expect(
+      await matchProof(test.database.db, { ...evidence("08031280001"), reference: "TX-ITS-OWN" }, window),
+    ).toMatchObject({
+      kind: "owned",
+    });
   });
 });
