@@ -607,6 +607,44 @@ describe("provider notifications, on postgres", () => {
     }
   });
 
+  it("a notification for an unverified purchase, come before the provider's verify caught up: read again with backoff until final, settled", async () => {
+    const hook = await startReceiver();
+    // Never final by its own polls; two reads after the notification still say pending.
+    sandbox.setOptions({
+      verifyPendingPolls: 100_000,
+      notifiedPendingPolls: 2,
+      notifyUrl: hook.url,
+      notifyHold: true,
+      notifyDuplicates: 0,
+    });
+    await insertPurchases(test.database.db, [purchase("08031240400")], "test");
+    await executePurchases(
+      {
+        database: test.database,
+        reseller,
+        config: testConfig(sandbox, {
+          verification: { initial_delay: "1ms", timeout: "30ms", max_interval: "10ms", horizon: "72h" },
+        }),
+        logger: silentLogger(),
+      },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+    const [before] = await ledger();
+    expect(before!.state).toBe("unverified");
+    await sandbox.deliverNotifications();
+    const [result] = await hook.settled();
+    expect(result).toMatchObject({ outcome: "settled", purchaseId: before!.id });
+    expect((await ledger())[0]).toMatchObject({
+      state: "succeeded",
+      reference: sandbox.debits()[0]!.reference,
+    });
+    const [event] = await rows<{ actor: string }>(
+      test.database.db,
+      sql`select actor from purchase_events where to_state = 'succeeded'`,
+    );
+    expect(event!.actor).toBe("webhook+verify");
+  });
+
   it("a verify still pending after verification.timeout from the notification settles nothing: unmatched, for a person", async () => {
     const hook = await startReceiver();
     sandbox.setOptions({
