@@ -175,7 +175,8 @@ function payloadItem(item: Transition) {
 /**
  * Moves purchases in one statement, each from one of its `from` states to its `to`: sets its columns, appends
  * its event, and gives amounts back to their budget days when purchases leave the committed states. Returns
- * the rows moved; a row in another state is left alone. An id appears at most once per call.
+ * the rows moved, and the rows that stayed because the reference they were to take is another purchase's
+ * (`Clashed`); a row in another state is left alone. An id appears at most once per call.
  */
 export async function transitionMany(
   db: Executor,
