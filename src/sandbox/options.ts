@@ -51,6 +51,11 @@ export const sandboxOptionsSchema = z.strictObject({
   notifyDuplicates: count.max(10).optional(),
   /** Keep notifications until `deliverNotifications()` (tests decide when they arrive). */
   notifyHold: z.boolean().optional(),
+  /**
+   * Verify reads of a notified transaction that still answer `pending` after its notification was sent (unless
+   * its own not-found and pending reads are over): a provider's verify lags its own notifications too.
+   */
+  notifiedPendingPolls: count.optional(),
   faults: faultConfigSchema.optional(),
   /** Answers the reseller gets wrong on purpose (see lies.ts); replaced whole when set. */
   lies: liesSchema.optional(),
@@ -95,6 +100,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   notifySecret: "sandbox-webhook-secret",
   notifyDuplicates: 1,
   notifyHold: false,
+  notifiedPendingPolls: 1,
 };
 
 /** Validates options from code or the admin endpoint; throws an Error listing every problem. */

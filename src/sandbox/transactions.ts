@@ -20,8 +20,10 @@ export interface Transaction {
   finalStatus: FinalStatus;
   verifyCalls: number;
   refunded: boolean;
-  /** The reseller has sent its notification: the transaction is final, and verify says so from then on. */
+  /** The reseller has sent its notification: the transaction is final, and verify says so soon after. */
   notified: boolean;
+  /** Verify reads since the notification was sent (`notifiedPendingPolls` of them answer pending). */
+  readsSinceNotified: number;
 }
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
