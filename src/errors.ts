@@ -1,5 +1,5 @@
 // The one error hierarchy of topsync: every error carries a stable `code` to branch on and the exit code
-// the CLI ends with (DESIGN §7). HTTP errors add the `outcome` that money safety depends on (DESIGN §4).
+// the CLI ends with (the README's exit code table, under "Commands"). HTTP errors add the `outcome` that money safety depends on (was the request sent, refused, or of unknown outcome).
 
 export const ExitCode = {
   ok: 0,

@@ -1,4 +1,4 @@
-// The website analytics API (seed §4.2): list every page, read, create, update, delete. Bodies form-encoded.
+// The website analytics API (/api/v1/websites): list every page, read, create, update, delete. Bodies form-encoded.
 import type { CallInfo } from "../http/errors.js";
 import { HttpError, MalformedResponseError } from "../http/errors.js";
 import { parseAnswer } from "../http/parse.js";

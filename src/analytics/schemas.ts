@@ -1,4 +1,4 @@
-// The analytics service's answers (REFERENCE.md) read tolerantly: integers may be strings, `password` is a
+// The analytics service's answers (as real installations answer: docs/services.md) read tolerantly: integers may be strings, `password` is a
 // boolean (is one set?), `exclude_params` never comes back, lists are one entry per line.
 import * as z from "zod";
 

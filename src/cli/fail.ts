@@ -1,4 +1,4 @@
-// The last word of a failed command: one clear paragraph on stderr and the exit code of DESIGN §7 — or, when
+// The last word of a failed command: one clear paragraph on stderr and its exit code (the README's exit code table, under "Commands") — or, when
 // stderr is not a terminal, one JSON line like every other log line. A stack trace only with --log-level
 // debug; never a secret.
 import { ConfigError } from "../config/index.js";

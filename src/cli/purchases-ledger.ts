@@ -7,9 +7,14 @@ import { parseDuration } from "../duration.js";
 import { UsageError } from "../errors.js";
 import { maskPhone, maskPhonesDeep, maskPhonesIn } from "../log/mask.js";
 import {
+  CLASH_RESOLVABLE_STATES,
   cancelByPerson,
+  flagReferenceClash,
+  isClash,
   otherPurchaseWithReference,
   type PurchaseRow,
+  REFERENCE_CLASH,
+  RESOLVABLE_STATES,
   requeueByPerson,
   resolveByPerson,
 } from "../purchases/ledger.js";
@@ -20,6 +25,8 @@ import {
   readPurchaseHistory,
   readPurchaseNotifications,
 } from "../purchases/ledger-read.js";
+import { NOTIFICATION_ACTOR } from "../purchases/notifications.js";
+import { STATEMENT_ACTOR } from "../purchases/statement.js";
 import { csvCell, inert } from "../text/inert.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
@@ -95,6 +102,9 @@ export async function purchasesShowCommand(
   }));
   const provider = [row.provider_status, row.provider_message].filter(Boolean).join(": ");
   const v = view(row, showPhone);
+  const proof = shownEvents.findLast(
+    (e) => (e.actor === NOTIFICATION_ACTOR || e.actor === STATEMENT_ACTOR) && e.from === "in_doubt",
+  );
   if (ctx.globals.json)
     return write(
       renderJson({
@@ -102,6 +112,7 @@ export async function purchasesShowCommand(
         provider_message: row.provider_message === null ? null : text(row.provider_message),
         charged_amount: row.charged_amount,
         note: row.note === null ? null : text(row.note),
+        proof: proof ? { at: proof.at, actor: proof.actor, reason: proof.reason } : null,
         events: shownEvents,
         notifications,
       }),
@@ -117,6 +128,8 @@ export async function purchasesShowCommand(
     ["amount", charged(row)],
     ["note", row.note === null ? null : text(row.note)],
     ["reference", v.reference],
+    // A reference attached by proof: the evidence, and why no other purchase could own it.
+    ["proof", proof?.reason],
     ["provider", text(provider)],
     ["refund", row.refund_amount],
     ["reason", v.reason],
@@ -170,25 +183,55 @@ export async function purchasesResolveCommand(
     throw new UsageError('--note "why" is required: it goes into the purchase\'s history');
   const { db } = await openLedger(ctx);
   const row = await findPurchase(db, target);
-  const reference = flags.reference?.trim();
+  const reference = flags.reference?.trim() || undefined;
+  const actor = `person:${process.env.USER ?? "operator"}`;
+  // A purchase flagged reference_clash may be settled again whatever its state: a person decides which purchase
+  // the provider's transaction is, and the settlement clears the flag.
+  const clash = row.note?.startsWith(REFERENCE_CLASH) ?? false;
   const holder = reference ? await otherPurchaseWithReference(db, reference, row.id) : undefined;
-  if (holder)
-    throw new UsageError(
-      `--reference ${inert(reference!)} is already on purchase ${holder.id} (${holder.state}); one provider reference is one purchase`,
-      "REFERENCE_TAKEN",
-    );
+  if (holder) return refuseTakenReference(db, row.id, holder, reference!, actor);
   const moved = await resolveByPerson(
     db,
     row.id,
     flags.as,
-    { reference: flags.reference },
-    {
-      actor: `person:${process.env.USER ?? "operator"}`,
-      reason: `resolved by hand as ${flags.as}: ${flags.note.trim()}`,
-    },
+    { reference, clash },
+    { actor, reason: `resolved by hand as ${flags.as}: ${flags.note.trim()}` },
   );
-  if (!moved) throw wrongState(row, "resolve", ["in_doubt", "unverified"]);
+  if (isClash(moved)) {
+    const taken = await otherPurchaseWithReference(db, moved.reference, row.id);
+    return refuseTakenReference(
+      db,
+      row.id,
+      taken ?? { id: moved.clashWith, state: "unknown" },
+      moved.reference,
+      actor,
+    );
+  }
+  if (!moved) throw wrongState(row, "resolve", [...(clash ? CLASH_RESOLVABLE_STATES : RESOLVABLE_STATES)]);
   write(`purchase ${row.id}: ${moved.from_state} → ${flags.as}\n`);
+}
+
+/**
+ * `--reference` names a reference another purchase carries: nothing is settled, and both purchases are flagged
+ * `reference_clash` (the person's word and the ledger disagree about which purchase a transaction is).
+ */
+async function refuseTakenReference(
+  db: Database["db"],
+  id: number,
+  holder: { id: number; state: string },
+  reference: string,
+  actor: string,
+): Promise<never> {
+  await flagReferenceClash(
+    db,
+    [id, holder.id],
+    `a person named reference ${reference} for purchase ${id} (purchases resolve --reference), which purchase ${holder.id} carries; one provider transaction cannot be two purchases, a person decides which purchase it is`,
+    { actor },
+  );
+  throw new UsageError(
+    `--reference ${inert(reference)} is already on purchase ${holder.id} (${holder.state}); one provider reference is one purchase: nothing was settled, and both purchases are flagged reference_clash`,
+    "REFERENCE_TAKEN",
+  );
 }
 
 export async function purchasesRequeueCommand(ctx: CommandContext, target: string): Promise<void> {

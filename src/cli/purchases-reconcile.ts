@@ -57,7 +57,7 @@ export async function purchasesReconcileCommand(ctx: CommandContext, flags: Reco
   }
   const lines = parseStatement(text, flags.statement, columns);
   const { db } = await openLedger(ctx);
-  const report = await reconcileStatement(db, lines);
+  const report = await reconcileStatement(db, lines, flags.statement);
   const applied: Applied[] | undefined = flags.apply
     ? await applyStatement(db, await ctx.reseller(), report, flags.statement)
     : undefined;

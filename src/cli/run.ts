@@ -1,4 +1,4 @@
-// `topsync run`: the daemon (DESIGN §8) until SIGTERM or SIGINT. The first signal stops it gracefully
+// `topsync run`: the daemon until SIGTERM or SIGINT. The first signal stops it gracefully
 // (exit 0 when everything finished within server.shutdown_grace, else 1); a second one exits at once.
 import { dirname } from "node:path";
 import { systemClock } from "../clock.js";

@@ -87,7 +87,13 @@ export const purchases = pgTable(
     // in-flight sum, the dead-run sweep, `purchases list --state in_doubt`), references once known, and
     // acceptance times once accepted.
     index("purchases_unsettled").on(t.state).where(sql`state in ('submitting', 'in_doubt', 'unverified')`),
-    index("purchases_reference").on(t.reference).where(sql`reference is not null`),
+    // One provider reference is one purchase: a transaction the provider made cannot settle two purchases.
+    uniqueIndex("purchases_reference_unique").on(t.reference).where(sql`reference is not null`),
+    // Settled purchases that carry no reference (a person settled them, or the provider refused them): each could
+    // still own a provider transaction, so a notification or statement line near its POST is not another's proof.
+    index("purchases_settled_unreferenced")
+      .on(t.settled_at)
+      .where(sql`reference is null and state in ('succeeded', 'failed')`),
     // Purchases are inserted in created_at order, so a block-range index (a few pages, with no entry per row
     // version) serves `purchases list --since`; a B-tree took a new entry on every transition.
     index("purchases_created").using("brin", t.created_at),
@@ -208,7 +214,7 @@ export const prunedPurchases = pgTable(
   (t) => [index("pruned_purchases_id").on(t.purchase_id)],
 );
 
-/** The intake table other systems insert into (DESIGN §5); the worker moves each row into the ledger once. */
+/** The intake table other systems insert into; the worker moves each row into the ledger once. */
 export const purchaseRequests = pgTable(
   "purchase_requests",
   {
@@ -248,7 +254,7 @@ export const kv = pgTable("kv", {
   updated_at: at("updated_at").notNull().defaultNow(),
 });
 
-/** One row per schedule fire, claimed once across replicas (DESIGN §8). */
+/** One row per schedule fire, claimed once across replicas. */
 export const scheduleFires = pgTable(
   "schedule_fires",
   {

@@ -18,6 +18,10 @@ import { loadCatalogue } from "./catalogue-cache.js";
 import { type Claimed, type ClaimedRow, claim, ensureBudgetDay } from "./claim.js";
 import { DueWindow } from "./due-window.js";
 import {
+  type Clashed,
+  flagReferenceClash,
+  isClash,
+  markAnsweredWithClash,
   markFailed,
   markInDoubt,
   markSubmitted,
@@ -544,6 +548,10 @@ class PurchaseRun {
         );
         this.progress.committed = this.progress.committed.plus(amount.minus(resolved.amount));
         if (note) await this.persist(row.id, () => this.blockPlan(row, resolved, amount, note));
+        if (isClash(moved)) {
+          await this.persist(row.id, () => this.recordClash(moved, amount, outcome.response));
+          break;
+        }
         const seq = moved?.answer_seq;
         if (outcome.walletBalance && seq)
           await this.persist(row.id, () => this.noteWallet(outcome.walletBalance!, seq));
@@ -591,6 +599,28 @@ class PurchaseRun {
         break;
     }
     this.report();
+  }
+
+  /**
+   * The provider's answer names a reference another purchase carries: this purchase was bought by its answer but
+   * cannot take the reference, so it is `unverified` with a `reference_clash` note, the other purchase is flagged
+   * too, and neither is settled by itself: a person decides which purchase the provider's transaction is.
+   */
+  private async recordClash(clash: Clashed, amount: Money, response: unknown): Promise<void> {
+    const event = { actor: this.actor, response };
+    await markAnsweredWithClash(this.batcher, clash.id, clash, event, { amount: amount.toFixed(2) });
+    await flagReferenceClash(
+      this.deps.database,
+      [clash.clashWith],
+      `the provider's purchase answer for purchase ${clash.id} names reference ${clash.reference}, which this purchase carries; one provider transaction cannot be two purchases, a person decides which purchase it is`,
+      event,
+    );
+    this.progress.submitted++;
+    this.progress.unverified++;
+    this.deps.logger.error(
+      { purchase: clash.id },
+      `purchase ${clash.id}: the provider's answer names reference ${clash.reference}, already on purchase ${clash.clashWith}; both are flagged reference_clash for a person`,
+    );
   }
 
   /**

@@ -1,5 +1,5 @@
 // Budget and wallet guards as a pure decision over one batch: given what is already committed,
-// which purchases may be sent and which are refused (DESIGN §4). Dry runs use this; the claim applies the
+// which purchases may be sent and which are refused (daily budget, per-run budget, wallet floor). Dry runs use this; the claim applies the
 // same walk in SQL under the lock (submit.ts), and test/purchases/guards.test.ts keeps the two in step.
 import type { Money } from "../money.js";
 import { formatMoney, ZERO } from "../money.js";

@@ -213,6 +213,7 @@ async function readSpend(
             coalesce(charged_amount, amount)::text as amount, reference, note,
             coalesce(submitted_at, updated_at) as since, ${CANDIDATE_NOTIFICATIONS} as unmatched_notifications
           from purchases p where state in ('in_doubt', 'unverified') or (note like 'price_mismatch%' and ${period})
+            or note like 'reference_clash%'
           order by id`,
     ),
     failures: parsed(totals?.failures),

@@ -33,6 +33,22 @@ export interface Moved {
   answer_seq?: number | null;
 }
 
+/**
+ * A transition that would have attached a reference another purchase carries (or another purchase of the same
+ * statement was given): the row did not move. One provider reference is one purchase; the caller flags both.
+ */
+export interface Clashed {
+  id: number;
+  from_state: PurchaseState;
+  reference: string;
+  /** The purchase that carries the reference (or was given it by the same statement). */
+  clashWith: number;
+}
+
+export function isClash(result: Moved | Clashed | undefined): result is Clashed {
+  return result !== undefined && "clashWith" in result;
+}
+
 /** The columns a transition may set, with the SQL type each travels as in the statement's JSON document. */
 const COLUMN_TYPES = {
   reference: "text",
@@ -92,15 +108,25 @@ const TRANSITION_NOTICES = purchaseNotices(
  * statement is prepared once): each item names the columns it sets (`set_columns`); the others keep their value.
  */
 function transitionStatement(payload: string, ids: string): SQL {
-  return sql`with v as (
+  // An item attaching a reference that another purchase carries, or that an item of a lower id in this statement
+  // attaches, does not move (`clash_with` names the other): a reference belongs to one purchase (the unique index
+  // would otherwise fail the whole statement, every other purchase of the batch with it).
+  return sql`with given as (
       select * from json_to_recordset(${payload}::json) as v(id bigint, from_states text[], to_state text,
         actor text, event_reason text, event_response json, set_columns text[], answered boolean, ${COLUMN_SHAPE})
+    ), v as (
+      select given.*, case when 'reference' = any(given.set_columns) and given.reference is not null then coalesce(
+          (select q.id from purchases q where q.reference = given.reference and q.id <> given.id limit 1),
+          nullif(min(given.id) over (partition by given.reference), given.id))
+        end as clash_with
+      from given
     ), old as (
       select p.id, p.state, coalesce(p.charged_amount, p.amount) as counted from purchases p
       where p.id = any(${ids}::bigint[]) order by p.id for update of p
     ), moved as (
       update purchases p set state = v.to_state, ${COLUMN_ASSIGNMENTS}, updated_at = now()
-      from old join v on v.id = old.id where p.id = old.id and old.state = any(v.from_states)
+      from old join v on v.id = old.id
+      where p.id = old.id and old.state = any(v.from_states) and v.clash_with is null
       returning p.id, old.state as from_state, v.to_state, p.budget_day, p.answer_seq,
         case when old.state = any(${COMMITTED_ARRAY}::text[]) then coalesce(old.counted, 0) else 0 end as before,
         case when v.to_state = any(${COMMITTED_ARRAY}::text[]) then coalesce(p.charged_amount, p.amount, 0) else 0 end
@@ -117,7 +143,10 @@ function transitionStatement(payload: string, ids: string): SQL {
             where budget_day is not null and after <> before group by budget_day) r
       where b.day = r.budget_day
     )
-    select id, from_state, answer_seq from moved`;
+    select id, from_state, answer_seq, null::bigint as clash_with, null::text as reference from moved
+    union all
+    select v.id, old.state, null, v.clash_with, v.reference from v join old on old.id = v.id
+    where v.clash_with is not null and old.state = any(v.from_states)`;
 }
 
 /**
@@ -158,9 +187,13 @@ function payloadItem(item: Transition) {
 /**
  * Moves purchases in one statement, each from one of its `from` states to its `to`: sets its columns, appends
  * its event, and gives amounts back to their budget days when purchases leave the committed states. Returns
- * the rows moved; a row in another state is left alone. An id appears at most once per call.
+ * the rows moved, and the rows that stayed because the reference they were to take is another purchase's
+ * (`Clashed`); a row in another state is left alone. An id appears at most once per call.
  */
-export async function transitionMany(db: Executor, items: readonly Transition[]): Promise<Moved[]> {
+export async function transitionMany(
+  db: Executor,
+  items: readonly Transition[],
+): Promise<Array<Moved | Clashed>> {
   if (items.length === 0) return [];
   const payload = JSON.stringify(items.map(payloadItem));
   const ids = idArray(items.map((item) => item.id));
@@ -168,24 +201,49 @@ export async function transitionMany(db: Executor, items: readonly Transition[])
     id: number | string;
     from_state: PurchaseState;
     answer_seq: number | string | null;
+    clash_with: number | string | null;
+    reference: string | null;
   }>(db, transitionStatement(payload, ids));
-  return result.map((row) => ({
-    id: Number(row.id),
-    from_state: row.from_state,
-    answer_seq: row.answer_seq === null ? null : Number(row.answer_seq),
-  }));
+  return result.map((row) =>
+    row.clash_with === null
+      ? {
+          id: Number(row.id),
+          from_state: row.from_state,
+          answer_seq: row.answer_seq === null ? null : Number(row.answer_seq),
+        }
+      : {
+          id: Number(row.id),
+          from_state: row.from_state,
+          reference: row.reference ?? "",
+          clashWith: Number(row.clash_with),
+        },
+  );
 }
 
 /** Something that moves purchases in batches (batcher.ts): hot paths send their transitions through it. */
 export interface TransitionSink {
-  move(transition: Transition): Promise<Moved | undefined>;
+  move(transition: Transition): Promise<Moved | Clashed | undefined>;
 }
 
 /** Where a transition goes: straight to the database, or to a batcher that writes many at once. */
 export type LedgerTarget = Executor | TransitionSink;
 
-/** Moves one purchase (see transitionMany). */
+/** Moves one purchase that takes no reference (see transitionMany): it cannot clash. */
 async function transition(
+  target: LedgerTarget,
+  id: number,
+  from: readonly PurchaseState[],
+  to: PurchaseState,
+  set: Omit<TransitionSet, "reference">,
+  event: TransitionEvent,
+  answered = false,
+): Promise<Moved | undefined> {
+  const moved = await transitionTakingReference(target, id, from, to, set, event, answered);
+  return isClash(moved) ? undefined : moved;
+}
+
+/** Moves one purchase (see transitionMany); a reference another purchase carries is a clash, and nothing moves. */
+async function transitionTakingReference(
   target: LedgerTarget,
   id: number,
   from: readonly PurchaseState[],
@@ -193,7 +251,7 @@ async function transition(
   set: TransitionSet,
   event: TransitionEvent,
   answered = false,
-): Promise<Moved | undefined> {
+): Promise<Moved | Clashed | undefined> {
   const item: Transition = {
     id,
     from,
@@ -205,8 +263,23 @@ async function transition(
     answered,
   };
   if ("move" in target) return target.move(item);
-  const [moved] = await transitionMany(target, [item]);
-  return moved;
+  try {
+    const [moved] = await transitionMany(target, [item]);
+    return moved;
+  } catch (error) {
+    // Another statement attached the same reference between this one's check and its write: once more, and
+    // the check sees it now.
+    if (set.reference == null || !isUniqueViolation(error)) throw error;
+    const [moved] = await transitionMany(target, [item]);
+    return moved;
+  }
+}
+
+/** A unique index refused a write (SQLSTATE 23505), as either driver reports it. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e = error as { code?: unknown; cause?: unknown } | undefined; e; e = e.cause as typeof e)
+    if (e.code === "23505") return true;
+  return false;
 }
 
 /** A value for a raw statement: dates as ISO text, which both drivers accept for timestamptz. */
@@ -235,10 +308,10 @@ export function markSubmitted(
   nextVerifyAt: Date,
   event: TransitionEvent,
   charged: { amount: string | null; note: string | null } = { amount: null, note: null },
-): Promise<Moved | undefined> {
+): Promise<Moved | Clashed | undefined> {
   // From in_doubt too: an answer that arrives after a sweep moved the row (a database blip) is attached to it,
   // and verification settles it like any submitted purchase.
-  return transition(
+  return transitionTakingReference(
     db,
     id,
     ["submitting", "in_doubt"],
@@ -410,8 +483,8 @@ export function settleInDoubtByProof(
   details: { reference: string; providerStatus: string; message?: string | null; refund?: string | null },
   event: TransitionEvent,
   from: readonly PurchaseState[] = ["in_doubt"],
-): Promise<Moved | undefined> {
-  return transition(
+): Promise<Moved | Clashed | undefined> {
+  return transitionTakingReference(
     db,
     id,
     from,
@@ -429,23 +502,95 @@ export function settleInDoubtByProof(
   );
 }
 
-/** A person settles an in_doubt or unverified purchase. */
+/** The states a person may settle a purchase from; a purchase flagged `reference_clash` from any it may be in. */
+export const RESOLVABLE_STATES: readonly PurchaseState[] = ["in_doubt", "unverified"];
+export const CLASH_RESOLVABLE_STATES: readonly PurchaseState[] = [
+  "in_doubt",
+  "unverified",
+  "submitted",
+  "succeeded",
+  "failed",
+];
+/** The note kind of purchases that claim one provider reference between them. */
+export const REFERENCE_CLASH = "reference_clash";
+
+/**
+ * A person settles an in_doubt or unverified purchase, or (`clash`) one flagged `reference_clash`, whose note
+ * the settlement clears: the person decided which purchase the reference is.
+ */
 export function resolveByPerson(
   db: Executor,
   id: number,
   to: "succeeded" | "failed",
-  set: { reference?: string | null },
+  set: { reference?: string | null; clash?: boolean },
   event: TransitionEvent,
-): Promise<Moved | undefined> {
+): Promise<Moved | Clashed | undefined> {
   const extra = set.reference ? { reference: set.reference } : {};
+  return transitionTakingReference(
+    db,
+    id,
+    set.clash ? CLASH_RESOLVABLE_STATES : RESOLVABLE_STATES,
+    to,
+    { ...extra, ...(set.clash ? { note: null } : {}), settled_at: new Date(), next_verify_at: null },
+    event,
+  );
+}
+
+/**
+ * The provider's purchase answer names a reference another purchase carries: the purchase was bought (the answer
+ * says so) but cannot take the reference. It becomes `unverified` with a `reference_clash` note, is not verified by
+ * itself, and keeps its place in the order of answers (the wallet counts it); the reference is in the note and the
+ * event. The caller flags the other purchase too (`flagReferenceClash`).
+ */
+export function markAnsweredWithClash(
+  db: LedgerTarget,
+  id: number,
+  clash: { reference: string; clashWith: number },
+  event: TransitionEvent,
+  charged: { amount: string | null } = { amount: null },
+): Promise<Moved | undefined> {
+  const note = `${REFERENCE_CLASH}: the provider's purchase answer names reference ${clash.reference}, which purchase ${clash.clashWith} carries; one provider transaction cannot be two purchases, a person decides which purchase it is`;
   return transition(
     db,
     id,
-    ["in_doubt", "unverified"],
-    to,
-    { ...extra, settled_at: new Date(), next_verify_at: null },
-    event,
+    ["submitting", "in_doubt"],
+    "unverified",
+    {
+      submitted_at: new Date(),
+      next_verify_at: null,
+      provider_status: "submitted",
+      ...(charged.amount ? { charged_amount: charged.amount } : {}),
+      note,
+    },
+    { ...event, reason: note },
+    true,
   );
+}
+
+/**
+ * Flags purchases for a person without changing their state (no money moves): each gets a `reference_clash` note
+ * saying why and an event. Returns the ids flagged.
+ */
+export async function flagReferenceClash(
+  db: Executor,
+  ids: readonly number[],
+  why: string,
+  event: Omit<TransitionEvent, "reason">,
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const note = capText(`${REFERENCE_CLASH}: ${why}`);
+  const flagged = await rows<{ id: number | string }>(
+    db,
+    sql`with flagged as (
+          update purchases set note = ${note}, updated_at = now()
+          where id = any(${idArray(ids)}::bigint[]) returning id, state
+        ), event as (
+          insert into purchase_events (purchase_id, actor, from_state, to_state, reason, response)
+          select id, ${event.actor}, state, state, ${note}, ${json(cappedResponse(event.response))}::json from flagged
+        )
+        select id from flagged`,
+  );
+  return flagged.map((row) => Number(row.id));
 }
 
 /** Another purchase that already carries a provider reference (one reference is one purchase). */

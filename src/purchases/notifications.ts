@@ -1,8 +1,9 @@
-// Provider notifications (webhook deliveries, seed §6 `webhook_response`): stored once per body, then used as
-// a hint only. The verify answer is the proof (DESIGN §1.7): a notification for a purchase awaiting its final
-// status makes it verified now; one for a reference on no purchase may settle the one in_doubt purchase it can
-// be, when the verify answer of that reference is about that purchase. Anything else changes nothing and the
-// notification stays `unmatched` with the reason, for a person.
+// Provider notifications (webhook deliveries, the `webhook_response` shape): stored once per body, then used as a
+// hint only. The verify answer is the proof: a notification for a purchase awaiting its final status makes it
+// verified now; one for a reference on no purchase may settle the one in_doubt purchase it can be, and nothing else
+// could (proof-match.ts), when the verify answer of that reference is about that purchase and final. The provider's
+// verify may lag its own notification, so both read with the backoff of any poll until final or
+// `verification.timeout`. Anything else changes nothing and the notification stays `unmatched` with the reason.
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
@@ -11,12 +12,19 @@ import { type Executor, rows } from "../db/client.js";
 import type { NotificationOutcome, PurchaseState } from "../db/schema.js";
 import type { Logger } from "../log/logger.js";
 import { isMoneyText, parseMoney } from "../money.js";
-import type { ResellerClient, Verification } from "../reseller/client.js";
+import type { ResellerClient } from "../reseller/client.js";
 import { Semaphore } from "../semaphore.js";
 import { capText } from "../text/cap.js";
-import { otherPurchaseWithReference, settleInDoubtByProof } from "./ledger.js";
+import {
+  type Candidate,
+  type Evidence,
+  matchProof,
+  NO_IN_DOUBT_CANDIDATE,
+  type OwnPurchase,
+  stillOnly,
+} from "./proof-match.js";
+import { isFinalAnswer, proofProblems, settleByProof } from "./proof-settle.js";
 import { Verifier } from "./verifier.js";
-import { sameVisibleDigits, verifyDisagreements } from "./verify-check.js";
 
 /** The actor of a ledger event a notification and its verify answer caused. */
 export const NOTIFICATION_ACTOR = "webhook+verify";
@@ -98,6 +106,9 @@ export interface NotificationDeps {
   logger: Logger;
   /** How far a notification's date may be from an in_doubt purchase's POST (ms). */
   matchWindow: number;
+  /** Its `timeout`: how long after a notification came its reference is read until the answer is final. */
+  verification: Config["verification"];
+  clock: Clock;
 }
 
 export interface NotificationResult {
@@ -131,6 +142,8 @@ export function notificationDeps(parts: {
     verifier,
     logger: parts.logger,
     matchWindow: parts.config.webhooks.match_window,
+    verification: parts.config.verification,
+    clock: parts.clock,
   };
 }
 
@@ -142,6 +155,7 @@ interface StoredNotification {
   amount: string | null;
   plan: string | null;
   notified_at: Date | string | null;
+  received_at: Date | string;
 }
 
 /**
@@ -155,7 +169,7 @@ export async function processNotification(
   const [claimed] = await rows<StoredNotification>(
     deps.db,
     sql`update provider_notifications set processed_at = now() where id = ${id} and processed_at is null
-        returning id, reference, status, phone, amount::text as amount, plan, notified_at`,
+        returning id, reference, status, phone, amount::text as amount, plan, notified_at, received_at`,
   );
   if (!claimed) return undefined;
   let result: NotificationResult;
@@ -194,7 +208,7 @@ export async function retryUnmatched(
     deps.db,
     sql`update provider_notifications n set processed_at = null
         where n.outcome = 'unmatched' and n.purchase_id is null and n.received_at >= ${since}
-          and n.reason like '%no in_doubt purchase could be it'
+          and n.reason like ${`%${NO_IN_DOUBT_CANDIDATE}`}
           and exists (select 1 from purchases p where p.state = 'in_doubt' and p.updated_at > n.processed_at)
         returning n.id`,
   );
@@ -208,43 +222,49 @@ export async function retryUnmatched(
 
 async function decide(deps: NotificationDeps, n: StoredNotification): Promise<NotificationResult> {
   const reference = n.reference ?? "";
-  const [own] = await rows<{
-    id: number | string;
-    state: PurchaseState;
-    phone: string;
-    amount: string;
-    submitted_at: Date | string | null;
-  }>(
-    deps.db,
-    sql`select id, state, phone, coalesce(charged_amount, amount)::text as amount, submitted_at from purchases
-        where reference = ${reference} order by id limit 1`,
-  );
-  if (own) return forOwnPurchase(deps, own, reference);
-  return forInDoubt(deps, n, reference);
+  const evidence: Evidence = {
+    reference,
+    phone: n.phone,
+    amount: n.amount,
+    plan: n.plan,
+    at: n.notified_at ? new Date(n.notified_at) : null,
+    what: `provider notification ${n.id}`,
+  };
+  // The provider's verify is eventually consistent, also about a transaction it has already notified: each read
+  // below goes on with the backoff of any poll until the answer is final or verification.timeout has passed since
+  // the notification came.
+  const deadline = new Date(n.received_at).getTime() + deps.verification.timeout;
+  const match = await matchProof(deps.db, evidence, deps.matchWindow);
+  if (match.kind === "owned") return forOwnPurchase(deps, match.purchase, reference, deadline);
+  if (match.kind === "unmatched")
+    return unmatched(match.reason, match.candidates.length === 1 ? match.candidates[0]! : null);
+  return forInDoubt(deps, evidence, match.purchase, deadline);
+}
+
+function unmatched(reason: string, purchaseId: number | null = null): NotificationResult {
+  return { outcome: "unmatched", reason, purchaseId };
 }
 
 async function forOwnPurchase(
   deps: NotificationDeps,
-  own: {
-    id: number | string;
-    state: PurchaseState;
-    phone: string;
-    amount: string;
-    submitted_at: Date | string | null;
-  },
+  own: OwnPurchase,
   reference: string,
+  deadline: number,
 ): Promise<NotificationResult> {
-  const purchaseId = Number(own.id);
+  const purchaseId = own.id;
   if (own.state !== "submitted" && own.state !== "unverified")
     return { outcome: "matched", reason: `purchase ${purchaseId} is already ${own.state}`, purchaseId };
-  await deps.verifier.checkNow({
-    id: purchaseId,
-    reference,
-    submittedAt: own.submitted_at ? new Date(own.submitted_at).getTime() : Date.now(),
-    attempt: 0,
-    unverified: own.state === "unverified",
-    expect: { phone: own.phone, amount: own.amount },
-  });
+  await deps.verifier.verifyUntil(
+    {
+      id: purchaseId,
+      reference,
+      submittedAt: own.submitted_at ? own.submitted_at.getTime() : deps.clock.now(),
+      attempt: 0,
+      unverified: own.state === "unverified",
+      expect: { phone: own.phone, amount: own.amount },
+    },
+    Math.max(deadline, deps.clock.now()),
+  );
   const [after] = await rows<{ state: PurchaseState; note: string | null }>(
     deps.db,
     sql`select state, note from purchases where id = ${purchaseId}`,
@@ -259,110 +279,45 @@ async function forOwnPurchase(
   };
 }
 
-interface Candidate {
-  id: number | string;
-  phone: string;
-  amount: string | null;
-  plan_id: string | null;
-  plan_name: string | null;
-  posted_at: Date | string;
-}
-
+/**
+ * The one in_doubt purchase the notification can be: its reference is read until the verify answer is final (or
+ * disagrees, or the time is up); the match is then checked again, as the ledger may have moved meanwhile, and
+ * the purchase settled by that answer.
+ */
 async function forInDoubt(
   deps: NotificationDeps,
-  n: StoredNotification,
-  reference: string,
+  evidence: Evidence,
+  candidate: Candidate,
+  deadline: number,
 ): Promise<NotificationResult> {
-  const none = (reason: string, purchaseId: number | null = null): NotificationResult => ({
-    outcome: "unmatched",
-    reason,
-    purchaseId,
-  });
-  if (!n.notified_at || !n.phone)
-    return none(
-      `no purchase carries reference ${reference}, and the notification has no date or phone to match`,
-    );
-  const at = new Date(n.notified_at);
-  const from = new Date(at.getTime() - deps.matchWindow).toISOString();
-  const to = new Date(at.getTime() + deps.matchWindow).toISOString();
-  // The POST's time: when the purchase last went to submitting.
-  const found = await rows<Candidate>(
-    deps.db,
-    sql`select p.id, p.phone, coalesce(p.charged_amount, p.amount)::text as amount, p.plan_id, p.plan_name, e.posted_at
-        from purchases p
-        cross join lateral (select max(at) as posted_at from purchase_events
-          where purchase_id = p.id and to_state = 'submitting') e
-        where p.state = 'in_doubt' and e.posted_at between ${from} and ${to}
-        order by p.id limit 1000`,
-  );
-  const candidates = found.filter((c) => couldBe(n, c));
-  if (candidates.length === 0)
-    return none(`no purchase carries reference ${reference}, and no in_doubt purchase could be it`);
-  if (candidates.length > 1)
-    return none(
-      `${candidates.length} in_doubt purchases could be it (${candidates.map((c) => c.id).join(", ")}): a person decides`,
-    );
-  const candidate = candidates[0]!;
-  const purchaseId = Number(candidate.id);
-  let verification: Verification;
-  try {
-    verification = await deps.reseller.verifyTransaction(reference);
-  } catch (error) {
-    return none(
-      `purchase ${purchaseId} could be it, but verify ${reference} failed: ${(error as Error).message}`,
-      purchaseId,
-    );
-  }
-  if (!verification.found)
-    return none(`the provider's verify does not know reference ${reference}`, purchaseId);
-  const problems = verifyDisagreements(
-    { reference, phone: candidate.phone, amount: candidate.amount ?? "0" },
-    verification,
-  );
-  if (problems.length > 0)
-    return none(
-      `the verify answer of ${reference} disagrees with purchase ${purchaseId}: ${problems.join("; ")}`,
-      purchaseId,
-    );
-  const other = await otherPurchaseWithReference(deps.db, reference, purchaseId);
-  if (other) return none(`reference ${reference} is already on purchase ${other.id}`, purchaseId);
-  const status = verification.status;
-  if (status !== "success" && status !== "failed" && status !== "reversed")
-    return {
-      outcome: "matched",
-      reason: `purchase ${purchaseId} could be it; verify says ${verification.rawStatus}, not final: nothing changed`,
-      purchaseId,
-    };
-  const target = status === "success" ? "succeeded" : "failed";
-  const refund = target === "failed" ? (verification.transaction.amount?.toFixed(2) ?? null) : null;
-  const moved = await settleInDoubtByProof(
-    deps.db,
-    purchaseId,
-    target,
-    {
-      reference,
-      providerStatus: verification.rawStatus,
-      message: `the provider reports ${verification.rawStatus}`,
-      refund,
-    },
-    {
-      actor: NOTIFICATION_ACTOR,
-      reason: `settled by proof: provider notification ${n.id} named reference ${reference}, and its verify answer (${verification.rawStatus}) names this purchase's phone and amount`,
-      response: verification.raw,
-    },
-  );
-  if (!moved) return none(`purchase ${purchaseId} was no longer in_doubt`, purchaseId);
-  return {
-    outcome: "settled",
-    reason: `purchase ${purchaseId} settled ${target} by verify of ${reference}`,
-    purchaseId,
+  const reference = evidence.reference;
+  const purchase = {
+    id: candidate.id,
+    state: candidate.state,
+    phone: candidate.phone,
+    amount: candidate.amount ?? "0",
   };
-}
-
-/** Same phone, and the same amount or plan. */
-function couldBe(n: StoredNotification, c: Candidate): boolean {
-  if (!n.phone || !sameVisibleDigits(n.phone, c.phone)) return false;
-  if (n.amount !== null && c.amount !== null && parseMoney(n.amount).eq(parseMoney(c.amount))) return true;
-  const plan = n.plan?.toLowerCase();
-  return plan !== undefined && (plan === c.plan_id?.toLowerCase() || plan === c.plan_name?.toLowerCase());
+  const answer = await deps.verifier.readUntil(
+    reference,
+    Math.max(deadline, deps.clock.now()),
+    (v) => isFinalAnswer(v) || proofProblems(purchase, reference, v).length > 0,
+  );
+  if (answer?.found && !isFinalAnswer(answer) && proofProblems(purchase, reference, answer).length === 0)
+    return unmatched(
+      `purchase ${purchase.id} could be it; verify of ${reference} still says ${answer.rawStatus}, not final, after verification.timeout: nothing changed`,
+      purchase.id,
+    );
+  const still = await stillOnly(deps.db, evidence, deps.matchWindow, purchase.id);
+  if (!still.only) return unmatched(still.reason, purchase.id);
+  const outcome = await settleByProof(deps.db, purchase, reference, answer, {
+    actor: NOTIFICATION_ACTOR,
+    reason: `settled by proof: ${evidence.what} named reference ${reference}, its verify answer names this purchase's phone and amount, and ${still.why}`,
+  });
+  if (outcome.kind === "settled")
+    return {
+      outcome: "settled",
+      reason: `purchase ${purchase.id} settled ${outcome.to} by verify of ${reference}`,
+      purchaseId: purchase.id,
+    };
+  return unmatched(`purchase ${purchase.id} could be it, but ${outcome.why}`, purchase.id);
 }

@@ -1,4 +1,4 @@
-// The heart of money safety (DESIGN §4): what a purchase POST's outcome means for the ledger. Pure.
+// The heart of money safety (money moves at most once; an unknown outcome is never retried): what a purchase POST's outcome means for the ledger. Pure.
 import { AuthError, type HttpError, isHttpError, RateLimitedError } from "../http/errors.js";
 import type { PurchaseAnswer } from "../reseller/client.js";
 

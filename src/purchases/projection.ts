@@ -228,7 +228,7 @@ interface Running {
 /** The projection's inputs without the rows: those come through a `Projector`, in batches. */
 export type ProjectorInputs = Omit<ProjectionInputs, "runs" | "existing">;
 
-/** The pure decision over rows already in memory (tests, `buy --dry-run`): a Projector fed in one go. */
+/** The pure decision over rows already in memory, a Projector fed in one go (the tests; commands stream through `projectSources`). */
 export function projectPurchases(inputs: ProjectionInputs): PurchaseProjection {
   const projector = new Projector(inputs);
   for (const run of inputs.runs) projector.begin(run).add(run.rows, inputs.existing).close();

@@ -8,9 +8,15 @@ import { type Executor, rows } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
 import { DataError } from "../errors.js";
 import { isMoneyText, parseMoney } from "../money.js";
-import type { ResellerClient } from "../reseller/client.js";
-import { otherPurchaseWithReference, settleInDoubtByProof } from "./ledger.js";
-import { sameVisibleDigits, verifyDisagreements } from "./verify-check.js";
+import type { ResellerClient, Verification } from "../reseller/client.js";
+import {
+  type Evidence,
+  matchProof,
+  NO_IN_DOUBT_CANDIDATE,
+  type ProofMatch,
+  stillOnly,
+} from "./proof-match.js";
+import { settleByProof } from "./proof-settle.js";
 
 export const STATEMENT_FIELDS = ["reference", "phone", "amount", "date", "status"] as const;
 export type StatementField = (typeof STATEMENT_FIELDS)[number];
@@ -107,13 +113,38 @@ export interface StatementReport {
   amountDifferences: Array<{ id: number; reference: string; ledger: string | null; statement: string }>;
   statusDifferences: Array<{ id: number; reference: string; state: PurchaseState; statement: string }>;
   /** in_doubt (or unverified) purchases one statement line can be, and only that one. */
-  resolvable: Array<{ id: number; state: PurchaseState; line: number; reference: string; statement: string }>;
+  resolvable: Array<{
+    id: number;
+    state: PurchaseState;
+    line: number;
+    reference: string;
+    statement: string;
+    /** The line's amount and date, which --apply matches again before it settles. */
+    amount: string;
+    date: string;
+  }>;
+  /**
+   * Lines no purchase carries the reference of that could be an in_doubt purchase, but not only that one (another
+   * in_doubt purchase, a purchase in flight or settled without a reference could be it too, or another line could be
+   * that purchase): why, for a person. They are among `providerOnly` too.
+   */
+  unmatched: Array<{ line: number; reference: string; why: string }>;
 }
 
 const SLACK_MS = 86_400_000;
+/**
+ * How far a line's date may be from a purchase's POST for the line to be that purchase: a day, as statements often
+ * write a local date without a zone, or a date alone.
+ */
+export const STATEMENT_MATCH_WINDOW_MS = SLACK_MS;
 
 /** Matches statement lines against the ledger for the statement's period (a day of slack either side). */
-export async function reconcileStatement(db: Executor, lines: StatementLine[]): Promise<StatementReport> {
+export async function reconcileStatement(
+  db: Executor,
+  lines: StatementLine[],
+  /** The statement's name, for the reasons written. */
+  file = "the statement",
+): Promise<StatementReport> {
   const report: StatementReport = {
     period: null,
     lines: lines.length,
@@ -123,6 +154,7 @@ export async function reconcileStatement(db: Executor, lines: StatementLine[]): 
     amountDifferences: [],
     statusDifferences: [],
     resolvable: [],
+    unmatched: [],
   };
   if (lines.length === 0) return report;
   const times = lines.map((l) => l.date.getTime());
@@ -141,8 +173,7 @@ export async function reconcileStatement(db: Executor, lines: StatementLine[]): 
   );
   const byReference = new Map(ledger.filter((r) => r.reference).map((r) => [r.reference!, r]));
   const listed = new Set(lines.map((l) => l.reference));
-  const candidates = new Map<number, number[]>(); // purchase id → statement lines that could be it
-  const lineCandidates = new Map<number, LedgerRow[]>();
+  const unowned: StatementLine[] = [];
   for (const line of lines) {
     const own = byReference.get(line.reference);
     if (own) {
@@ -167,48 +198,12 @@ export async function reconcileStatement(db: Executor, lines: StatementLine[]): 
           statement: line.status,
         });
       if (own.state === "unverified" && outcome !== "pending")
-        report.resolvable.push({
-          id,
-          state: own.state,
-          line: line.line,
-          reference: line.reference,
-          statement: line.status,
-        });
+        report.resolvable.push({ id, state: own.state, ...resolvableLine(line) });
       continue;
     }
-    const could = ledger.filter(
-      (r) =>
-        r.state === "in_doubt" &&
-        line.phone !== "" &&
-        sameVisibleDigits(line.phone, r.phone) &&
-        r.amount !== null &&
-        parseMoney(r.amount).eq(parseMoney(line.amount)),
-    );
-    lineCandidates.set(line.line, could);
-    for (const r of could) candidates.set(Number(r.id), [...(candidates.get(Number(r.id)) ?? []), line.line]);
+    unowned.push(line);
   }
-  for (const line of lines) {
-    const could = lineCandidates.get(line.line);
-    if (!could) continue;
-    // One line, one in_doubt purchase, and no other line that could be that purchase.
-    const only = could.length === 1 ? could[0]! : undefined;
-    if (only && candidates.get(Number(only.id))?.length === 1 && statementOutcome(line.status) !== "pending")
-      report.resolvable.push({
-        id: Number(only.id),
-        state: only.state,
-        line: line.line,
-        reference: line.reference,
-        statement: line.status,
-      });
-    else
-      report.providerOnly.push({
-        line: line.line,
-        reference: line.reference,
-        amount: line.amount,
-        date: line.date.toISOString(),
-        status: line.status,
-      });
-  }
+  await matchUnownedLines(db, unowned, file, report);
   for (const row of ledger) {
     if (!row.reference || listed.has(row.reference)) continue;
     const at = new Date(row.at).getTime();
@@ -223,6 +218,84 @@ export async function reconcileStatement(db: Executor, lines: StatementLine[]): 
   return report;
 }
 
+function resolvableLine(line: StatementLine) {
+  return {
+    line: line.line,
+    reference: line.reference,
+    statement: line.status,
+    amount: line.amount,
+    date: line.date.toISOString(),
+  };
+}
+
+/** A statement line as the provider's evidence of one transaction (proof-match.ts). */
+function lineEvidence(
+  line: { line: number; reference: string; phone: string; amount: string; date: Date },
+  file: string,
+): Evidence {
+  return {
+    reference: line.reference,
+    phone: line.phone === "" ? null : line.phone,
+    amount: line.amount,
+    plan: null,
+    at: line.date,
+    what: `${file} line ${line.line}`,
+  };
+}
+
+/**
+ * Lines whose reference no purchase carries: each is matched by the rule of proof-match.ts, and is resolvable when
+ * it is the only purchase the line can be, no other line can be that purchase, and the line's status is final.
+ * The rest are debits with no ledger purchase; those an in_doubt purchase could be are listed with why.
+ */
+async function matchUnownedLines(
+  db: Executor,
+  lines: readonly StatementLine[],
+  file: string,
+  report: StatementReport,
+): Promise<void> {
+  const matches = new Map<number, ProofMatch>();
+  const linesOf = new Map<number, number>(); // in_doubt purchase id → how many lines could be it
+  for (const line of lines) {
+    const match = await matchProof(db, lineEvidence(line, file), STATEMENT_MATCH_WINDOW_MS);
+    matches.set(line.line, match);
+    const ids =
+      match.kind === "unique" ? [match.purchase.id] : match.kind === "unmatched" ? match.candidates : [];
+    for (const id of ids) linesOf.set(id, (linesOf.get(id) ?? 0) + 1);
+  }
+  for (const line of lines) {
+    const match = matches.get(line.line)!;
+    if (match.kind === "unique" && linesOf.get(match.purchase.id) === 1) {
+      if (statementOutcome(line.status) !== "pending") {
+        report.resolvable.push({
+          id: match.purchase.id,
+          state: match.purchase.state,
+          ...resolvableLine(line),
+        });
+        continue;
+      }
+    }
+    report.providerOnly.push({
+      line: line.line,
+      reference: line.reference,
+      amount: line.amount,
+      date: line.date.toISOString(),
+      status: line.status,
+    });
+    const why =
+      match.kind === "unmatched"
+        ? match.candidates.length > 0 || !match.reason.endsWith(NO_IN_DOUBT_CANDIDATE)
+          ? match.reason
+          : undefined
+        : match.kind === "unique"
+          ? linesOf.get(match.purchase.id) === 1
+            ? `purchase ${match.purchase.id} could be it, but the line's status (${line.status}) is not final`
+            : `purchase ${match.purchase.id} could be it, but so could another line of the statement: a person decides`
+          : undefined;
+    if (why) report.unmatched.push({ line: line.line, reference: line.reference, why });
+  }
+}
+
 export interface Applied {
   id: number;
   reference: string;
@@ -232,7 +305,8 @@ export interface Applied {
 
 /**
  * Settles the resolvable purchases the verify answer of their reference proves: the answer is about that
- * purchase (reference, phone, amount, envelope) and final. Anything else is left as it is, with the reason.
+ * purchase (reference, phone, amount, envelope) and final, and an in_doubt purchase is still the only one its line
+ * can be. Anything else is left as it is, with the reason.
  */
 export async function applyStatement(
   db: Executor,
@@ -241,74 +315,63 @@ export async function applyStatement(
   file: string,
 ): Promise<Applied[]> {
   const applied: Applied[] = [];
-  for (const item of report.resolvable) {
-    const unchanged = (why: string) =>
-      applied.push({ id: item.id, reference: item.reference, result: "unchanged", why });
-    const [row] = await rows<{ phone: string; amount: string | null; state: PurchaseState }>(
-      db,
-      sql`select phone, coalesce(charged_amount, amount)::text as amount, state from purchases where id = ${item.id}`,
-    );
-    if (!row || (row.state !== "in_doubt" && row.state !== "unverified")) {
-      unchanged(`it is ${row?.state ?? "gone"} now`);
-      continue;
-    }
-    let verification: Awaited<ReturnType<ResellerClient["verifyTransaction"]>>;
-    try {
-      verification = await reseller.verifyTransaction(item.reference);
-    } catch (error) {
-      unchanged(`verify ${item.reference} failed: ${(error as Error).message}`);
-      continue;
-    }
-    if (!verification.found) {
-      unchanged(`the provider's verify does not know ${item.reference}`);
-      continue;
-    }
-    const problems = verifyDisagreements(
-      { reference: item.reference, phone: row.phone, amount: row.amount ?? "0" },
-      verification,
-    );
-    if (problems.length > 0) {
-      unchanged(`the verify answer disagrees: ${problems.join("; ")}`);
-      continue;
-    }
-    const status = verification.status;
-    if (status !== "success" && status !== "failed" && status !== "reversed") {
-      unchanged(`verify says ${verification.rawStatus}, not final`);
-      continue;
-    }
-    if (row.state === "in_doubt") {
-      const other = await otherPurchaseWithReference(db, item.reference, item.id);
-      if (other) {
-        unchanged(`reference ${item.reference} is already on purchase ${other.id}`);
-        continue;
-      }
-    }
-    const to = status === "success" ? "succeeded" : "failed";
-    const moved = await settleInDoubtByProof(
-      db,
-      item.id,
-      to,
-      {
-        reference: item.reference,
-        providerStatus: verification.rawStatus,
-        message: `the provider reports ${verification.rawStatus}`,
-        refund: to === "failed" ? (verification.transaction.amount?.toFixed(2) ?? null) : null,
-      },
-      {
-        actor: STATEMENT_ACTOR,
-        reason: `settled by proof: ${file} line ${item.line} lists reference ${item.reference} (${item.statement}), and its verify answer (${verification.rawStatus}) names this purchase's phone and amount`,
-        response: verification.raw,
-      },
-      [row.state],
-    );
-    if (moved)
-      applied.push({
-        id: item.id,
-        reference: item.reference,
-        result: to,
-        why: `verify: ${verification.rawStatus}`,
-      });
-    else unchanged("it moved meanwhile");
-  }
+  for (const item of report.resolvable) applied.push(await applyLine(db, reseller, item, file));
   return applied;
+}
+
+async function applyLine(
+  db: Executor,
+  reseller: ResellerClient,
+  item: StatementReport["resolvable"][number],
+  file: string,
+): Promise<Applied> {
+  const unchanged = (why: string): Applied => ({
+    id: item.id,
+    reference: item.reference,
+    result: "unchanged",
+    why,
+  });
+  const [row] = await rows<{ phone: string; amount: string | null; state: PurchaseState }>(
+    db,
+    sql`select phone, coalesce(charged_amount, amount)::text as amount, state from purchases where id = ${item.id}`,
+  );
+  if (!row || (row.state !== "in_doubt" && row.state !== "unverified"))
+    return unchanged(`it is ${row?.state ?? "gone"} now`);
+  let why = `${file} line ${item.line} lists reference ${item.reference} (${item.statement})`;
+  if (row.state === "in_doubt") {
+    // The line's phone is the purchase's (it matched on every digit the line shows).
+    const evidence = lineEvidence({ ...item, phone: row.phone, date: new Date(item.date) }, file);
+    const still = await stillOnly(db, evidence, STATEMENT_MATCH_WINDOW_MS, item.id);
+    if (!still.only) return unchanged(still.reason);
+    why = `${why}, and ${still.why}`;
+  }
+  let verification: Verification;
+  try {
+    verification = await reseller.verifyTransaction(item.reference);
+  } catch (error) {
+    return unchanged(`verify ${item.reference} failed: ${(error as Error).message}`);
+  }
+  const purchase = { id: item.id, state: row.state, phone: row.phone, amount: row.amount ?? "0" };
+  const outcome = await settleByProof(
+    db,
+    purchase,
+    item.reference,
+    verification,
+    {
+      actor: STATEMENT_ACTOR,
+      reason: `settled by proof: ${why}; its verify answer names this purchase's phone and amount`,
+    },
+    [row.state],
+  );
+  if (outcome.kind === "unchanged") return unchanged(outcome.why);
+  return {
+    id: item.id,
+    reference: item.reference,
+    result: outcome.to,
+    why: `verify: ${verificationStatus(verification)}`,
+  };
+}
+
+function verificationStatus(verification: Verification): string {
+  return verification.found ? verification.rawStatus : "not found";
 }

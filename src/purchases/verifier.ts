@@ -113,11 +113,36 @@ export class Verifier {
   }
 
   /**
-   * One verify read now, settled exactly as a poll would settle it (a notification named the purchase's
-   * reference): true when the purchase reached a final state or a mismatch note.
+   * Verifies a purchase from now on, with the backoff of any poll, until it reaches a final state or a mismatch
+   * note, or `deadline` (ms) passes; then as a poll that timed out (a notification named its reference, and the
+   * provider's verify may not have caught up with its own notification yet).
    */
-  async checkNow(task: VerifyTask): Promise<boolean> {
-    return this.settle(task, await this.look(task.reference));
+  verifyUntil(task: VerifyTask, deadline: number): Promise<void> {
+    return this.poll(task, this.deps.clock.now(), deadline, false);
+  }
+
+  /**
+   * Reads `reference` now and then with the backoff of any poll until `enough` says the answer will do or
+   * `deadline` (ms) passes; returns the last answer found (undefined when no read found the transaction). A read
+   * that fails for the moment, a 404 and a status that is not final are looked at again.
+   */
+  async readUntil(
+    reference: string,
+    deadline: number,
+    enough: (verification: Verification & { found: true }) => boolean,
+  ): Promise<Verification | undefined> {
+    const { clock } = this.deps;
+    let last: Verification | undefined;
+    for (let attempt = 0; ; attempt++) {
+      const answer = await this.look(reference);
+      if (answer?.found) {
+        last = answer;
+        if (enough(answer)) return answer;
+      }
+      const wait = this.backoff(attempt);
+      if (clock.now() + wait > deadline) return last ?? answer;
+      await clock.sleep(Math.max(1, wait));
+    }
   }
 
   /** Waits for every verification in progress (stops waiting early when `signal` aborts). */
@@ -125,20 +150,32 @@ export class Verifier {
     while (this.tasks.size > 0 && !signal?.aborted) await Promise.race(this.tasks);
   }
 
-  private async follow(task: VerifyTask): Promise<void> {
+  private follow(task: VerifyTask): Promise<void> {
     const { verification, clock } = this.deps;
     const deadline = Math.max(task.submittedAt, task.recordedAt ?? 0) + verification.timeout;
-    let attempt = task.attempt;
     const firstAt = task.unverified ? clock.now() : task.submittedAt + verification.initial_delay;
+    return this.poll(task, firstAt, deadline, task.unverified === true);
+  }
+
+  /** Reads from `firstAt` with backoff until settled, or once only, or until `deadline`; then gives up. */
+  private async poll(task: VerifyTask, firstAt: number, deadline: number, once: boolean): Promise<void> {
+    const { clock } = this.deps;
+    let attempt = task.attempt;
     await clock.sleep(Math.max(0, firstAt - clock.now()));
     for (;;) {
-      const verification_ = await this.look(task.reference);
-      if (await this.settle(task, verification_)) return;
-      const wait = Math.min(verification.max_interval, verification.initial_delay * 2 ** attempt);
+      const verification = await this.look(task.reference);
+      if (await this.settle(task, verification)) return;
+      const wait = this.backoff(attempt);
       attempt++;
-      if (task.unverified || clock.now() + wait > deadline) return this.giveUp(task, verification_);
+      if (once || clock.now() + wait > deadline) return this.giveUp(task, verification);
       await clock.sleep(Math.max(1, wait));
     }
+  }
+
+  /** The wait after read number `attempt` (from 0): `initial_delay` doubling, at most `max_interval`. */
+  private backoff(attempt: number): number {
+    const { verification } = this.deps;
+    return Math.min(verification.max_interval, verification.initial_delay * 2 ** attempt);
   }
 
   /**

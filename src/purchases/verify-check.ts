@@ -1,4 +1,4 @@
-// A verify answer is a claim about one purchase (DESIGN §1.7): it settles the purchase only when it is about
+// A verify answer is a claim about one purchase (a provider's answer is evidence, not fact): it settles the purchase only when it is about
 // that purchase — our reference, the phone's visible digits, the amount charged — and its envelope says success.
 // The answer comes parsed at the edge (reseller/client.ts); this compares values. Pure.
 import { parseMoney } from "../money.js";

@@ -1,4 +1,4 @@
-// The combined dry-run plan as a value (DESIGN §7 `plan`): what the purchases due in a window would buy and
+// The combined dry-run plan as a value (`topsync plan`): what the purchases due in a window would buy and
 // cost against the budgets and the wallet, and what the website reconciler would change; plus what is unknown.
 import type { RemoteWebsite } from "../analytics/schemas.js";
 import type { Config, PurchaseJob } from "../config/index.js";

@@ -102,7 +102,11 @@ function openPurchase(row: LedgerRows["open"][number], now: Date): OpenPurchase 
     note: row.note ?? candidates(row.unmatched_notifications, id),
     since,
     ageMs: Math.max(0, now.getTime() - since.getTime()),
-    settle: row.state === "succeeded" ? `topsync purchases show ${id}` : settleCommand(id),
+    // A succeeded purchase is here for its note; one flagged reference_clash is settled again by a person.
+    settle:
+      row.state === "succeeded" && !row.note?.startsWith("reference_clash")
+        ? `topsync purchases show ${id}`
+        : settleCommand(id),
   };
 }
 

@@ -1,4 +1,4 @@
-// What happened, as a value (DESIGN §7 `report`): spend, outcomes, verification latency, the purchases a
+// What happened, as a value (`topsync report`): spend, outcomes, verification latency, the purchases a
 // person must settle, failures by the provider's message, and the website passes. Built by ledger-build.ts.
 import type { Money } from "../money.js";
 import type { GroupRow, SpendRows } from "../purchases/history-read.js";

@@ -78,6 +78,19 @@ export function statementDocument(report: StatementReport, view: StatementView):
     ),
     resolvableSection(report, view),
   ];
+  if (report.unmatched.length > 0)
+    sections.push(
+      section(
+        "unmatched",
+        "Lines an in_doubt purchase could be, but not the only one",
+        "A verify answer proves a transaction, not which purchase made it: a person matches these.",
+        table(
+          "unmatched",
+          [right("Line"), left("Reference"), left("Why")],
+          report.unmatched.map((r) => [String(r.line), r.reference, maskPhonesIn(r.why)]),
+        ),
+      ),
+    );
   if (view.applied) sections.push(appliedSection(view.applied));
   return inertDocument({
     title: `topsync purchases reconcile: ${view.file}`,

@@ -1,4 +1,4 @@
-// The data reseller API (seed §4.1): networks, plans, buying data, verifying a transaction.
+// The data reseller API (docs/services.md): networks, plans, buying data, verifying a transaction.
 import type { CallInfo } from "../http/errors.js";
 import { MalformedResponseError } from "../http/errors.js";
 import { providerMessage } from "../http/message.js";

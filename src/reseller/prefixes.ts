@@ -1,5 +1,5 @@
 // Nigerian mobile number prefixes by network — the one copy of this table (topsync and its sandbox).
-// Source: NCC numbering allocations as republished in 2025 operator lists (see REFERENCE.md); as of 2025-08.
+// Source: NCC numbering allocations as republished in 2025 operator lists (docs/services.md); as of 2025-08.
 // 9mobile was rebranded T2 in August 2025. Numbers keep their prefix when ported to another network.
 // 0918, which some lists give 9mobile, is left out: the numbering plan as libphonenumber-js's metadata has it
 // (v1.13, checked 2026-11) does not allocate it, so no valid number carries it. A valid mobile number whose

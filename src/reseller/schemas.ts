@@ -1,4 +1,4 @@
-// The reseller's answers (seed §2, §4.1) as tolerant zod schemas: unknown fields are kept, unknown status
+// The reseller's answers (networks, plans, the purchase answer, the verify answer: docs/services.md) as tolerant zod schemas: unknown fields are kept, unknown status
 // strings are accepted, ids and amounts may come as numbers or strings, prices become exact Money bounded to
 // what the ledger's columns hold. A reference is text exactly as written (the HTTP layer keeps the source text
 // of a JSON number no double holds), so `12345678901234567890` stays those twenty digits.

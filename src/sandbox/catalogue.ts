@@ -1,5 +1,5 @@
 // The sandbox reseller's networks and data plans: the four Nigerian networks, with plan types, size texts
-// and indicative 2025 prices as real reseller platforms list them (REFERENCE.md).
+// and indicative 2025 prices as real reseller platforms list them (docs/services.md).
 
 export interface SandboxNetwork {
   code: string;

@@ -1,4 +1,4 @@
-// The reseller's notifications (seed §6): each debit's `webhook_response` POSTed to `notifyUrl` once the
+// The reseller's notifications: each debit's `webhook_response` POSTed to `notifyUrl` once the
 // transaction is final, signed (`X-Signature`: HMAC-SHA256 hex of the raw body with `notifySecret`), retried
 // on failure, and delivered `notifyDuplicates` extra times — also for purchases whose own answer was lost
 // (a 500, a reset, a hang or a gateway timeout after the debit). From its first sending the transaction is

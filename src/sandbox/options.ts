@@ -45,7 +45,7 @@ export const sandboxOptionsSchema = z.strictObject({
     .strictObject({ limit: z.number().int().min(1), windowSeconds: z.number().positive() })
     .nullable()
     .optional(),
-  /** Where each debit's notification (seed §6 `webhook_response`) is POSTed; empty: nowhere. */
+  /** Where each debit's notification (its `webhook_response` payload) is POSTed; empty: nowhere. */
   notifyUrl: z.union([z.url({ protocol: /^https?$/ }), z.literal("")]).optional(),
   /** The HMAC-SHA256 key of the `X-Signature` header (hex of the raw body). */
   notifySecret: z.string().min(1).optional(),
@@ -53,6 +53,11 @@ export const sandboxOptionsSchema = z.strictObject({
   notifyDuplicates: count.max(10).optional(),
   /** Keep notifications until `deliverNotifications()` (tests decide when they arrive). */
   notifyHold: z.boolean().optional(),
+  /**
+   * Verify reads of a notified transaction that still answer `pending` after its notification was sent (unless
+   * its own not-found and pending reads are over): a provider's verify lags its own notifications too.
+   */
+  notifiedPendingPolls: count.optional(),
   faults: faultConfigSchema.optional(),
   /** Answers the reseller gets wrong on purpose (see lies.ts); replaced whole when set. */
   lies: liesSchema.optional(),
@@ -98,6 +103,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   notifySecret: "sandbox-webhook-secret",
   notifyDuplicates: 1,
   notifyHold: false,
+  notifiedPendingPolls: 1,
 };
 
 /** Validates options from code or the admin endpoint; throws an Error listing every problem. */

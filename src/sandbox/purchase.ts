@@ -65,6 +65,7 @@ function accept(state: SandboxState, networkId: string, plan: SandboxPlan, phone
     verifyCalls: 0,
     refunded: false,
     notified: false,
+    readsSinceNotified: 0,
   };
   state.transactions.set(tx.reference, tx);
   debitWallet(state, tx);

@@ -1,4 +1,4 @@
-// The simulated data reseller (seed §4.1): its routes, bearer check and error bodies.
+// The simulated data reseller (networks, plans, POST /public/api/data, GET /public/api/transaction/{reference}): its routes, bearer check and error bodies.
 import { findNetwork, plansOfNetwork, SANDBOX_NETWORKS } from "./catalogue.js";
 import { buyData } from "./purchase.js";
 import type { Call, Reply, Route } from "./route.js";

@@ -20,8 +20,10 @@ export interface Transaction {
   finalStatus: FinalStatus;
   verifyCalls: number;
   refunded: boolean;
-  /** The reseller has sent its notification: the transaction is final, and verify says so from then on. */
+  /** The reseller has sent its notification: the transaction is final, and verify says so soon after. */
   notified: boolean;
+  /** Verify reads since the notification was sent (`notifiedPendingPolls` of them answer pending). */
+  readsSinceNotified: number;
 }
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -72,7 +74,7 @@ function payloadData(tx: Transaction, message: string, walletKobo: number, deliv
   };
 }
 
-/** The purchase result (seed §2.4) answered when a purchase is accepted. */
+/** The purchase result answered when a purchase is accepted (`{success, code, status, message, data}`, docs/services.md). */
 export function purchaseResult(tx: Transaction) {
   const message = successMessage(tx);
   return {
@@ -97,7 +99,7 @@ function failedPayload(tx: Transaction) {
   };
 }
 
-/** The notification the reseller sends for a transaction once it is final (seed §6). */
+/** The notification the reseller sends for a transaction once it is final (the `webhook_response` payload: the purchase answer's shape). */
 export function notificationPayload(tx: Transaction) {
   return tx.finalStatus === "success" ? purchaseResult(tx) : failedPayload(tx);
 }

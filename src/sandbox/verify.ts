@@ -1,6 +1,7 @@
 // The reseller's verify endpoint, eventually consistent: a new reference is unknown for the first
-// `verifyNotFoundPolls` calls, pending for the next `verifyPendingPolls`, then final — or final at once
-// when the reseller has sent its notification (it notifies final transactions). A failed or reversed
+// `verifyNotFoundPolls` calls, pending for the next `verifyPendingPolls`, then final. Once the reseller has sent
+// its notification (it notifies final transactions) the reference is known, but verify still lags it: pending for
+// `notifiedPendingPolls` more calls, then final (sooner when its own polls are over). A failed or reversed
 // transaction is refunded the first time a verify or the notification reveals it.
 import { answerText } from "./lies.js";
 import type { Call, Reply } from "./route.js";
@@ -13,10 +14,12 @@ export function verifyTransaction({ state, params }: Call): Reply {
   const tx = state.transactions.get(decodeURIComponent(params[0] ?? ""));
   if (!tx) return NOT_FOUND;
   tx.verifyCalls += 1;
-  const { verifyNotFoundPolls, verifyPendingPolls } = state.options;
+  if (tx.notified) tx.readsSinceNotified += 1;
+  const { verifyNotFoundPolls, verifyPendingPolls, notifiedPendingPolls } = state.options;
   if (!tx.notified && tx.verifyCalls <= verifyNotFoundPolls) return NOT_FOUND;
+  const caughtUp = tx.notified && tx.readsSinceNotified > notifiedPendingPolls;
   let status: VisibleStatus = "pending";
-  if (tx.notified || tx.verifyCalls > verifyNotFoundPolls + verifyPendingPolls) {
+  if (caughtUp || tx.verifyCalls > verifyNotFoundPolls + verifyPendingPolls) {
     status = tx.finalStatus;
     if (status !== "success") refundOnce(state, tx);
   }

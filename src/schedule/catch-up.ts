@@ -1,4 +1,4 @@
-// Start-up catch-up (DESIGN §3, §8), like a Kubernetes CronJob's starting deadline: the latest fire of a
+// Start-up catch-up, like a Kubernetes CronJob's starting deadline: the latest fire of a
 // job missed within `catch_up` runs once; older missed fires, and a fire from before the job first appeared
 // in config, are recorded as skipped with the reason and never run.
 import type { PurchaseJob } from "../config/index.js";

@@ -5,7 +5,7 @@ import type { RunCoordinator } from "node-cron";
 import type { Executor } from "../db/client.js";
 import { claimFire, type FireRef, finishFire, WEBSITES_JOB } from "./fire-ledger.js";
 
-/** The node-cron task name of a purchase job; its fire keys are then `job:<name>:<ISO time>` (DESIGN §4). */
+/** The node-cron task name of a purchase job; its fire keys are then `job:<name>:<ISO time>` (a purchase's key adds `:<phone>`). */
 export function jobTaskName(job: string): string {
   return `job:${job}`;
 }

@@ -1,4 +1,4 @@
-// The daemon (DESIGN §8) on an open, migrated database: catch-up, a node-cron task per job and one for the
+// The daemon on an open, migrated database: catch-up, a node-cron task per job and one for the
 // website loop, the intake loop, the purchase worker and the sweep. `stop` stops the schedules, aborts
 // claiming, and waits for the work in progress.
 import type { ScheduledTask } from "node-cron";

@@ -1,4 +1,4 @@
-// The intake table (DESIGN §5) from the daemon: polled every `intake.poll_interval` and, on PostgreSQL, woken
+// The intake table from the daemon: polled every `intake.poll_interval` and, on PostgreSQL, woken
 // at once by a NOTIFY on INTAKE_CHANNEL (a trigger on purchase_requests sends it). Each poll moves every
 // pending request into the ledger and wakes the purchase worker, which also serves as its periodic tick.
 import { ingestIntake } from "../purchases/sources/intake.js";

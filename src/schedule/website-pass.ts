@@ -1,4 +1,4 @@
-// One website reconcile pass from the daemon (DESIGN §6, §8): under the advisory lock so one replica
+// One website reconcile pass from the daemon: under the advisory lock so one replica
 // reconciles at a time, in the configured mode, recorded in website_runs and in the metrics.
 import { reconcile, reconcileDeps } from "../websites/reconcile.js";
 import { WEBSITES_LOCK, withTryLock } from "./advisory-lock.js";

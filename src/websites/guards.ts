@@ -1,4 +1,4 @@
-// The delete guards of DESIGN §6: a partial picture of the remote side, an empty declared list or more
+// The delete guards: a partial picture of the remote side, an empty declared list or more
 // deletes than `websites.max_deletes` never delete anything. Pure: apply enforces it, the plan warns with it.
 import type { Plan } from "./model.js";
 

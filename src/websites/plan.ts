@@ -1,5 +1,5 @@
 // The website planner: declared websites, the remote listing and the ownership table in, a Plan out —
-// create / update / delete / unmanaged / conflict / noop per normalised domain (DESIGN §6). Pure: no I/O.
+// create / update / delete / unmanaged / conflict / noop per normalised domain. Pure: no I/O.
 import type { RemoteWebsite } from "../analytics/schemas.js";
 import { normaliseDomain, type WebsiteItem } from "../config/index.js";
 import { compareWebsite, createFields } from "./diff.js";

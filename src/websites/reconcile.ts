@@ -1,4 +1,4 @@
-// One reconcile pass (DESIGN §6): read every remote page (level-triggered, never a cached picture), plan,
+// One reconcile pass: read every remote page (level-triggered, never a cached picture), plan,
 // apply unless only planning or observing, and write the pass to `website_runs`. The daemon calls this.
 import type { WebsiteListing } from "../analytics/client.js";
 import { type Clock, systemClock } from "../clock.js";

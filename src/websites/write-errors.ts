@@ -1,5 +1,5 @@
 // What a failed website write is reported as: a stable code, the HTTP status, and one line naming the
-// website and what the service said (DESIGN §6: per-website errors, recorded with the pass).
+// website and what the service said (one failing website does not stop the others; its error is recorded with the pass).
 import { AuthError, ClientError, HttpError } from "../http/errors.js";
 import type { CreateEntry, DeleteEntry, UpdateEntry } from "./model.js";
 import type { WebsiteError } from "./runs.js";

@@ -1,6 +1,6 @@
 // Input written to hurt, through the CLI as an operator types it: recipients files that are not files or not
 // CSVs, ids and dates that do not exist, a reference already taken, --out targets that are not regular files.
-// Each gets a message naming what is wrong and the exit code of DESIGN §7; the final error is one JSON log line
+// Each gets a message naming what is wrong and the README's exit code; the final error is one JSON log line
 // when stderr is not a terminal.
 import { execFileSync } from "node:child_process";
 import {
@@ -125,7 +125,7 @@ describe("ids, dates and references that do not fit", () => {
     expect((await cli("purchases", "list", "--since", "2026-02-28")).code).toBe(0);
   });
 
-  it("resolve --reference refuses a reference already on another purchase, naming it (64)", async () => {
+  it("resolve --reference refuses a reference already on another purchase, naming it (64), and flags both for a person", async () => {
     const first = await inDoubt("08031230010");
     const second = await inDoubt("08031230011");
     const settle = (id: string) =>
@@ -134,6 +134,33 @@ describe("ids, dates and references that do not fit", () => {
     const again = await settle(second);
     expect(again.code).toBe(64);
     expect(again.stderr).toContain(`--reference REF-16-A is already on purchase ${first} (succeeded)`);
+    expect(again.stderr).toContain("nothing was settled, and both purchases are flagged reference_clash");
+    const show = async (id: string) => JSON.parse((await cli("--json", "purchases", "show", id)).stdout);
+    for (const [id, state] of [
+      [first, "succeeded"],
+      [second, "in_doubt"],
+    ] as const) {
+      const shown = await show(id);
+      expect(shown.state).toBe(state);
+      expect(shown.note).toMatch(/^reference_clash: a person named reference REF-16-A for purchase \d+/);
+      expect(shown.events.at(-1)).toMatchObject({ from: state, to: state, reason: shown.note });
+    }
+    // A person decides: the first keeps the reference (settled again, whatever its state), the second failed.
+    const keep = await cli(
+      "purchases",
+      "resolve",
+      first,
+      "--as",
+      "succeeded",
+      "--note",
+      "REF-16-A is this one",
+    );
+    expect(keep.code, keep.stderr).toBe(0);
+    expect(keep.stdout).toContain(`purchase ${first}: succeeded → succeeded`);
+    const drop = await cli("purchases", "resolve", second, "--as", "failed", "--note", "never delivered");
+    expect(drop.code, drop.stderr).toBe(0);
+    expect(await show(first)).toMatchObject({ state: "succeeded", reference: "REF-16-A", note: null });
+    expect(await show(second)).toMatchObject({ state: "failed", reference: null, note: null });
   });
 
   it("a reference written as a formula goes into --csv as text", async () => {

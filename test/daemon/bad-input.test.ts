@@ -1,5 +1,5 @@
 // `topsync run` refuses what it cannot work with, with a message that says what to fix and the exit code
-// of DESIGN §7: an invalid schedule or time zone, a port in use, a second daemon on one embedded database.
+// of the README's exit code table: an invalid schedule or time zone, a port in use, a second daemon on one embedded database.
 import { mkdtempSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";

@@ -1,4 +1,4 @@
-// `topsync run` with webhooks enabled (issue 19): the sandbox's signed notification for a purchase whose answer
+// `topsync run` with webhooks enabled: the sandbox's signed notification for a purchase whose answer
 // was lost reaches the daemon's receiver and settles the in_doubt purchase by its verify answer; a forged
 // delivery is refused; both are counted in topsync_notifications_total.
 import { createHmac } from "node:crypto";

@@ -185,7 +185,7 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
     expect(reason!.reason).toMatch(/^daily_budget: /);
   });
 
-  it("classifies every purchase outcome as DESIGN §4 says", async () => {
+  it("classifies every purchase outcome: not sent and 429 retry, 4xx fail, unknown is in_doubt", async () => {
     const cases: Array<[string, Record<string, number>, string]> = [
       ["500 before", { rate500Before: 1 }, "in_doubt"],
       ["500 after", { rate500After: 1 }, "in_doubt"],

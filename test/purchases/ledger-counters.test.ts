@@ -328,6 +328,7 @@ async function expectCountersEqualTheLedger(db: Executor): Promise<void> {
   expect(stats.noted).toEqual({
     price_mismatch: noted("price_mismatch"),
     verify_mismatch: noted("verify_mismatch"),
+    reference_clash: noted("reference_clash"),
   });
 
   // The sealed days the rollups hold (those not changed since): what filing their purchases gives.

@@ -1,4 +1,4 @@
-// Provider notifications over real HTTP (issue 19): the receiver on the daemon's HTTP server refuses what it
+// Provider notifications over real HTTP: the receiver on the daemon's HTTP server refuses what it
 // cannot authenticate and changes nothing; an accepted delivery is stored once; a notification settles an
 // in_doubt purchase only when the verify answer of its reference proves it is that purchase.
 import { createHmac } from "node:crypto";
@@ -26,6 +26,7 @@ import { runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import { resellerProxy, verifiedReference } from "../helpers/reseller-proxy.js";
 import { waitFor as waitUntil } from "../helpers/wait.js";
 
 const SECRET = "sandbox-webhook-secret";
@@ -74,10 +75,20 @@ describe("provider notifications, on postgres", () => {
     await test.drop();
   });
 
-  async function startReceiver(webhooks: Record<string, unknown> = {}): Promise<Receiver> {
+  async function startReceiver(
+    webhooks: Record<string, unknown> = {},
+    /** The reseller the receiver's verify reads go to (the sandbox's, unless a test puts another in front). */
+    verifyThrough: ResellerClient = reseller,
+  ): Promise<Receiver> {
     const config = testConfig(sandbox, { webhooks: { enabled: true, secret: SECRET, ...webhooks } });
     const logger = silentLogger();
-    const deps = notificationDeps({ db: test.database.db, reseller, config, logger, clock: systemClock });
+    const deps = notificationDeps({
+      db: test.database.db,
+      reseller: verifyThrough,
+      config,
+      logger,
+      clock: systemClock,
+    });
     const results: Promise<NotificationResult | undefined>[] = [];
     const rejected: string[] = [];
     const port = await freePort();
@@ -324,8 +335,14 @@ describe("provider notifications, on postgres", () => {
     expect(JSON.parse(shown.stdout).notifications).toMatchObject([
       { id: stored[0]!.id, reference: debit!.reference, status: "successful", outcome: "settled" },
     ]);
+    // It names why the match was unique: a verify answer proves the transaction, not which purchase made it.
+    expect(JSON.parse(shown.stdout).proof).toMatchObject({ actor: "webhook+verify" });
+    expect(JSON.parse(shown.stdout).proof.reason).toContain(
+      `purchase ${row!.id} is the only purchase that could own it: the same phone and amount`,
+    );
     const text = await runCli(["-c", file, "purchases", "show", String(row!.id)]);
     expect(text.stdout).toMatch(/provider notifications:\n[^\n]*OUTCOME[^\n]*\n[^\n]*settled/);
+    expect(text.stdout).toMatch(/\nproof {8}settled by proof: provider notification \d+ named reference /);
   });
 
   // The other ways a purchase answer is lost after the debit (500-after above, hang-after below): the connection
@@ -548,5 +565,167 @@ describe("provider notifications, on postgres", () => {
     const [stored] = await notifications();
     expect(stored).toMatchObject({ outcome: "unmatched" });
     expect(stored!.reason).toMatch(/disagrees with purchase/);
+  });
+
+  it("15 in_doubt purchases notified before the provider's verify has caught up (404, then pending): each is read again with backoff, all 15 settled by proof", async () => {
+    // The provider's verify does not know a notified reference at its first read (this proxy), then says pending
+    // (the sandbox lags its own notifications by two reads), then final.
+    const seen = new Set<string>();
+    const lagging = await resellerProxy(sandbox.resellerUrl, (request) => {
+      const reference = verifiedReference(request.path);
+      if (reference === undefined || seen.has(reference)) return undefined;
+      seen.add(reference);
+      return { status: 404, body: { status: false, message: "Transaction not found." } };
+    });
+    const verifyClient = resellerFor({ resellerUrl: lagging.url, apiKey: sandbox.apiKey });
+    try {
+      const hook = await startReceiver({}, verifyClient);
+      sandbox.setOptions({
+        verifyNotFoundPolls: 1,
+        verifyPendingPolls: 1000, // never final by its own polls: only the notification's lag ends
+        notifiedPendingPolls: 2,
+        notifyUrl: hook.url,
+        notifyHold: true,
+        notifyDuplicates: 0,
+      });
+      const phones = Array.from({ length: 15 }, (_, i) => `080312401${String(i).padStart(2, "0")}`);
+      await buyLosingAnswers(phones);
+      expect(sandbox.debits()).toHaveLength(15);
+      await sandbox.deliverNotifications();
+      const results = await hook.settled();
+      expect(results.map((r) => r?.outcome)).toEqual(phones.map(() => "settled"));
+      const debitOf = new Map(sandbox.debits().map((d) => [d.phone_number, d.reference]));
+      for (const row of await ledger())
+        expect(row).toMatchObject({ state: "succeeded", reference: debitOf.get(row.phone) });
+      // Each reference was read until final: the 404, the two pending answers, then success.
+      const reads = sandbox.requests().filter((r) => r.path.startsWith("/public/api/transaction/"));
+      expect(reads).toHaveLength(15 * 3);
+      expect(sandbox.debits()).toHaveLength(15);
+    } finally {
+      await verifyClient.close();
+      await lagging.close();
+    }
+  });
+
+  it("a notification for an unverified purchase, come before the provider's verify caught up: read again with backoff until final, settled", async () => {
+    const hook = await startReceiver();
+    // Never final by its own polls; two reads after the notification still say pending.
+    sandbox.setOptions({
+      verifyPendingPolls: 100_000,
+      notifiedPendingPolls: 2,
+      notifyUrl: hook.url,
+      notifyHold: true,
+      notifyDuplicates: 0,
+    });
+    await insertPurchases(test.database.db, [purchase("08031240400")], "test");
+    await executePurchases(
+      {
+        database: test.database,
+        reseller,
+        config: testConfig(sandbox, {
+          verification: { initial_delay: "1ms", timeout: "30ms", max_interval: "10ms", horizon: "72h" },
+        }),
+        logger: silentLogger(),
+      },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+    const [before] = await ledger();
+    expect(before!.state).toBe("unverified");
+    await sandbox.deliverNotifications();
+    const [result] = await hook.settled();
+    expect(result).toMatchObject({ outcome: "settled", purchaseId: before!.id });
+    expect((await ledger())[0]).toMatchObject({
+      state: "succeeded",
+      reference: sandbox.debits()[0]!.reference,
+    });
+    const [event] = await rows<{ actor: string }>(
+      test.database.db,
+      sql`select actor from purchase_events where to_state = 'succeeded'`,
+    );
+    expect(event!.actor).toBe("webhook+verify");
+  });
+
+  it("a verify still pending after verification.timeout from the notification settles nothing: unmatched, for a person", async () => {
+    const hook = await startReceiver();
+    sandbox.setOptions({
+      verifyNotFoundPolls: 1,
+      verifyPendingPolls: 100_000,
+      notifiedPendingPolls: 100_000,
+      notifyUrl: hook.url,
+      notifyHold: true,
+      notifyDuplicates: 0,
+    });
+    await buyLosingAnswers(["08031240200"]);
+    const before = await ledger();
+    const started = Date.now();
+    await sandbox.deliverNotifications();
+    const [result] = await hook.settled();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1500); // read again until verification.timeout (2s)
+    expect(result).toMatchObject({ outcome: "unmatched", purchaseId: before[0]!.id });
+    expect(result!.reason).toMatch(
+      /still says pending, not final, after verification\.timeout: nothing changed$/,
+    );
+    expect(await ledger()).toEqual(before);
+    const reads = sandbox.requests().filter((r) => r.path.startsWith("/public/api/transaction/"));
+    expect(reads.length).toBeGreaterThan(5);
+  });
+
+  it("a notification for purchase B, come before B's own answer, does not settle purchase A the provider never took: A stays in_doubt, B succeeds, one debit", async () => {
+    const phone = "08031240300";
+    const hook = await startReceiver();
+    // A: the provider answers 500 before taking it (no debit), so it is in_doubt.
+    sandbox.setFaults({ endpoints: { data: { rate500Before: 1 } } });
+    await insertPurchases(test.database.db, [purchase(phone, "A")], "test");
+    const deps = {
+      database: test.database,
+      reseller,
+      config: testConfig(sandbox),
+      logger: silentLogger(),
+    };
+    await executePurchases(deps, { concurrency: 1, retryWaitMs: 0 });
+    sandbox.setFaults({ endpoints: {} });
+    const [a] = await ledger();
+    expect(a).toMatchObject({ state: "in_doubt", reference: null });
+    expect(sandbox.debits()).toHaveLength(0);
+
+    // B: the operator buys again for the phone, same plan. The provider takes it and notifies at once, while
+    // B's own answer is still on its way (sent a byte at a time).
+    sandbox.setOptions({
+      notifyUrl: hook.url,
+      notifyHold: true,
+      notifyDuplicates: 0,
+      lies: { trickleMs: 4 },
+    });
+    await insertPurchases(test.database.db, [purchase(phone, "B")], "test");
+    const running = executePurchases(deps, { concurrency: 1, retryWaitMs: 0 });
+    await waitUntil("B's debit", () => sandbox.debits().length === 1);
+    const b = (await ledger())[1]!;
+    expect(b.state).toBe("submitting");
+    await sandbox.deliverNotifications();
+    const [result] = await hook.settled();
+    expect(result).toMatchObject({ outcome: "unmatched", purchaseId: a!.id });
+    expect(result!.reason).toContain(
+      `in_doubt purchase ${a!.id} could be it, but so could purchase ${b.id} (submitting)`,
+    );
+    expect(result!.reason).toContain("not which purchase made it");
+    expect((await ledger())[0]).toMatchObject({ state: "in_doubt", reference: null });
+
+    await running;
+    sandbox.setOptions({ lies: {} });
+    const debit = sandbox.debits()[0]!;
+    const [afterA, afterB] = await ledger();
+    expect(afterA).toMatchObject({ id: a!.id, state: "in_doubt", reference: null });
+    expect(afterB).toMatchObject({ id: b.id, state: "succeeded", reference: debit.reference });
+    expect(sandbox.debits()).toHaveLength(1);
+    const [stored] = await notifications();
+    expect(stored).toMatchObject({ outcome: "unmatched", purchase_id: a!.id, reference: debit.reference });
+    // What happened is counted once, and A is left for a person.
+    const report = await makeLedgerReport(test.database.db, {
+      now: new Date(),
+      since: new Date(Date.now() - 86_400_000),
+      timeZone: "Africa/Lagos",
+    });
+    expect(report.purchases.spent.toFixed(2)).toBe("305.00");
+    expect(report.open.map((o) => [o.id, o.state])).toEqual([[a!.id, "in_doubt"]]);
   });
 });

@@ -19,7 +19,7 @@ const refused: PurchaseAnswer = {
   raw: {},
 };
 
-describe("purchase outcome classification (DESIGN §4)", () => {
+describe("purchase outcome classification", () => {
   it.each([
     ["connection refused", { error: new NotSentError(call, "ECONNREFUSED") }, "retry"],
     ["429", { error: new RateLimitedError(call, 3000, {}) }, "retry"],

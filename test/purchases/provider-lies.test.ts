@@ -1,4 +1,4 @@
-// A provider's answers are claims (DESIGN §1.7): a purchase charged above its listed price counts at what was
+// A provider's answers are claims: a purchase charged above its listed price counts at what was
 // charged and blocks its plan; a verify answer about another purchase, or a success that is not one, settles
 // nothing. Over real HTTP against a lying sandbox, on PostgreSQL and PGlite.
 import { sql } from "drizzle-orm";

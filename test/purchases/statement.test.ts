@@ -1,4 +1,4 @@
-// `topsync purchases reconcile --statement` (issue 19): a provider's export against the ledger over real HTTP and
+// `topsync purchases reconcile --statement`: a provider's export against the ledger over real HTTP and
 // PostgreSQL. The report finds a debit with no ledger row, a purchase the provider does not list and an amount
 // difference; `--apply` settles the in_doubt purchase a verify read proves, and nothing a verify read does not.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -164,6 +164,73 @@ describe("purchases reconcile --statement, on postgres", () => {
     expect(again.resolvable).toMatchObject([
       { id: (await state("08031230023")).id, reference: debit("08031230023").reference },
     ]);
+  });
+
+  it("--apply does not settle in_doubt purchase A by the line of purchase B, which a person settled without its reference: A stays in_doubt, the line goes to a person", async () => {
+    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 }); // this test counts every debit
+    const phone = "08031230050";
+    const config = testConfig(sandbox);
+    const buyAs = async (key: string) => {
+      await insertPurchases(test.database.db, [{ ...purchase(phone), request_key: `stmt:${key}` }], "test");
+      await executePurchases(
+        { database: test.database, reseller, config, logger: silentLogger() },
+        { concurrency: 1, retryWaitMs: 0 },
+      );
+    };
+    const ledger = () =>
+      rows<{ id: number; state: string; reference: string | null }>(
+        test.database.db,
+        sql`select id::int as id, state, reference from purchases order by id`,
+      );
+    // A: the provider answers 500 before taking it (no debit). B: taken, its answer lost (a debit).
+    sandbox.setFaults({ endpoints: { data: { rate500Before: 1 } } });
+    await buyAs("A");
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await buyAs("B");
+    sandbox.setFaults({ endpoints: {} });
+    const [a, b] = await ledger();
+    expect([a!.state, b!.state]).toEqual(["in_doubt", "in_doubt"]);
+    expect(sandbox.debits()).toHaveLength(1);
+    const debit = sandbox.debits()[0]!;
+    // A person settles B from the provider's dashboard, without its reference.
+    const file = writeConfigFile(sandbox, test.url).file;
+    const resolved = await runCli([
+      "-c",
+      file,
+      "purchases",
+      "resolve",
+      String(b!.id),
+      "--as",
+      "succeeded",
+      "--note",
+      "the customer has the data",
+    ]);
+    expect(resolved.code, resolved.stderr).toBe(0);
+
+    // The provider's statement lists B's transaction: phone and amount agree with A too.
+    const statement = join(tmpdir(), `statement-ab-${process.pid}-${Date.now()}.csv`);
+    writeFileSync(statement, sandbox.statementCsv());
+    const reconcile = (...flags: string[]) =>
+      runCli(["-c", file, "--json", "purchases", "reconcile", "--statement", statement, ...flags]);
+    const dry = JSON.parse((await reconcile()).stdout);
+    expect(dry.resolvable).toEqual([]);
+    expect(dry.providerOnly.map((r: { reference: string }) => r.reference)).toEqual([debit.reference]);
+    expect(dry.unmatched).toHaveLength(1);
+    expect(dry.unmatched[0]).toMatchObject({ line: 2, reference: debit.reference });
+    expect(dry.unmatched[0].why).toContain(
+      `in_doubt purchase ${a!.id} could be it, but so could purchase ${b!.id} (succeeded)`,
+    );
+
+    const applied = await reconcile("--apply");
+    expect(applied.stderr).toBe("");
+    expect(JSON.parse(applied.stdout).applied).toEqual([]);
+    expect(await ledger()).toEqual([
+      { id: a!.id, state: "in_doubt", reference: null },
+      { id: b!.id, state: "succeeded", reference: null },
+    ]);
+    const text = await runCli(["-c", file, "purchases", "reconcile", "--statement", statement]);
+    expect(text.stdout).toContain("\nLines an in_doubt purchase could be, but not the only one\n");
+    expect(sandbox.debits()).toHaveLength(1);
   });
 
   /** Statement cells written to act on a terminal, a markdown viewer or a browser. */

@@ -1,4 +1,4 @@
-// The reconciler against the analytics service as real installations behave (REFERENCE.md): bare single-record
+// The reconciler against the analytics service as real installations behave (docs/services.md): bare single-record
 // answers, a capped per_page, listings that never end, Laravel's throttle, and a domain another account holds.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

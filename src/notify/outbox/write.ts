@@ -23,7 +23,7 @@ export function maskedPhoneSql(phone: SQL): SQL {
  * job, listed amount, an earlier note) is read from `purchases` as the statement found it.
  *
  * - entering in_doubt or unverified opens that episode (a verify disagreement opens `verify_mismatch` instead of
- *   `unverified`); its episode is the event that moved it;
+ *   `unverified`; a `reference_clash` says so in its note); its episode is the event that moved it;
  * - a note `price_mismatch: …` or `verify_mismatch: …` set by the transition opens that trigger's episode;
  * - leaving in_doubt or unverified for a settled (or answered) state writes a `resolved` row of that trigger,
  *   which only rules with `send_resolved` send.
@@ -43,7 +43,7 @@ export function purchaseNotices(moves: SQL): SQL {
       (case when e.note like 'verify_mismatch%' then 'verify_mismatch'
             when e.note like 'price_mismatch%' then 'price_mismatch' end, 'open'),
       (case when e.to_state in ('in_doubt', 'unverified') and e.from_state is distinct from e.to_state
-              and e.note is null then e.to_state end, 'open'),
+              and coalesce(e.note, '') not like 'verify_mismatch%' then e.to_state end, 'open'),
       (case when e.from_state in ('in_doubt', 'unverified') and e.to_state not in ('in_doubt', 'unverified') then
          case when e.from_state = 'unverified' and p.note like 'verify_mismatch%' then 'verify_mismatch'
               else e.from_state end end, 'resolved')

@@ -1,4 +1,4 @@
-// The intake table (DESIGN §5): other systems insert into `purchase_requests`; each row moves into the
+// The intake table: other systems insert into `purchase_requests`; each row moves into the
 // ledger exactly once, under its caller's request_key, and gets the purchase id written back.
 import { sql } from "drizzle-orm";
 import { type Db, rows } from "../../db/client.js";

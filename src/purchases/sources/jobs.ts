@@ -1,5 +1,5 @@
 // A job fire becomes ledger rows: one per recipient, keyed `job:<name>:<fire ISO time>:<phone>` so a fire
-// repeated by a replica, a restart or an operator adds nothing (DESIGN §4).
+// repeated by a replica, a restart or an operator adds nothing (its request key is the fire's).
 import { isAbsolute, resolve } from "node:path";
 import type { PurchaseJob } from "../../config/index.js";
 import type { Db } from "../../db/client.js";

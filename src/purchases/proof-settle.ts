@@ -1,0 +1,100 @@
+// Settling a purchase from a verify answer that the provider's evidence (a notification, a statement line) led to:
+// the answer must be about that purchase (verify-check.ts: reference, phone, amount, envelope) and final; then the
+// reference is attached and the purchase settled `succeeded` or `failed` (refund recorded). A reference another
+// purchase carries by then is a clash: nothing moves, and both purchases are flagged for a person.
+import type { Executor } from "../db/client.js";
+import type { PurchaseState } from "../db/schema.js";
+import type { Verification } from "../reseller/client.js";
+import { flagReferenceClash, isClash, REFERENCE_CLASH, settleInDoubtByProof } from "./ledger.js";
+import { verifyDisagreements } from "./verify-check.js";
+
+/** The purchase the evidence was matched to, as it stood when matched. */
+export interface ProvenPurchase {
+  id: number;
+  state: PurchaseState;
+  phone: string;
+  /** Charged, or else listed. */
+  amount: string;
+}
+
+export type ProofOutcome =
+  | { kind: "settled"; to: "succeeded" | "failed" }
+  /** Nothing changed; `why` says what the verify answer did not prove, or what stood in the way. */
+  | { kind: "unchanged"; why: string; final: boolean };
+
+/** Whether a verify answer says where the money went for good. */
+export function isFinalAnswer(verification: Verification & { found: true }): boolean {
+  const status = verification.status;
+  return status === "success" || status === "failed" || status === "reversed";
+}
+
+/** What in a verify answer stops it proving `purchase` (empty when it is about it). */
+export function proofProblems(
+  purchase: ProvenPurchase,
+  reference: string,
+  verification: Verification & { found: true },
+): string[] {
+  return verifyDisagreements({ reference, phone: purchase.phone, amount: purchase.amount }, verification);
+}
+
+/**
+ * Settles `purchase` (in_doubt, or the states given in `from`) with `reference` when `verification` proves it.
+ * `event.reason` says what led to the reference and why the match was unique; the event's response is the answer.
+ */
+export async function settleByProof(
+  db: Executor,
+  purchase: ProvenPurchase,
+  reference: string,
+  verification: Verification | undefined,
+  event: { actor: string; reason: string },
+  from: readonly PurchaseState[] = ["in_doubt"],
+): Promise<ProofOutcome> {
+  if (!verification?.found)
+    return { kind: "unchanged", why: `the provider's verify does not know ${reference}`, final: false };
+  const problems = proofProblems(purchase, reference, verification);
+  if (problems.length > 0)
+    return {
+      kind: "unchanged",
+      why: `the verify answer of ${reference} disagrees with purchase ${purchase.id}: ${problems.join("; ")}`,
+      final: true,
+    };
+  if (!isFinalAnswer(verification))
+    return { kind: "unchanged", why: `verify says ${verification.rawStatus}, not final`, final: false };
+  const to = verification.status === "success" ? "succeeded" : "failed";
+  const moved = await settleInDoubtByProof(
+    db,
+    purchase.id,
+    to,
+    {
+      reference,
+      providerStatus: verification.rawStatus,
+      message: `the provider reports ${verification.rawStatus}`,
+      refund: to === "failed" ? (verification.transaction.amount?.toFixed(2) ?? null) : null,
+    },
+    {
+      actor: event.actor,
+      reason: `${event.reason}; verify says ${verification.rawStatus}`,
+      response: verification.raw,
+    },
+    from,
+  );
+  if (isClash(moved)) {
+    const why = `${event.reason}, but purchase ${moved.clashWith} carries reference ${reference}: one provider transaction cannot be two purchases, a person decides which purchase it is`;
+    await flagReferenceClash(db, [purchase.id, moved.clashWith], why, {
+      actor: event.actor,
+      response: verification.raw,
+    });
+    return {
+      kind: "unchanged",
+      why: `${REFERENCE_CLASH}: reference ${reference} is already on purchase ${moved.clashWith}; both purchases are flagged for a person`,
+      final: true,
+    };
+  }
+  if (!moved)
+    return {
+      kind: "unchanged",
+      why: `purchase ${purchase.id} was no longer ${from.join(" or ")}`,
+      final: true,
+    };
+  return { kind: "settled", to };
+}
