@@ -16,6 +16,7 @@ import type { NotifyMessage } from "./message.js";
 import { writeRepeats } from "./repeat.js";
 import { routeReady } from "./route.js";
 import type { RenderContext } from "./templates.js";
+import { writeUnmatchedNotices } from "./unmatched.js";
 
 /** How often the loop looks at the outbox when it found nothing to do. */
 export const POLL_MS = 250;
@@ -98,6 +99,7 @@ export class Notifier {
   private async housekeeping(now: Date): Promise<void> {
     const { database, config, claimer } = this.deps;
     await writeRepeats(database.db, config.notifications.repeat);
+    await writeUnmatchedNotices(database.db, config.verification.timeout);
     await writeDueDigest(database.db, config, now, claimer);
   }
 
@@ -107,6 +109,7 @@ export class Notifier {
    */
   async flush(waitMs: number): Promise<FlushResult> {
     await this.ensure();
+    await this.housekeeping(new Date(this.deps.clock.now()));
     await routeReady(this.deps.database, this.deps.config.notifications, { flush: true });
     const counted = { sent: 0, failed: 0 };
     const deps = this.deliverDeps({

@@ -1,16 +1,32 @@
 // Grouping and routing: pending outbox rows of one trigger and kind become one message per subscribed channel
-// once the oldest has waited `group_wait` (at once for `notify flush`). One transaction per group takes its rows
+// once the oldest has waited `group_wait` (at once for `notify flush`); triggers that are not grouped (GROUPED) make
+// a message of each row. One transaction per group takes its rows
 // with SKIP LOCKED, so replicas routing together never put one event in two messages; rows no rule sends are
 // marked dropped.
 import { sql } from "drizzle-orm";
 import type { NotificationsConfig } from "../config/index.js";
-import { type Database, rows } from "../db/client.js";
+import { type Database, type Queryable, rows } from "../db/client.js";
 import { groupMessage, type OutboxEvent } from "./message.js";
 import { isTrigger, type NoticeKind } from "./outbox/triggers.js";
 import { channelsFor } from "./rules.js";
 
 /** The most events one message takes; more wait for the next message of their trigger. */
 export const MAX_GROUP = 10_000;
+
+/**
+ * Triggers whose events within group_wait become one message: many of them arise together (a run's in_doubt
+ * purchases, runs stopping while the provider is down, skipped fires after downtime). The others are one message
+ * each: a budget threshold, the wallet, a website pass, a plan, the digest.
+ */
+export const GROUPED: ReadonlySet<string> = new Set([
+  "in_doubt",
+  "unverified",
+  "verify_mismatch",
+  "price_mismatch",
+  "run_failed",
+  "notification_unmatched",
+  "missed_fire",
+]);
 
 export interface RouteOptions {
   /** Route every pending group now, whatever its age (`notify flush`). */
@@ -39,8 +55,13 @@ export async function routeReady(
   const routed: Routed[] = [];
   for (const group of groups) {
     if (!isTrigger(group.trigger)) continue;
-    const done = await routeGroup(database, config, group.trigger, group.kind as NoticeKind);
-    if (done) routed.push(done);
+    // A trigger that is not grouped makes a message of each event: its group is routed until none is left.
+    for (;;) {
+      const done = await routeGroup(database, config, group.trigger, group.kind as NoticeKind);
+      if (!done) break;
+      routed.push(done);
+      if (GROUPED.has(group.trigger)) break;
+    }
   }
   return routed;
 }
@@ -62,7 +83,7 @@ async function routeGroup(
     }>(
       sql`select id, subject, episode, facts, created_at from notification_outbox
           where status = 'pending' and trigger = ${trigger} and kind = ${kind}
-          order by id limit ${MAX_GROUP} for update skip locked`,
+          order by id limit ${GROUPED.has(trigger) ? MAX_GROUP : 1} for update skip locked`,
     );
     if (taken.length === 0) return undefined;
     const events: OutboxEvent[] = taken.map((row) => ({
@@ -74,9 +95,13 @@ async function routeGroup(
       facts: typeof row.facts === "string" ? (JSON.parse(row.facts) as Record<string, unknown>) : row.facts,
       created_at: new Date(row.created_at).toISOString(),
     }));
-    const ids = `{${events.map((e) => e.id).join(",")}}`;
+    const repeated =
+      trigger === "website_drift" ? await sameDrift(tx, events, config.repeat) : new Set<number>();
+    const told = events.filter((e) => !repeated.has(e.id));
+    if (told.length === 0) return undefined;
+    const ids = `{${told.map((e) => e.id).join(",")}}`;
     if (channels.length > 0) {
-      const message = groupMessage(trigger, kind, events);
+      const message = groupMessage(trigger, kind, told);
       const deliveries = JSON.stringify(channels.map((channel) => ({ channel })));
       await tx.all(
         sql`insert into notification_deliveries (channel, trigger, kind, event_ids, message, first_event_at)
@@ -89,6 +114,28 @@ async function routeGroup(
       sql`update notification_outbox set status = ${channels.length > 0 ? "routed" : "dropped"}, routed_at = now()
           where id = any(${ids}::bigint[])`,
     );
-    return { trigger, kind, events: events.length, channels };
+    return { trigger, kind, events: told.length, channels };
   });
+}
+
+/**
+ * Drift that a pass within `repeat` already told of (the same changes: its `digest`) is not told again: an
+ * observing loop finds the same drift every pass. Those events are marked dropped here; returns their ids.
+ */
+async function sameDrift(
+  tx: Queryable,
+  events: readonly OutboxEvent[],
+  repeatMs: number,
+): Promise<Set<number>> {
+  if (repeatMs <= 0) return new Set();
+  const ids = `{${events.map((e) => e.id).join(",")}}`;
+  const dropped = await tx.all<{ id: number | string }>(
+    sql`update notification_outbox o set status = 'dropped', routed_at = now()
+        where o.id = any(${ids}::bigint[]) and exists (
+          select 1 from notification_outbox r where r.trigger = 'website_drift' and r.status = 'routed'
+            and r.facts->>'digest' = o.facts->>'digest'
+            and r.created_at > now() - ${repeatMs} * interval '1 millisecond')
+        returning o.id`,
+  );
+  return new Set(dropped.map((row) => Number(row.id)));
 }

@@ -79,7 +79,7 @@ export function headline(message: NotifyMessage, now: Date): string {
     case "budget": {
       const top = message.events.reduce((best, e) => Math.max(best, Number(e.facts.threshold ?? 0)), 0);
       const last = message.events.find((e) => Number(e.facts.threshold) === top)?.facts ?? first;
-      const spent = top >= 100 ? "spent" : `${top}% used`;
+      const spent = top >= 100 ? "spent" : `past ${top}%`;
       return `${still}Daily budget ${spent} on ${str(last.day) ?? "?"}: ${formatNaira(str(last.committed))} of ${formatNaira(str(last.limit))}`;
     }
     case "wallet_low":

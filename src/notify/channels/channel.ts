@@ -27,7 +27,9 @@ export function urlSecrets(value: string): string[] {
     if (path.length > 1) found.push(path);
     if (url.password) found.push(decodeURIComponent(url.password), url.password);
     if (url.username && url.password) found.push(decodeURIComponent(url.username));
-    for (const segment of url.pathname.split("/")) if (segment.length >= 8) found.push(segment);
+    // A token in the path (Slack's last segment, a receiver's key) is long and random; shorter segments are
+    // words ("services", "hooks") that messages may well contain.
+    for (const segment of url.pathname.split("/")) if (segment.length >= 16) found.push(segment);
   } catch {
     // not a URL: the value alone
   }

@@ -154,3 +154,49 @@ export function walletLowNotices(options: {
       on conflict (trigger, subject, episode) do nothing
     )`;
 }
+
+/**
+ * The `missed_fire` rows of fires recorded as skipped, as the body of a CTE after the insert that records them:
+ * `inserted` yields `fire_key, job_name, fire_time, reason` of the fires newly recorded. One per fire.
+ */
+export function missedFireNotices(inserted: SQL): SQL {
+  return sql`insert into notification_outbox (trigger, subject, episode, kind, facts)
+    select 'missed_fire', 'fire:' || i.fire_key, 'skipped', 'open',
+      jsonb_build_object('job', i.job_name, 'fire_time', i.fire_time, 'reason', left(i.reason, ${TEXT_CAP}))
+    from (${inserted}) i
+    on conflict (trigger, subject, episode) do nothing`;
+}
+
+/** Saved plans' triggers: what the saved-plans code writes, in its transaction, when a plan needs a person. */
+export type PlanTrigger = "approval_needed" | "approval_expiring" | "plan_expired";
+
+/**
+ * The hook for saved plans and approvals: the notice of `trigger` for one plan, to write (`writeNotices`, or
+ * `noticesInsert` in a CTE) in the transaction that registers the plan, finds it about to expire, or expires it.
+ * One per plan per trigger.
+ */
+export function planNotice(
+  trigger: PlanTrigger,
+  plan: {
+    id: string;
+    kind: string;
+    total: string | null;
+    author: string | null;
+    approvals_required: number;
+    expires_at: string | null;
+  },
+): Notice {
+  return {
+    trigger,
+    subject: `plan:${plan.id}`,
+    episode: trigger,
+    facts: {
+      plan: plan.id,
+      kind: plan.kind,
+      amount: plan.total,
+      author: plan.author,
+      approvals_required: plan.approvals_required,
+      expires_at: plan.expires_at,
+    },
+  };
+}
