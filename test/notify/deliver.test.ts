@@ -14,6 +14,9 @@ import { createLogger, silentLogger } from "../../src/log/logger.js";
 import { Notifier } from "../../src/notify/notifier.js";
 import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, markInDoubt } from "../../src/purchases/ledger.js";
+import { makeLedgerReport } from "../../src/report/ledger.js";
+import { ledgerDocument } from "../../src/report/ledger-document.js";
+import { renderReport } from "../../src/report/render.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { resellerFor } from "../helpers/clients.js";
@@ -195,6 +198,25 @@ describe("delivering notifications", () => {
     );
     expect(row).toMatchObject({ status: "failed", last_error: "the receiver answered 503" });
     expect(row!.attempts).toBeGreaterThanOrEqual(1);
+    const report = await makeLedgerReport(test.database.db, {
+      now: new Date(),
+      since: new Date(Date.now() - 86_400_000),
+      timeZone: "Africa/Lagos",
+    });
+    expect(report.notificationsFailed).toEqual([
+      expect.objectContaining({
+        channel: "audit-hook",
+        trigger: "in_doubt",
+        lastError: "the receiver answered 503",
+      }),
+    ]);
+    const text = renderReport("text", {
+      document: () => ledgerDocument(report, { showPhone: false }),
+      json: () => ({}),
+    });
+    expect(text).toMatch(
+      /Notifications not delivered[\s\S]*audit-hook +in_doubt +1 +\d+ +the receiver answered 503/,
+    );
   });
 
   it("signs webhooks so that the README's snippet verifies them", async () => {
