@@ -123,10 +123,16 @@ function eventLine(message: NotifyMessage, facts: Facts, createdAt: string, now:
       return `balance ${formatNaira(str(facts.balance))}; told below ${formatNaira(str(facts.below))}, all clear above ${formatNaira(str(facts.clear_above))}`;
     case "website_drift":
     case "website_apply_failed":
-    case "mass_delete_refused":
-      return [str(facts.summary), ...(Array.isArray(facts.details) ? facts.details.map(String) : [])]
-        .filter(Boolean)
-        .join("; ");
+    case "mass_delete_refused": {
+      const details = Array.isArray(facts.details) ? facts.details.map(String) : [];
+      return details.length > 0
+        ? details.join("\n")
+        : `pass ${str(facts.pass) ?? "?"}: ${str(facts.summary) ?? "?"}`;
+    }
+    case "approval_needed":
+    case "approval_expiring":
+    case "plan_expired":
+      return `plan ${str(facts.plan) ?? "?"} (${str(facts.kind) ?? "?"}) by ${str(facts.author) ?? "?"}: ${formatNaira(str(facts.amount))}, ${plural(Number(facts.approvals_required ?? 0), "approval")} required${facts.expires_at ? `, expires ${str(facts.expires_at)}` : ""}`;
     case "notification_unmatched":
       return `notification ${str(facts.notification)}: reference ${str(facts.reference) ?? "?"}, ${formatNaira(str(facts.amount))}, phone ${str(facts.phone) ?? "?"}${facts.reason ? ` — ${str(facts.reason)}` : ""}`;
     case "missed_fire":
@@ -178,13 +184,18 @@ export function linkFor(
 ): string | undefined {
   if (!consoleUrl) return undefined;
   const base = consoleUrl.replace(/\/+$/, "");
-  const purchase = /^purchase:(\d+)$/.exec(subject ?? "");
-  if (purchase) return `${base}/purchases/${purchase[1]}`;
-  return message.trigger === "digest" || message.test ? base : `${base}/`;
+  const [kind, id] = (subject ?? "").split(/:(.*)/s);
+  if (kind === "purchase" && id) return `${base}/purchases/${encodeURIComponent(id)}`;
+  if (kind === "plan" && id) return `${base}/plans/${encodeURIComponent(id)}`;
+  if (message.trigger.startsWith("website") || message.trigger === "mass_delete_refused")
+    return `${base}/websites`;
+  return base;
 }
 
 function lines(message: NotifyMessage, now: Date): string[] {
-  const listed = message.events.map((event) => eventLine(message, event.facts, event.created_at, now));
+  const listed = message.events.flatMap((event) =>
+    eventLine(message, event.facts, event.created_at, now).split("\n"),
+  );
   const more = message.count - message.events.length;
   if (more > 0) listed.push(`… and ${more} more`);
   return message.test ? ["If you can read this, the channel works."] : listed;
