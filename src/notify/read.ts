@@ -74,6 +74,10 @@ export interface OutboxStats {
   failedMessages: number;
   /** Seconds since the oldest undelivered event was written (0 when none). */
   oldestSeconds: number;
+  /** The conditions the alerting rules watch beside the outbox: the last balance the reseller reported (decimal). */
+  walletBalance: string | null;
+  /** When a purchase run last stopped (its run_failed event, written whatever the rules), in Unix seconds. */
+  lastRunFailed: number | null;
 }
 
 export async function readOutboxStats(db: Executor): Promise<OutboxStats> {
@@ -82,9 +86,13 @@ export async function readOutboxStats(db: Executor): Promise<OutboxStats> {
     messages: number | string;
     failed: number | string;
     oldest: number | string | null;
+    wallet: string | null;
+    run_failed: number | string | null;
   }>(
     db,
     sql`select (select count(*) from notification_outbox where status = 'pending') as events,
+          (select value->>'balance' from kv where key = 'wallet') as wallet,
+          (select extract(epoch from max(created_at)) from notification_outbox where trigger = 'run_failed') as run_failed,
           (select count(*) from notification_deliveries where status in ('pending', 'sending')) as messages,
           (select count(*) from notification_deliveries where status = 'failed') as failed,
           extract(epoch from now() - least(
@@ -98,6 +106,9 @@ export async function readOutboxStats(db: Executor): Promise<OutboxStats> {
     failedMessages: Number(found?.failed ?? 0),
     oldestSeconds:
       found?.oldest === null || found?.oldest === undefined ? 0 : Math.max(0, Number(found.oldest)),
+    walletBalance: found?.wallet ?? null,
+    lastRunFailed:
+      found?.run_failed === null || found?.run_failed === undefined ? null : Number(found.run_failed),
   };
 }
 

@@ -139,6 +139,14 @@ export class DaemonMetrics {
     "Notifications not yet delivered: events waiting for their message, messages waiting to be sent (all replicas).",
     ["what"],
   );
+  private readonly walletBalance = this.gauge(
+    "topsync_wallet_balance_naira",
+    "The wallet balance the reseller last reported (absent until one has been).",
+  );
+  private readonly lastRunFailed = this.gauge(
+    "topsync_purchase_run_last_failed_timestamp_seconds",
+    "When a purchase run last stopped (a 401/403, the provider or the database gone), any replica; 0 when none has.",
+  );
   private readonly outboxFailed = this.gauge(
     "topsync_notification_outbox_failed",
     "Notification messages marked failed in the outbox (all replicas; notify list shows them).",
@@ -157,7 +165,7 @@ export class DaemonMetrics {
   private readonly ledgerGauges: Gauge[];
   private ledgerShown = true;
 
-  constructor(config: Pick<Config, "budget">) {
+  constructor(config: Pick<Config, "budget"> & Partial<Pick<Config, "notifications">>) {
     collectDefaultMetrics({ register: this.registry, prefix: "topsync_" });
     // Gauges named like counters (promtool warns): the per-type gauges beside them carry the same counts.
     for (const name of NAMED_LIKE_COUNTERS) this.registry.removeSingleMetric(`topsync_${name}`);
@@ -178,7 +186,15 @@ export class DaemonMetrics {
       this.outboxOldest,
       this.outboxPending,
       this.outboxFailed,
+      this.walletBalance,
+      this.lastRunFailed,
     ];
+    const walletLow = config.notifications?.wallet_low;
+    if (walletLow)
+      this.gauge(
+        "topsync_wallet_low_below_naira",
+        "notifications.wallet_low.below: a balance under it opens a wallet_low episode.",
+      ).set(Number(walletLow.below.toFixed(2)));
   }
 
   /** Sets the outbox gauges from a fresh read (read with the ledger's; unreadable, they leave with them). */
@@ -188,6 +204,9 @@ export class DaemonMetrics {
     this.outboxPending.set({ what: "events" }, stats.pendingEvents);
     this.outboxPending.set({ what: "messages" }, stats.pendingMessages);
     this.outboxFailed.set(stats.failedMessages);
+    this.lastRunFailed.set(stats.lastRunFailed ?? 0);
+    if (stats.walletBalance !== null) this.walletBalance.set(Number(stats.walletBalance));
+    else this.walletBalance.reset();
   }
 
   /** Feeds the latency histograms; give it to both service clients. */
