@@ -62,13 +62,57 @@ function quoteArrayItem(name: string): string {
 /** Claims what is due and sends it; resolves with how many messages were sent or tried. */
 export async function deliverDue(deps: DeliverDeps): Promise<number> {
   const claimed = await claimDue(deps);
+  const sent: Sent[] = [];
   await Promise.all(
     groupByChannel(claimed).map(async (rows) => {
-      // One channel's messages go one after another, in order.
-      for (const row of rows) await deliverOne(deps, row);
+      // One channel's messages go one after another, in order; a 429 holds back the rest of them.
+      for (const [index, row] of rows.entries()) {
+        const outcome = await deliverOne(deps, row);
+        if (outcome.sent) sent.push(outcome.sent);
+        else if (outcome.retryAfterMs !== undefined) {
+          await release(deps, rows.slice(index + 1), outcome.retryAfterMs);
+          break;
+        }
+      }
     }),
   );
+  await recordSent(deps, sent);
   return claimed.length;
+}
+
+interface Sent {
+  row: ClaimedRow;
+  answer: string;
+}
+
+/** The messages delivered by one claim, recorded in one statement (by the lease holder only). */
+async function recordSent(deps: DeliverDeps, sent: readonly Sent[]): Promise<void> {
+  if (sent.length === 0) return;
+  const payload = JSON.stringify(sent.map(({ row, answer }) => ({ id: Number(row.id), answer })));
+  await deps.database.all(
+    sql`update notification_deliveries d set status = 'sent', sent_at = now(), lease_until = null,
+          answer = v.answer, last_error = null
+        from json_to_recordset(${payload}::json) as v(id bigint, answer text)
+        where d.id = v.id and d.status = 'sending' and d.claimed_by = ${deps.claimer}`,
+  );
+  for (const { row } of sent) {
+    deps.observer?.sent(row.channel, row.trigger, deps.now() - new Date(row.first_event_at).getTime());
+    deps.logger.info(
+      { delivery: Number(row.id), channel: row.channel, trigger: row.trigger },
+      `notification ${row.id} (${row.trigger}) sent to ${row.channel}`,
+    );
+  }
+}
+
+/** Claimed messages not sent because their channel answered 429: due again after its Retry-After, untried. */
+async function release(deps: DeliverDeps, rows: readonly ClaimedRow[], afterMs: number): Promise<void> {
+  if (rows.length === 0) return;
+  const ids = `{${rows.map((row) => Number(row.id)).join(",")}}`;
+  await deps.database.all(
+    sql`update notification_deliveries set status = 'pending', attempts = attempts - 1, lease_until = null,
+          next_attempt_at = now() + ${afterMs} * interval '1 millisecond'
+        where id = any(${ids}::bigint[]) and status = 'sending' and claimed_by = ${deps.claimer}`,
+  );
 }
 
 function groupByChannel(rows: ClaimedRow[]): ClaimedRow[][] {
@@ -111,28 +155,19 @@ async function claimDue(deps: DeliverDeps): Promise<ClaimedRow[]> {
   );
 }
 
-async function deliverOne(deps: DeliverDeps, row: ClaimedRow): Promise<void> {
+async function deliverOne(
+  deps: DeliverDeps,
+  row: ClaimedRow,
+): Promise<{ sent?: Sent; retryAfterMs?: number }> {
   const channel = deps.channels.get(row.channel);
-  if (!channel) return;
+  if (!channel) return {};
   const message = typeof row.message === "string" ? (JSON.parse(row.message) as NotifyMessage) : row.message;
   const result: SendResult = await channel
     .send(message, { ...deps.render, now: new Date(deps.now()) })
     .catch((error: unknown) => ({ ok: false as const, answer: "", error: String(error) }));
   const id = Number(row.id);
   const clean = (text: string) => scrub(text, deps.render.secrets).slice(0, 2000);
-  if (result.ok) {
-    await deps.database.all(
-      sql`update notification_deliveries set status = 'sent', sent_at = now(), lease_until = null,
-            answer = ${clean(result.answer)}, last_error = null
-          where id = ${id} and status = 'sending' and claimed_by = ${deps.claimer}`,
-    );
-    deps.observer?.sent(row.channel, row.trigger, deps.now() - new Date(row.first_event_at).getTime());
-    deps.logger.info(
-      { delivery: id, channel: row.channel, trigger: row.trigger },
-      `notification ${id} (${row.trigger}) sent to ${row.channel}`,
-    );
-    return;
-  }
+  if (result.ok) return { sent: { row, answer: clean(result.answer) } };
   const delay = result.retryAfterMs ?? retryDelay(row.attempts);
   const age = deps.now() - new Date(row.created_at).getTime();
   const giveUp = age + delay > deps.giveUpAfterMs;
@@ -160,6 +195,7 @@ async function deliverOne(deps: DeliverDeps, row: ClaimedRow): Promise<void> {
       `notification ${id} (${row.trigger}) to ${row.channel} not delivered (${error}); trying again in ${delay} ms`,
     );
   }
+  return { retryAfterMs: result.retryAfterMs };
 }
 
 /** Exponential backoff with half jitter: the n-th failure waits between half and all of min(max, base·2^(n-1)). */

@@ -66,6 +66,14 @@ export async function routeReady(
   return routed;
 }
 
+/** Events one routing transaction takes: a whole group; a batch of single messages; drift one at a time (sameDrift). */
+const UNGROUPED_BATCH = 500;
+
+function batchOf(trigger: string): number {
+  if (GROUPED.has(trigger)) return MAX_GROUP;
+  return trigger === "website_drift" ? 1 : UNGROUPED_BATCH;
+}
+
 async function routeGroup(
   database: Database,
   config: NotificationsConfig,
@@ -83,7 +91,7 @@ async function routeGroup(
     }>(
       sql`select id, subject, episode, facts, created_at from notification_outbox
           where status = 'pending' and trigger = ${trigger} and kind = ${kind}
-          order by id limit ${GROUPED.has(trigger) ? MAX_GROUP : 1} for update skip locked`,
+          order by id limit ${batchOf(trigger)} for update skip locked`,
     );
     if (taken.length === 0) return undefined;
     const events: OutboxEvent[] = taken.map((row) => ({
@@ -101,13 +109,20 @@ async function routeGroup(
     if (told.length === 0) return undefined;
     const ids = `{${told.map((e) => e.id).join(",")}}`;
     if (channels.length > 0) {
-      const message = groupMessage(trigger, kind, told);
-      const deliveries = JSON.stringify(channels.map((channel) => ({ channel })));
+      // One message of the whole group, or one per event for a trigger that is not grouped.
+      const messages = GROUPED.has(trigger)
+        ? [{ ids: told.map((e) => e.id), message: groupMessage(trigger, kind, told) }]
+        : told.map((e) => ({ ids: [e.id], message: groupMessage(trigger, kind, [e]) }));
+      const deliveries = JSON.stringify(
+        messages.flatMap(({ ids, message }) =>
+          channels.map((channel) => ({ channel, ids: `{${ids.join(",")}}`, message, first: message.oldest })),
+        ),
+      );
       await tx.all(
         sql`insert into notification_deliveries (channel, trigger, kind, event_ids, message, first_event_at)
-            select d.channel, ${trigger}, ${kind}, ${ids}::bigint[], ${JSON.stringify(message)}::jsonb,
-              ${message.oldest}::timestamptz
-            from jsonb_to_recordset(${deliveries}::jsonb) as d(channel text)`,
+            select d.channel, ${trigger}, ${kind}, d.ids::bigint[], d.message, d.first
+            from jsonb_to_recordset(${deliveries}::jsonb) as d(channel text, ids text, message jsonb, first timestamptz)
+            order by d.first, d.channel`,
       );
     }
     await tx.all(

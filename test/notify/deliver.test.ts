@@ -12,6 +12,7 @@ import type { Config } from "../../src/config/index.js";
 import { rows } from "../../src/db/client.js";
 import { createLogger, silentLogger } from "../../src/log/logger.js";
 import { Notifier } from "../../src/notify/notifier.js";
+import { writeNotices } from "../../src/notify/outbox/write.js";
 import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, markInDoubt } from "../../src/purchases/ledger.js";
 import { makeLedgerReport } from "../../src/report/ledger.js";
@@ -145,6 +146,35 @@ describe("delivering notifications", () => {
     for (let i = 1; i < slack.length; i++)
       expect(slack[i]!.at - slack[i - 1]!.at).toBeGreaterThanOrEqual(1990);
     expect(sandbox.receivers.received("webhook")).toHaveLength(1);
+  });
+
+  it("holds back the rest of a channel's claimed messages after a 429, and sends each once", async () => {
+    const config = configWith({ group_wait: "0s", rules: [{ on: ["budget"], to: ["audit-hook"] }] });
+    await writeNotices(
+      test.database.db,
+      Array.from({ length: 6 }, (_, i) => ({
+        trigger: "budget" as const,
+        subject: `budget_day:2026-01-0${i + 1}`,
+        episode: "50%",
+        facts: {
+          day: `2026-01-0${i + 1}`,
+          threshold: 50,
+          limit: "1000.00",
+          committed: "500.00",
+          refused: false,
+        },
+      })),
+    );
+    sandbox.receivers.setFaults([{ kind: "webhook", status: 429, retryAfter: 1, times: 1 }]);
+    const made = notifier(config);
+    await deliverUntil(made, "every message", () => sandbox.receivers.received("webhook").length === 6);
+    const hooks = sandbox.receivers.requests().filter((r) => r.kind === "webhook");
+    expect(hooks[0]!.status).toBe(429);
+    expect(hooks[1]!.at - hooks[0]!.at).toBeGreaterThanOrEqual(990);
+    const days = sandbox.receivers
+      .received("webhook")
+      .map((r) => (JSON.parse(r.body) as { events: Array<{ facts: { day: string } }> }).events[0]!.facts.day);
+    expect(new Set(days).size).toBe(6);
   });
 
   it("honours Telegram's retry_after and sends plain text to the chat", async () => {
