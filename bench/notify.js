@@ -241,11 +241,12 @@ grouped message: ${group.slack === 1 && group.hook === 1 ? "met" : "**not met**"
 The daemon looks at the outbox every 250 ms, so a change waits half of that on average before it is routed; then
 one claim, one POST and one update.
 
-| one run | purchases in_doubt | run took | messages on Slack | messages to the webhook |
+| 1,000 purchases queued at once | purchases in_doubt | this process's run took | messages on Slack | messages to the webhook |
 |---|---:|---:|---:|---:|
 | ${GROUPED} purchases, every answer lost (a 500 after the debit), \`group_wait: 10s\` | ${group.inDoubt} | ${group.runMs} ms | ${group.slack} | ${group.hook} |
 
-The message: "${group.headline}" (with the first 20 purchases listed and the rest counted).
+A run in this process and the daemon's purchase worker bought them between them (the second figure is this
+process's share); their in_doubt events, all within \`group_wait\`, are one message: "${group.headline}" (with the first 20 purchases listed and the rest counted).
 
 | ${PENDING.toLocaleString("en")} messages pending (ungrouped events to one webhook, no pace) | time to deliver all | messages/s | received | distinct |
 |---|---:|---:|---:|---:|
