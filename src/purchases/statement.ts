@@ -2,98 +2,29 @@
 // ledger row, ledger purchases the provider does not list, amount and status differences, and in_doubt
 // purchases a statement line could resolve. Applying settles only what a verify read of the reference proves
 // (verify-check.ts), each with an event; everything else is a report for a person.
-import { parse } from "csv-parse/sync";
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
-import { DataError } from "../errors.js";
-import { isMoneyText, parseMoney } from "../money.js";
+import { parseMoney } from "../money.js";
 import type { ResellerClient } from "../reseller/client.js";
 import { otherPurchaseWithReference, settleInDoubtByProof } from "./ledger.js";
+import type { Statement, StatementLine } from "./sources/statement-csv.js";
+import {
+  inDoubtPurchases,
+  type LedgerRow,
+  purchasesByReference,
+  purchasesSentBetween,
+} from "./statement-ledger.js";
 import { sameVisibleDigits, verifyDisagreements } from "./verify-check.js";
 
-export const STATEMENT_FIELDS = ["reference", "phone", "amount", "date", "status"] as const;
-export type StatementField = (typeof STATEMENT_FIELDS)[number];
-/** Which CSV column holds each field (header names, matched case-insensitively). */
-export type ColumnMap = Record<StatementField, string>;
-export const DEFAULT_COLUMNS: ColumnMap = {
-  reference: "reference",
-  phone: "phone",
-  amount: "amount",
-  date: "date",
-  status: "status",
-};
 /** The actor of events written by `purchases reconcile --apply`. */
 export const STATEMENT_ACTOR = "statement+verify";
-
-export interface StatementLine {
-  /** 1-based line in the file (the header is line 1). */
-  line: number;
-  reference: string;
-  phone: string;
-  amount: string;
-  date: Date;
-  status: string;
-}
-
-/** Parses a statement; a missing column or a bad value is a DataError naming the file, line and column. */
-export function parseStatement(text: string, file: string, columns: ColumnMap): StatementLine[] {
-  let records: string[][];
-  try {
-    records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true });
-  } catch (error) {
-    throw new DataError(`${file}: not a CSV file: ${(error as Error).message}`);
-  }
-  const [header, ...body] = records;
-  if (!header) throw new DataError(`${file}: empty statement (no header line)`);
-  const index = {} as Record<StatementField, number>;
-  for (const field of STATEMENT_FIELDS) {
-    const at = header.findIndex((name) => name.toLowerCase() === columns[field].toLowerCase());
-    if (at === -1)
-      throw new DataError(
-        `${file}: no column "${columns[field]}" for ${field} (columns: ${header.join(", ")}); map it with --columns ${field}=NAME`,
-      );
-    index[field] = at;
-  }
-  return body.map((record, i) => {
-    const line = i + 2;
-    const cell = (field: StatementField) => (record[index[field]] ?? "").trim();
-    const where = (field: StatementField) => `${file}:${line}: column "${columns[field]}"`;
-    const reference = cell("reference");
-    if (!reference) throw new DataError(`${where("reference")} is empty`);
-    const amountText = cell("amount")
-      .replace(/[\u20a6,\s]/g, "")
-      .replace(/^N(?=\d)/, "");
-    if (!isMoneyText(amountText))
-      throw new DataError(`${where("amount")}: "${cell("amount")}" is not an amount`);
-    const date = new Date(cell("date"));
-    if (Number.isNaN(date.getTime()))
-      throw new DataError(`${where("date")}: "${cell("date")}" is not a date`);
-    return {
-      line,
-      reference,
-      phone: cell("phone"),
-      amount: parseMoney(amountText).toFixed(2),
-      date,
-      status: cell("status").toLowerCase(),
-    };
-  });
-}
 
 /** What a statement status means: success, failed (failed or reversed), or not final. */
 export function statementOutcome(status: string): "success" | "failed" | "pending" {
   if (/^(success|successful|succeeded|delivered|completed)$/.test(status)) return "success";
   if (/^(failed|failure|reversed|refunded|declined)$/.test(status)) return "failed";
   return "pending";
-}
-
-interface LedgerRow {
-  id: number | string;
-  state: PurchaseState;
-  reference: string | null;
-  phone: string;
-  amount: string | null;
-  at: Date | string;
 }
 
 export interface StatementReport {
@@ -108,119 +39,233 @@ export interface StatementReport {
   statusDifferences: Array<{ id: number; reference: string; state: PurchaseState; statement: string }>;
   /** in_doubt (or unverified) purchases one statement line can be, and only that one. */
   resolvable: Array<{ id: number; state: PurchaseState; line: number; reference: string; statement: string }>;
+  /** Lines dated far from the statement's other lines (a placeholder date): not matched, shown for a person. */
+  setAside: Array<{
+    line: number;
+    reference: string;
+    amount: string;
+    date: string;
+    status: string;
+    reason: string;
+  }>;
+  /** How many of each there are; each list holds the first MAX_LISTED of them. */
+  totals: Record<Listed, number>;
 }
 
-const SLACK_MS = 86_400_000;
+type Listed =
+  | "providerOnly"
+  | "ledgerOnly"
+  | "amountDifferences"
+  | "statusDifferences"
+  | "resolvable"
+  | "setAside";
 
-/** Matches statement lines against the ledger for the statement's period (a day of slack either side). */
-export async function reconcileStatement(db: Executor, lines: StatementLine[]): Promise<StatementReport> {
-  const report: StatementReport = {
+/** Entries a list of the report holds at most (the report of a million-line statement stays readable). */
+export const MAX_LISTED = 10_000;
+const SLACK_MS = 86_400_000;
+/** Ledger purchases read at a time when looking for those the statement does not list. */
+const LEDGER_PAGE = 5000;
+
+/**
+ * Matches a statement's lines against the ledger for the statement's period (a day of slack either side): each
+ * chunk of lines against the purchases its references name, then the period's purchases, page by page, against
+ * the references seen. Memory holds a chunk, a page, the ids of the purchases listed and the in_doubt purchases.
+ */
+export async function reconcileStatement(
+  db: Executor,
+  statement: Statement,
+  options: { ledgerPage?: number } = {},
+): Promise<StatementReport> {
+  const report = emptyReport(statement.lines);
+  if (!statement.period) return report;
+  const { from, to } = statement.period;
+  report.period = { from: from.toISOString(), to: to.toISOString() };
+  const start = new Date(from.getTime() - SLACK_MS);
+  const end = new Date(to.getTime() + SLACK_MS);
+  const inDoubt = byAmount(await inDoubtPurchases(db, start, end));
+  const listed = new IdSet(); // ledger purchases a line of the statement names
+  const candidates = new Map<number, number>(); // in_doubt purchase id → how many lines could be it
+  const waiting = new Map<number, { line: StatementLine; row: LedgerRow }>(); // → the one line that can be it, so far
+  const providerOnly = (line: StatementLine) =>
+    add(report, "providerOnly", {
+      line: line.line,
+      reference: line.reference,
+      amount: line.amount,
+      date: line.date.toISOString(),
+      status: line.status,
+    });
+  for await (const chunk of statement.chunks()) {
+    for (const line of chunk.setAside)
+      add(report, "setAside", {
+        line: line.line,
+        reference: line.reference,
+        amount: line.amount,
+        date: line.date.toISOString(),
+        status: line.status,
+        reason: line.reason,
+      });
+    const ledger = await purchasesByReference(
+      db,
+      chunk.lines.map((l) => l.reference),
+    );
+    for (const row of ledger) listed.add(Number(row.id));
+    const byReference = new Map(ledger.map((r) => [r.reference!, r]));
+    for (const line of chunk.lines) {
+      const own = byReference.get(line.reference);
+      if (own) {
+        report.matched++;
+        const id = Number(own.id);
+        if (own.amount !== null && !parseMoney(own.amount).eq(parseMoney(line.amount)))
+          add(report, "amountDifferences", {
+            id,
+            reference: line.reference,
+            ledger: own.amount,
+            statement: line.amount,
+          });
+        const outcome = statementOutcome(line.status);
+        const differs =
+          (outcome === "success" && own.state === "failed") ||
+          (outcome === "failed" && own.state === "succeeded");
+        if (differs)
+          add(report, "statusDifferences", {
+            id,
+            reference: line.reference,
+            state: own.state,
+            statement: line.status,
+          });
+        if (own.state === "unverified" && outcome !== "pending")
+          add(report, "resolvable", {
+            id,
+            state: own.state,
+            line: line.line,
+            reference: line.reference,
+            statement: line.status,
+          });
+        continue;
+      }
+      const could = (inDoubt.get(line.amount) ?? []).filter(
+        (r) => line.phone !== "" && sameVisibleDigits(line.phone, r.phone),
+      );
+      for (const r of could) candidates.set(Number(r.id), (candidates.get(Number(r.id)) ?? 0) + 1);
+      // One line, one in_doubt purchase, and no other line that could be that purchase: kept until the end, when
+      // no later line can be it any more.
+      const only = could.length === 1 ? could[0]! : undefined;
+      if (only && candidates.get(Number(only.id)) === 1 && statementOutcome(line.status) !== "pending")
+        waiting.set(Number(only.id), { line, row: only });
+      else providerOnly(line);
+      for (const r of could) {
+        const earlier = waiting.get(Number(r.id));
+        if (earlier && candidates.get(Number(r.id))! > 1) {
+          waiting.delete(Number(r.id));
+          providerOnly(earlier.line);
+        }
+      }
+    }
+  }
+  for (const { line, row } of [...waiting.values()].sort((a, b) => a.line.line - b.line.line))
+    add(report, "resolvable", {
+      id: Number(row.id),
+      state: row.state,
+      line: line.line,
+      reference: line.reference,
+      statement: line.status,
+    });
+  listed.seal();
+  for await (const page of purchasesSentBetween(db, start, end, options.ledgerPage ?? LEDGER_PAGE))
+    for (const row of page)
+      if (!listed.has(Number(row.id)))
+        add(report, "ledgerOnly", {
+          id: Number(row.id),
+          reference: row.reference!,
+          state: row.state,
+          amount: row.amount,
+        });
+  return finish(report);
+}
+
+function emptyReport(lines: number): StatementReport {
+  return {
     period: null,
-    lines: lines.length,
+    lines,
     matched: 0,
     providerOnly: [],
     ledgerOnly: [],
     amountDifferences: [],
     statusDifferences: [],
     resolvable: [],
+    setAside: [],
+    totals: {
+      providerOnly: 0,
+      ledgerOnly: 0,
+      amountDifferences: 0,
+      statusDifferences: 0,
+      resolvable: 0,
+      setAside: 0,
+    },
   };
-  if (lines.length === 0) return report;
-  const times = lines.map((l) => l.date.getTime());
-  const from = new Date(Math.min(...times));
-  const to = new Date(Math.max(...times));
-  report.period = { from: from.toISOString(), to: to.toISOString() };
-  const ledger = await rows<LedgerRow>(
-    db,
-    // A purchase settled by proof from in_doubt has no submitted_at: its creation stands in for it.
-    sql`select id, state, reference, phone, coalesce(charged_amount, amount)::text as amount,
-          coalesce(submitted_at, created_at) as at from purchases
-        where (reference is not null and coalesce(submitted_at, created_at)
-                 between ${new Date(from.getTime() - SLACK_MS).toISOString()} and ${new Date(to.getTime() + SLACK_MS).toISOString()})
-           or reference in (select jsonb_array_elements_text(${JSON.stringify(lines.map((l) => l.reference))}::jsonb))
-           or (state in ('in_doubt', 'unverified') and updated_at >= ${new Date(from.getTime() - SLACK_MS).toISOString()})`,
-  );
-  const byReference = new Map(ledger.filter((r) => r.reference).map((r) => [r.reference!, r]));
-  const listed = new Set(lines.map((l) => l.reference));
-  const candidates = new Map<number, number[]>(); // purchase id → statement lines that could be it
-  const lineCandidates = new Map<number, LedgerRow[]>();
-  for (const line of lines) {
-    const own = byReference.get(line.reference);
-    if (own) {
-      report.matched++;
-      const id = Number(own.id);
-      if (own.amount !== null && !parseMoney(own.amount).eq(parseMoney(line.amount)))
-        report.amountDifferences.push({
-          id,
-          reference: line.reference,
-          ledger: own.amount,
-          statement: line.amount,
-        });
-      const outcome = statementOutcome(line.status);
-      const differs =
-        (outcome === "success" && own.state === "failed") ||
-        (outcome === "failed" && own.state === "succeeded");
-      if (differs)
-        report.statusDifferences.push({
-          id,
-          reference: line.reference,
-          state: own.state,
-          statement: line.status,
-        });
-      if (own.state === "unverified" && outcome !== "pending")
-        report.resolvable.push({
-          id,
-          state: own.state,
-          line: line.line,
-          reference: line.reference,
-          statement: line.status,
-        });
-      continue;
-    }
-    const could = ledger.filter(
-      (r) =>
-        r.state === "in_doubt" &&
-        line.phone !== "" &&
-        sameVisibleDigits(line.phone, r.phone) &&
-        r.amount !== null &&
-        parseMoney(r.amount).eq(parseMoney(line.amount)),
-    );
-    lineCandidates.set(line.line, could);
-    for (const r of could) candidates.set(Number(r.id), [...(candidates.get(Number(r.id)) ?? []), line.line]);
-  }
-  for (const line of lines) {
-    const could = lineCandidates.get(line.line);
-    if (!could) continue;
-    // One line, one in_doubt purchase, and no other line that could be that purchase.
-    const only = could.length === 1 ? could[0]! : undefined;
-    if (only && candidates.get(Number(only.id))?.length === 1 && statementOutcome(line.status) !== "pending")
-      report.resolvable.push({
-        id: Number(only.id),
-        state: only.state,
-        line: line.line,
-        reference: line.reference,
-        statement: line.status,
-      });
-    else
-      report.providerOnly.push({
-        line: line.line,
-        reference: line.reference,
-        amount: line.amount,
-        date: line.date.toISOString(),
-        status: line.status,
-      });
-  }
-  for (const row of ledger) {
-    if (!row.reference || listed.has(row.reference)) continue;
-    const at = new Date(row.at).getTime();
-    if (at < from.getTime() - SLACK_MS || at > to.getTime() + SLACK_MS) continue;
-    report.ledgerOnly.push({
-      id: Number(row.id),
-      reference: row.reference,
-      state: row.state,
-      amount: row.amount,
-    });
-  }
+}
+
+/**
+ * Counts an entry and lists it. Lines reach providerOnly a little out of order (a line that could be an in_doubt
+ * purchase waits until another line can be it too), so that list is kept sorted by line and cut when it doubles.
+ */
+function add<K extends Listed>(report: StatementReport, kind: K, entry: StatementReport[K][number]): void {
+  report.totals[kind]++;
+  const list = report[kind] as Array<StatementReport[K][number]>;
+  list.push(entry);
+  if (list.length >= 2 * MAX_LISTED) cut(report, kind);
+}
+
+function cut(report: StatementReport, kind: Listed): void {
+  if (kind === "providerOnly") report.providerOnly.sort((a, b) => a.line - b.line);
+  report[kind].length = Math.min(report[kind].length, MAX_LISTED);
+}
+
+function finish(report: StatementReport): StatementReport {
+  for (const kind of Object.keys(report.totals) as Listed[]) cut(report, kind);
   return report;
+}
+
+/** The in_doubt purchases by amount ("305.00"), the first thing a line and a purchase must share. */
+function byAmount(purchases: LedgerRow[]): Map<string, LedgerRow[]> {
+  const map = new Map<string, LedgerRow[]>();
+  for (const row of purchases) {
+    if (row.amount === null) continue;
+    const key = parseMoney(row.amount).toFixed(2);
+    map.set(key, [...(map.get(key) ?? []), row]);
+  }
+  return map;
+}
+
+/** Purchase ids, 8 bytes each: added in any order, then sealed (sorted) and looked up by binary search. */
+class IdSet {
+  private ids = new Float64Array(1024);
+  private size = 0;
+
+  add(id: number): void {
+    if (this.size === this.ids.length) {
+      const grown = new Float64Array(this.ids.length * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    this.ids[this.size++] = id;
+  }
+
+  seal(): void {
+    this.ids = this.ids.slice(0, this.size).sort();
+  }
+
+  has(id: number): boolean {
+    let [low, high] = [0, this.size - 1];
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const at = this.ids[mid]!;
+      if (at === id) return true;
+      if (at < id) low = mid + 1;
+      else high = mid - 1;
+    }
+    return false;
+  }
 }
 
 export interface Applied {
