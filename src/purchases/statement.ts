@@ -115,7 +115,11 @@ export async function reconcileStatement(
       if (own) {
         report.matched++;
         const id = Number(own.id);
-        if (own.amount !== null && !parseMoney(own.amount).eq(parseMoney(line.amount)))
+        if (
+          own.amount !== null &&
+          own.amount !== line.amount &&
+          !parseMoney(own.amount).eq(parseMoney(line.amount))
+        )
           add(report, "amountDifferences", {
             id,
             reference: line.reference,

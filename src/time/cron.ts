@@ -228,6 +228,9 @@ export function wallClockInstant(
   timeZone: string,
 ): { ms: number; exact: boolean } {
   if (timeZone === "UTC") return { ms: asUtc(reading), exact: true };
+  // Most days have one offset all day (every day, in Lagos): measured once per day, not per reading.
+  const offset = steadyOffset(reading, timeZone);
+  if (offset !== undefined) return { ms: asUtc(reading) - offset, exact: true };
   return toInstant(reading, timeZone);
 }
 

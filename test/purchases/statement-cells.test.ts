@@ -6,7 +6,7 @@ import { PERIOD_GAP_MS, statementPeriod } from "../../src/purchases/sources/stat
 
 const amount = (text: string, decimalComma = false) => {
   const read = readStatementAmount(text, decimalComma);
-  return read.ok ? read.value.toFixed(2) : `refused: ${read.reason}`;
+  return read.ok ? read.value : `refused: ${read.reason}`;
 };
 const date = (text: string, format: "ISO" | "DD/MM/YYYY" = "ISO", zone = "Africa/Lagos") => {
   const read = readStatementDate(text, format, zone);

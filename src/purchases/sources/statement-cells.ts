@@ -3,13 +3,16 @@
 // groups of three digits, a decimal comma only when the export is declared to write them; a date is read in its
 // declared order (ISO 8601 unless told DD/MM/YYYY), and a time written without a zone in the zone given.
 import type { STATEMENT_DATE_FORMATS } from "../../config/index.js";
-import { Big, fitsLedger, type Money } from "../../money.js";
+import { MONEY_MAX } from "../../money.js";
 import { wallClockInstant } from "../../time/cron.js";
 
 /** How an export writes its dates: ISO 8601 (`2026-11-05`, `2026-11-05T14:03:00+01:00`) or day first. */
 export type DateFormat = (typeof STATEMENT_DATE_FORMATS)[number];
 
 export type Cell<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+/** Digits before the point of the largest amount the ledger holds (999999999999.99). */
+const MONEY_MAX_WHOLE_DIGITS = MONEY_MAX.toFixed(0, 0).length;
 
 const refuse = (reason: string): { ok: false; reason: string } => ({ ok: false, reason });
 
@@ -22,11 +25,11 @@ const POINT_DECIMALS = /^(\d+|\d{1,3}(?:(,|[ \u00a0\u202f])\d{3})(?:\2\d{3})*)(?
 const COMMA_DECIMALS = /^(\d+|\d{1,3}(?:([.]|[ \u00a0\u202f])\d{3})(?:\2\d{3})*)(?:,(\d+))?$/;
 
 /**
- * A statement amount: what left the wallet, in naira, exact. `decimalComma`: the export writes `1.405,00`
- * (thousands by points or spaces, decimals after the comma); otherwise `1,405.00`. At most two decimals, not
- * negative, and no larger than the ledger's money columns hold.
+ * A statement amount: what left the wallet, in naira, exact, as two-decimal text ("1405.00"). `decimalComma`: the
+ * export writes `1.405,00` (thousands by points or spaces, decimals after the comma); otherwise `1,405.00`. At
+ * most two decimals, not negative, and no larger than the ledger's money columns hold.
  */
-export function readStatementAmount(text: string, decimalComma: boolean): Cell<Money> {
+export function readStatementAmount(text: string, decimalComma: boolean): Cell<string> {
   const bare = text.trim().replace(CURRENCY_BEFORE, "").replace(CURRENCY_AFTER, "");
   if (bare === "") return refuse("is empty");
   if (/^[-\u2212(]|-$|\)$/.test(bare)) return refuse("is negative (a statement line is a debit)");
@@ -34,9 +37,9 @@ export function readStatementAmount(text: string, decimalComma: boolean): Cell<M
   if (!match) return refuse(unreadableAmount(bare, decimalComma));
   const [, whole, , decimals = ""] = match;
   if (decimals.length > 2) return refuse("has more than two decimals");
-  const value = new Big(`${whole!.replace(/\D/g, "")}${decimals ? `.${decimals}` : ""}`);
-  if (!fitsLedger(value)) return refuse("is larger than the ledger's money columns hold");
-  return { ok: true, value };
+  const digits = whole!.replace(/\D/g, "").replace(/^0+(?=\d)/, "");
+  if (digits.length > MONEY_MAX_WHOLE_DIGITS) return refuse("is larger than the ledger's money columns hold");
+  return { ok: true, value: `${digits}.${decimals.padEnd(2, "0")}` };
 }
 
 function unreadableAmount(bare: string, decimalComma: boolean): string {
