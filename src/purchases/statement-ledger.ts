@@ -13,8 +13,9 @@ export interface LedgerRow {
   amount: string | null;
 }
 
-// A purchase settled by proof from in_doubt has no submitted_at: its creation stands in for it.
 const COLUMNS = sql`id, state, reference, phone, coalesce(charged_amount, amount)::text as amount`;
+/** What the sweep for purchases the statement does not list needs of each (a page at a time). */
+const SWEPT = sql`id, state, reference, coalesce(charged_amount, amount)::text as amount`;
 
 /** The purchases that carry any of these references, whenever they were sent (the reference index, probed). */
 export function purchasesByReference(db: Executor, references: readonly string[]): Promise<LedgerRow[]> {
@@ -50,19 +51,20 @@ export async function* purchasesSentBetween(
   from: Date,
   to: Date,
   page: number,
-): AsyncGenerator<LedgerRow[]> {
+): AsyncGenerator<Array<Omit<LedgerRow, "phone">>> {
   const end = to.toISOString();
+  // A purchase settled by proof from in_doubt has no submitted_at: its creation stands in for it.
   for (const sent of [true, false]) {
     let after = { at: from.toISOString(), id: "0" };
     for (;;) {
-      const found = await rows<LedgerRow & { key: string }>(
+      const found = await rows<Omit<LedgerRow, "phone"> & { key: string }>(
         db,
         sent
-          ? sql`select ${COLUMNS}, submitted_at::text as key from purchases
+          ? sql`select ${SWEPT}, submitted_at::text as key from purchases
                 where reference is not null and submitted_at >= ${after.at}::timestamptz and submitted_at <= ${end}
                   and (submitted_at, id) > (${after.at}::timestamptz, ${after.id}::bigint)
                 order by submitted_at, id limit ${page}`
-          : sql`select ${COLUMNS}, created_at::text as key from purchases
+          : sql`select ${SWEPT}, created_at::text as key from purchases
                 where reference is not null and submitted_at is null
                   and created_at >= ${after.at}::timestamptz and created_at <= ${end}
                   and (created_at, id) > (${after.at}::timestamptz, ${after.id}::bigint)

@@ -64,7 +64,7 @@ type Listed =
 export const MAX_LISTED = 10_000;
 const SLACK_MS = 86_400_000;
 /** Ledger purchases read at a time when looking for those the statement does not list. */
-const LEDGER_PAGE = 5000;
+const LEDGER_PAGE = 2000;
 
 /**
  * Matches a statement's lines against the ledger for the statement's period (a day of slack either side): each
@@ -83,7 +83,7 @@ export async function reconcileStatement(
   const start = new Date(from.getTime() - SLACK_MS);
   const end = new Date(to.getTime() + SLACK_MS);
   const inDoubt = byAmount(await inDoubtPurchases(db, start, end));
-  const listed = new IdSet(); // ledger purchases a line of the statement names
+  const listed = new IdSet(statement.lines); // ledger purchases a line of the statement names
   const candidates = new Map<number, number>(); // in_doubt purchase id → how many lines could be it
   const waiting = new Map<number, { line: StatementLine; row: LedgerRow }>(); // → the one line that can be it, so far
   const providerOnly = (line: StatementLine) =>
@@ -184,7 +184,7 @@ export async function reconcileStatement(
           state: row.state,
           amount: row.amount,
         });
-  return finish(report);
+  return report;
 }
 
 function emptyReport(lines: number): StatementReport {
@@ -210,24 +210,24 @@ function emptyReport(lines: number): StatementReport {
 }
 
 /**
- * Counts an entry and lists it. Lines reach providerOnly a little out of order (a line that could be an in_doubt
- * purchase waits until another line can be it too), so that list is kept sorted by line and cut when it doubles.
+ * Counts an entry, and lists it while the list has room. Entries come in the order they are listed in (by line,
+ * or by time for the ledger's), but for a line that waited to see whether another line could be its in_doubt
+ * purchase: that one is put in its place among the lines, and the last one listed gives way to it.
  */
 function add<K extends Listed>(report: StatementReport, kind: K, entry: StatementReport[K][number]): void {
   report.totals[kind]++;
   const list = report[kind] as Array<StatementReport[K][number]>;
-  list.push(entry);
-  if (list.length >= 2 * MAX_LISTED) cut(report, kind);
-}
-
-function cut(report: StatementReport, kind: Listed): void {
-  if (kind === "providerOnly") report.providerOnly.sort((a, b) => a.line - b.line);
-  report[kind].length = Math.min(report[kind].length, MAX_LISTED);
-}
-
-function finish(report: StatementReport): StatementReport {
-  for (const kind of Object.keys(report.totals) as Listed[]) cut(report, kind);
-  return report;
+  if (kind !== "providerOnly") {
+    if (list.length < MAX_LISTED) list.push(entry);
+    return;
+  }
+  const lines = list as StatementReport["providerOnly"];
+  const line = (entry as StatementReport["providerOnly"][number]).line;
+  if (lines.length >= MAX_LISTED && line > lines[lines.length - 1]!.line) return;
+  let at = lines.length;
+  while (at > 0 && lines[at - 1]!.line > line) at--;
+  list.splice(at, 0, entry);
+  if (list.length > MAX_LISTED) list.pop();
 }
 
 /** The in_doubt purchases by amount ("305.00"), the first thing a line and a purchase must share. */
@@ -241,10 +241,17 @@ function byAmount(purchases: LedgerRow[]): Map<string, LedgerRow[]> {
   return map;
 }
 
-/** Purchase ids, 8 bytes each: added in any order, then sealed (sorted) and looked up by binary search. */
+/**
+ * Purchase ids, 8 bytes each: added in any order, then sealed (sorted) and looked up by binary search. Room for
+ * `expected` from the start (a line names one purchase, as a rule), so a million ids are never copied to grow.
+ */
 class IdSet {
-  private ids = new Float64Array(1024);
+  private ids: Float64Array;
   private size = 0;
+
+  constructor(expected: number) {
+    this.ids = new Float64Array(Math.max(expected, 1024));
+  }
 
   add(id: number): void {
     if (this.size === this.ids.length) {
@@ -256,7 +263,7 @@ class IdSet {
   }
 
   seal(): void {
-    this.ids = this.ids.slice(0, this.size).sort();
+    this.ids.subarray(0, this.size).sort();
   }
 
   has(id: number): boolean {

@@ -351,4 +351,39 @@ describe.each(DB_KINDS)("reconcileStatement reads the ledger in pages (%s)", (ki
       ).toEqual(unlisted);
     }
   });
+
+  it("lists a line that waited for its in_doubt purchase in its place, when a later line could be that purchase too", async () => {
+    const [inDoubt] = await ledger(test.database.db, [
+      { reference: null, state: "in_doubt", amount: "580.00", sent: null, phone: "08030000001" },
+    ]);
+    const line = (n: number, phone: string, amount: string): StatementLine => ({
+      line: n,
+      reference: `P${n}`,
+      phone,
+      amount,
+      date: new Date("2026-11-05T09:30:00Z"),
+      status: "successful",
+    });
+    const others = Array.from({ length: MAX_LISTED + 1 }, (_, i) => line(i + 3, "08039999999", "305.00"));
+    const now = new Date("2026-12-01");
+    // Alone, the first line resolves the in_doubt purchase.
+    const alone = await reconcileStatement(
+      test.database.db,
+      statementOf([line(2, "08030000001", "580.00"), ...others], now),
+    );
+    expect(alone.resolvable).toMatchObject([{ id: inDoubt, line: 2 }]);
+    expect(alone.providerOnly[0]!.line).toBe(3);
+    // A second line that could be it too: neither resolves it, and the first is listed first.
+    const lines = [
+      line(2, "08030000001", "580.00"),
+      ...others,
+      line(MAX_LISTED + 4, "0803****001", "580.00"),
+    ];
+    const report = await reconcileStatement(test.database.db, statementOf(lines, now));
+    expect(report.resolvable).toEqual([]);
+    expect(report.totals.providerOnly).toBe(MAX_LISTED + 3);
+    expect(report.providerOnly).toHaveLength(MAX_LISTED);
+    expect(report.providerOnly.map((r) => r.line).slice(0, 3)).toEqual([2, 3, 4]);
+    expect(report.providerOnly.at(-1)!.line).toBe(MAX_LISTED + 1);
+  });
 });

@@ -100,12 +100,12 @@ export async function openStatement(
   const handle = await openRegularFile(file);
   try {
     const size = (await handle.stat()).size;
-    const checked = await checkStatement(handle, size, file, format);
-    const period = statementPeriod(checked.times, checked.count, now.getTime());
+    const { index, times, count } = await checkStatement(handle, size, file, format);
+    const period = statementPeriod(times, count, now.getTime()); // the dates are not needed after this
     const statement: Statement = {
-      lines: checked.count,
+      lines: count,
       period: period && { from: new Date(period.from), to: new Date(period.to) },
-      chunks: () => chunksOf(records(handle, size, file), file, format, checked.index, period, checked.count),
+      chunks: () => chunksOf(records(handle, size, file), file, format, index, period, count),
     };
     return { ...statement, close: () => handle.close() };
   } catch (error) {
@@ -296,6 +296,7 @@ async function checkStatement(handle: FileHandle, size: number, file: string, fo
  * The statement's period: its lines' dates, grouped where more than PERIOD_GAP_MS separates one from the next;
  * the group with the most lines is the statement (on a tie, the one nearest `now`). The lines of the other groups
  * are set aside: a placeholder date, or a year typed wrong, cannot stretch the period over the whole ledger.
+ * Sorts the first `count` of `times` in place.
  */
 export function statementPeriod(
   times: Float64Array,
@@ -303,7 +304,7 @@ export function statementPeriod(
   now: number,
 ): { from: number; to: number } | null {
   if (count === 0) return null;
-  const sorted = times.slice(0, count).sort();
+  const sorted = times.subarray(0, count).sort();
   let best = { from: sorted[0]!, to: sorted[0]!, lines: 0 };
   let start = 0;
   for (let i = 1; i <= count; i++) {
