@@ -340,8 +340,8 @@ purchases with a reference as a Nigerian export writes them (\`DD/MM/YYYY HH:MM:
 more, and ${PLACEHOLDERS} lines dated 01/01/1970. \`topsync purchases reconcile --statement F --date-format DD/MM/YYYY
 --format json --out R\` from spawn to exit with plain \`node\` (no heap flag), peak RSS by getrusage of the child;
 beside it the same statement against an empty ledger, what reading the file twice costs alone. Before the statement
-was streamed, 120,000 lines crashed the command ("Maximum call stack size exceeded") and a line dated 1970 read
-the whole ledger into memory (369 MB at 300,000 purchases).
+was streamed, 120,000 lines crashed the command ("Maximum call stack size exceeded"), and a line dated 1970 made
+the period the whole ledger, read into memory at once.
 
 | ledger | time | peak RSS | under ${TARGET_MB} MB |
 |---|---:|---:|---|
