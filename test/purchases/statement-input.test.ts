@@ -309,6 +309,12 @@ describe("purchases reconcile --statement: reading the statement", () => {
       expect(result.code, `${file}: ${result.stderr}`).toBe(65);
       expect(result.stderr).toContain(`statement ${file} ${reason}`);
     }
+    // A regular file of zeros: one endless record, refused at 64 KiB rather than read whole.
+    const zeros = join(dir, "zeros.csv");
+    writeFileSync(zeros, Buffer.alloc(5 * 1024 * 1024));
+    const endless = await reconcileWithin(zeros, 10_000);
+    expect(endless.code, endless.stderr).toBe(65);
+    expect(endless.stderr).toContain(`${zeros}: line 1: not a CSV file: Max Record Size`);
   }, 60_000);
 });
 

@@ -186,7 +186,7 @@ async function* numbered(csv: AsyncIterable<string[]>, file: string): AsyncGener
     if (error instanceof DataError) throw error;
     const e = error as Error & { lines?: number };
     throw new DataError(
-      `${file}${e.lines ? `: line ${e.lines}` : ""}: not a CSV file: ${e.message}`,
+      `${file}${e.lines ? `: line ${e.lines}` : ""}: not a CSV file: ${inert(e.message)}`,
       "BAD_CSV",
     );
   }
