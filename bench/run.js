@@ -14,6 +14,17 @@ writeSection(
   `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()}: \`topsync --help\` median **${runs[5].toFixed(0)} ms**, slowest ${runs[9].toFixed(0)} ms over 10 runs (target < 300 ms). Command modules load only when their command runs.`,
 );
 console.log(`topsync --help: median ${runs[5].toFixed(0)} ms`);
-for (const script of ["purchases.js", "command.js", "websites.js", "plan.js", "large-csv.js", "notify.js"]) {
-  execFileSync(process.execPath, [new URL(script, import.meta.url).pathname], { stdio: "inherit" });
+// bench:statement seeds a ledger of 10,000,000 purchases by default; BENCH_STATEMENT_ARGS="--purchases 1000000"
+// measures a smaller one.
+const statementArgs = (process.env.BENCH_STATEMENT_ARGS ?? "").split(" ").filter(Boolean);
+for (const [script, ...args] of [
+  ["purchases.js"],
+  ["command.js"],
+  ["websites.js"],
+  ["plan.js"],
+  ["large-csv.js"],
+  ["statement.js", ...statementArgs],
+  ["notify.js"],
+]) {
+  execFileSync(process.execPath, [new URL(script, import.meta.url).pathname, ...args], { stdio: "inherit" });
 }

@@ -118,6 +118,37 @@ from ins cross join lateral (values
 where e.n = 1 or (e.n = 2 and ins.state <> 'queued') or (e.n = 3 and ins.state not in ('queued', 'rejected', 'cancelled'))
 `;
 
+/**
+ * Writes `purchases` purchases (and their events) created evenly over the `days` days up to now, with SEED_CHUNK:
+ * a statement per day, two at a time over `sessions` (postgres.js clients of one connection each), the last
+ * `queued` queued for later. Calls `onDay` with the number of days written; resolves to the first day's start (ms).
+ */
+export async function seedPurchases(sessions, { purchases, days, queued = 0, onDay = () => {} }) {
+  const start = Date.now() - days * 86_400_000;
+  const perDay = purchases / days;
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    for (let day = next++; day < days; day = next++) {
+      const final = day === days - 1;
+      const first = Math.floor(day * perDay) + 1;
+      const last = final ? purchases : Math.floor((day + 1) * perDay);
+      const from = new Date(start + day * 86_400_000).toISOString();
+      const seconds = final ? (Date.now() - 60_000 - Date.parse(from)) / 1000 : 86_400;
+      await sessions[day % sessions.length].unsafe(SEED_CHUNK, [
+        first,
+        last,
+        from,
+        seconds,
+        final ? queued : 0,
+      ]);
+      onDay(++done);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return start;
+}
+
 /** What goes with the purchases: money committed per budget day, the wallet, the jobs and their fires. */
 export const SEED_AFTER = [
   `insert into budget_days (day, committed)

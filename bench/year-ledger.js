@@ -21,7 +21,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import postgres from "postgres";
 import { machine, runWorker, SERVER, startSandboxProcess, writeSection } from "./lib.js";
-import { SEED_AFTER, SEED_CHUNK } from "./year-ledger-seed.js";
+import { SEED_AFTER, SEED_CHUNK, seedPurchases } from "./year-ledger-seed.js";
 
 const DIST = process.env.BENCH_DIST ?? fileURLToPath(new URL("../dist/", import.meta.url));
 const CLI = path.join(DIST, "cli.js");
@@ -143,32 +143,18 @@ async function migrated(database) {
 async function seed(database) {
   const started = performance.now();
   const sessions = Array.from({ length: 8 }, () => postgres(database.url, { max: 1, onnotice: () => {} }));
-  const start = Date.now() - FLAGS.days * 86_400_000;
-  const perDay = FLAGS.purchases / FLAGS.days;
   try {
-    let next = 0;
-    let done = 0;
-    const worker = async () => {
-      for (let day = next++; day < FLAGS.days; day = next++) {
-        const final = day === FLAGS.days - 1;
-        const first = Math.floor(day * perDay) + 1;
-        const last = final ? FLAGS.purchases : Math.floor((day + 1) * perDay);
-        const from = new Date(start + day * 86_400_000).toISOString();
-        const seconds = final ? (Date.now() - 60_000 - Date.parse(from)) / 1000 : 86_400;
-        await sessions[day % sessions.length].unsafe(SEED_CHUNK, [
-          first,
-          last,
-          from,
-          seconds,
-          final ? 100 : 0,
-        ]);
-        if (++done % 40 === 0 || done === FLAGS.days)
+    const start = await seedPurchases(sessions, {
+      purchases: FLAGS.purchases,
+      days: FLAGS.days,
+      queued: 100,
+      onDay: (done) => {
+        if (done % 40 === 0 || done === FLAGS.days)
           console.error(
             `seeded ${done}/${FLAGS.days} days (${((performance.now() - started) / 1000).toFixed(0)} s)`,
           );
-      }
-    };
-    await Promise.all([worker(), worker()]);
+      },
+    });
     for (const statement of SEED_AFTER)
       await sessions[0].unsafe(statement, statement.includes("$1") ? [new Date(start).toISOString()] : []);
     const seeded = (performance.now() - started) / 1000;

@@ -190,6 +190,15 @@ purchases
     "--columns <map>",
     "CSV column names, e.g. reference=Ref,phone=Phone,amount=Amount,date=Date,status=Status",
   )
+  .option(
+    "--date-format <format>",
+    "how the export writes dates: ISO (2026-11-05T14:03:00) or DD/MM/YYYY (05/11/2026 14:03); a time without a zone is in the config's timezone (default: statements.date_format, else ISO)",
+  )
+  .option(
+    "--decimal-comma",
+    "amounts are written 1.405,00 (default: statements.decimal_comma, else 1,405.00)",
+  )
+  .option("--no-decimal-comma", "amounts are written 1,405.00, whatever the config says")
   .option("--apply", "settle in_doubt and unverified purchases whose unique match a verify read confirms")
   .option("--format <format>", "text, markdown, json or html (default text; json with --json)")
   .option("--out <file>", "write the report to this file (replaced whole) instead of stdout")

@@ -2,18 +2,17 @@
 // (statement.ts). Dry by default: a report, in the formats of `report` (--format text|markdown|json|html,
 // --out FILE). `--apply` settles the in_doubt and unverified purchases whose match is unique and confirmed by a
 // verify read of the reference, each with an event.
-import { readFileSync } from "node:fs";
+import { STATEMENT_DATE_FORMATS } from "../config/index.js";
 import { UsageError } from "../errors.js";
+import type { DateFormat } from "../purchases/sources/statement-cells.js";
 import {
-  type Applied,
-  applyStatement,
   type ColumnMap,
   DEFAULT_COLUMNS,
-  parseStatement,
-  reconcileStatement,
+  openStatement,
   STATEMENT_FIELDS,
   type StatementField,
-} from "../purchases/statement.js";
+} from "../purchases/sources/statement-csv.js";
+import { type Applied, applyStatement, reconcileStatement } from "../purchases/statement.js";
 import { renderReport } from "../report/render.js";
 import { statementDocument } from "../report/statement-document.js";
 import type { CommandContext } from "./context.js";
@@ -23,6 +22,10 @@ import { checkOut, deliver, parseFormat, processReportIo } from "./report-output
 export interface ReconcileFlags {
   statement: string;
   columns?: string;
+  /** ISO or DD/MM/YYYY; the config's `statements.date_format` when absent. */
+  dateFormat?: string;
+  /** true or false (--no-decimal-comma); the config's `statements.decimal_comma` when absent. */
+  decimalComma?: boolean;
   apply?: boolean;
   /** text (the default), markdown, json (the default with --json) or html, as `report`. */
   format?: string;
@@ -43,28 +46,45 @@ export function parseColumns(text: string | undefined): ColumnMap {
   return columns;
 }
 
+export function parseDateFormat(text: string | undefined, configured: DateFormat): DateFormat {
+  if (text === undefined) return configured;
+  const found = STATEMENT_DATE_FORMATS.find((format) => format.toLowerCase() === text.trim().toLowerCase());
+  if (!found)
+    throw new UsageError(
+      `--date-format must be ${STATEMENT_DATE_FORMATS.join(" or ")}; got "${text}"`,
+      "BAD_DATE_FORMAT",
+    );
+  return found;
+}
+
 export async function purchasesReconcileCommand(ctx: CommandContext, flags: ReconcileFlags): Promise<void> {
   const columns = parseColumns(flags.columns);
+  const dateFormat = parseDateFormat(flags.dateFormat, ctx.config.statements.date_format);
   const format = parseFormat(flags.format, ctx.globals.json);
   if (flags.out) checkOut(flags.out);
-  let text: string;
+  const statement = await openStatement(
+    flags.statement,
+    {
+      columns,
+      dateFormat,
+      decimalComma: flags.decimalComma ?? ctx.config.statements.decimal_comma,
+      timeZone: ctx.config.timezone,
+    },
+    new Date(),
+  );
   try {
-    text = readFileSync(flags.statement, "utf8");
-  } catch (error) {
-    throw new UsageError(
-      `--statement ${flags.statement}: cannot read it: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-    );
+    const { db } = await openLedger(ctx);
+    const report = await reconcileStatement(db, statement, { file: flags.statement });
+    const applied: Applied[] | undefined = flags.apply
+      ? await applyStatement(db, await ctx.reseller(), report, flags.statement)
+      : undefined;
+    const rendered = renderReport(format, {
+      document: () =>
+        statementDocument(report, { file: flags.statement, applied, timeZone: ctx.config.timezone }),
+      json: () => ({ ...report, dry_run: !flags.apply, applied: applied ?? [] }),
+    });
+    deliver(processReportIo, rendered, flags.out, "the reconciliation");
+  } finally {
+    await statement.close();
   }
-  const lines = parseStatement(text, flags.statement, columns);
-  const { db } = await openLedger(ctx);
-  const report = await reconcileStatement(db, lines, flags.statement);
-  const applied: Applied[] | undefined = flags.apply
-    ? await applyStatement(db, await ctx.reseller(), report, flags.statement)
-    : undefined;
-  const rendered = renderReport(format, {
-    document: () =>
-      statementDocument(report, { file: flags.statement, applied, timeZone: ctx.config.timezone }),
-    json: () => ({ ...report, dry_run: !flags.apply, applied: applied ?? [] }),
-  });
-  deliver(processReportIo, rendered, flags.out, "the reconciliation");
 }

@@ -323,6 +323,20 @@ const webhooksSchema = z
 
 export const LOG_LEVELS = ["trace", "debug", "info", "warn", "error", "fatal"] as const;
 
+/** How a provider's transaction export writes dates: ISO 8601, or day first as Nigerian platforms write them. */
+export const STATEMENT_DATE_FORMATS = ["ISO", "DD/MM/YYYY"] as const;
+
+/** How the provider's statements (`purchases reconcile --statement`) are written; the command's flags override. */
+const statementsSchema = z.strictObject({
+  date_format: z.enum(STATEMENT_DATE_FORMATS).prefault("ISO").meta({
+    description:
+      "ISO (2026-11-05, 2026-11-05T14:03:00+01:00) or DD/MM/YYYY (05/11/2026 14:03); a time without a zone is read in `timezone`.",
+  }),
+  decimal_comma: boolean()
+    .prefault(false)
+    .meta({ description: "Amounts written 1.405,00: a decimal comma, thousands separated by points." }),
+});
+
 const logSchema = z.strictObject({ level: z.enum(LOG_LEVELS).prefault("info") });
 
 // ---------------------------------------------------------------------------------------------- websites
@@ -509,6 +523,7 @@ export const configSchema = z
     websites: websitesSchema.prefault({}),
     server: serverSchema.prefault({}),
     webhooks: webhooksSchema.prefault({}),
+    statements: statementsSchema.prefault({}),
     notifications: notificationsSchema.prefault({}),
     log: logSchema.prefault({}),
   })

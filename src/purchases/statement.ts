@@ -2,12 +2,10 @@
 // ledger row, ledger purchases the provider does not list, amount and status differences, and in_doubt
 // purchases a statement line could resolve. Applying settles only what a verify read of the reference proves
 // (verify-check.ts), each with an event; everything else is a report for a person.
-import { parse } from "csv-parse/sync";
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
-import { DataError } from "../errors.js";
-import { isMoneyText, parseMoney } from "../money.js";
+import { parseMoney } from "../money.js";
 import type { ResellerClient, Verification } from "../reseller/client.js";
 import {
   type Evidence,
@@ -17,89 +15,23 @@ import {
   stillOnly,
 } from "./proof-match.js";
 import { settleByProof } from "./proof-settle.js";
+import type { Statement, StatementLine } from "./sources/statement-csv.js";
+import {
+  inDoubtPurchases,
+  type LedgerRow,
+  purchasesByReference,
+  purchasesSentBetween,
+} from "./statement-ledger.js";
+import { sameVisibleDigits } from "./verify-check.js";
 
-export const STATEMENT_FIELDS = ["reference", "phone", "amount", "date", "status"] as const;
-export type StatementField = (typeof STATEMENT_FIELDS)[number];
-/** Which CSV column holds each field (header names, matched case-insensitively). */
-export type ColumnMap = Record<StatementField, string>;
-export const DEFAULT_COLUMNS: ColumnMap = {
-  reference: "reference",
-  phone: "phone",
-  amount: "amount",
-  date: "date",
-  status: "status",
-};
 /** The actor of events written by `purchases reconcile --apply`. */
 export const STATEMENT_ACTOR = "statement+verify";
-
-export interface StatementLine {
-  /** 1-based line in the file (the header is line 1). */
-  line: number;
-  reference: string;
-  phone: string;
-  amount: string;
-  date: Date;
-  status: string;
-}
-
-/** Parses a statement; a missing column or a bad value is a DataError naming the file, line and column. */
-export function parseStatement(text: string, file: string, columns: ColumnMap): StatementLine[] {
-  let records: string[][];
-  try {
-    records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true });
-  } catch (error) {
-    throw new DataError(`${file}: not a CSV file: ${(error as Error).message}`);
-  }
-  const [header, ...body] = records;
-  if (!header) throw new DataError(`${file}: empty statement (no header line)`);
-  const index = {} as Record<StatementField, number>;
-  for (const field of STATEMENT_FIELDS) {
-    const at = header.findIndex((name) => name.toLowerCase() === columns[field].toLowerCase());
-    if (at === -1)
-      throw new DataError(
-        `${file}: no column "${columns[field]}" for ${field} (columns: ${header.join(", ")}); map it with --columns ${field}=NAME`,
-      );
-    index[field] = at;
-  }
-  return body.map((record, i) => {
-    const line = i + 2;
-    const cell = (field: StatementField) => (record[index[field]] ?? "").trim();
-    const where = (field: StatementField) => `${file}:${line}: column "${columns[field]}"`;
-    const reference = cell("reference");
-    if (!reference) throw new DataError(`${where("reference")} is empty`);
-    const amountText = cell("amount")
-      .replace(/[\u20a6,\s]/g, "")
-      .replace(/^N(?=\d)/, "");
-    if (!isMoneyText(amountText))
-      throw new DataError(`${where("amount")}: "${cell("amount")}" is not an amount`);
-    const date = new Date(cell("date"));
-    if (Number.isNaN(date.getTime()))
-      throw new DataError(`${where("date")}: "${cell("date")}" is not a date`);
-    return {
-      line,
-      reference,
-      phone: cell("phone"),
-      amount: parseMoney(amountText).toFixed(2),
-      date,
-      status: cell("status").toLowerCase(),
-    };
-  });
-}
 
 /** What a statement status means: success, failed (failed or reversed), or not final. */
 export function statementOutcome(status: string): "success" | "failed" | "pending" {
   if (/^(success|successful|succeeded|delivered|completed)$/.test(status)) return "success";
   if (/^(failed|failure|reversed|refunded|declined)$/.test(status)) return "failed";
   return "pending";
-}
-
-interface LedgerRow {
-  id: number | string;
-  state: PurchaseState;
-  reference: string | null;
-  phone: string;
-  amount: string | null;
-  at: Date | string;
 }
 
 export interface StatementReport {
@@ -129,25 +61,175 @@ export interface StatementReport {
    * that purchase): why, for a person. They are among `providerOnly` too.
    */
   unmatched: Array<{ line: number; reference: string; why: string }>;
+  /** Lines dated far from the statement's other lines (a placeholder date): not matched, shown for a person. */
+  setAside: Array<{
+    line: number;
+    reference: string;
+    amount: string;
+    date: string;
+    status: string;
+    reason: string;
+  }>;
+  /** How many of each there are; each list holds the first MAX_LISTED of them. */
+  totals: Record<Listed, number>;
 }
 
+type Listed =
+  | "providerOnly"
+  | "ledgerOnly"
+  | "amountDifferences"
+  | "statusDifferences"
+  | "resolvable"
+  | "unmatched"
+  | "setAside";
+
+/** Entries a list of the report holds at most (the report of a million-line statement stays readable). */
+export const MAX_LISTED = 10_000;
 const SLACK_MS = 86_400_000;
 /**
  * How far a line's date may be from a purchase's POST for the line to be that purchase: a day, as statements often
  * write a local date without a zone, or a date alone.
  */
 export const STATEMENT_MATCH_WINDOW_MS = SLACK_MS;
+/** Ledger purchases read at a time when looking for those the statement does not list. */
+const LEDGER_PAGE = 2000;
 
-/** Matches statement lines against the ledger for the statement's period (a day of slack either side). */
+/**
+ * Matches a statement's lines against the ledger for the statement's period (a day of slack either side): each
+ * chunk of lines against the purchases its references name, then the period's purchases, page by page, against
+ * the references seen. Memory holds a chunk, a page, the ids of the purchases listed and the in_doubt purchases.
+ */
 export async function reconcileStatement(
   db: Executor,
-  lines: StatementLine[],
-  /** The statement's name, for the reasons written. */
-  file = "the statement",
+  statement: Statement,
+  /** `file`: the statement's name, for the reasons written; `ledgerPage`: purchases read at a time. */
+  options: { ledgerPage?: number; file?: string } = {},
 ): Promise<StatementReport> {
-  const report: StatementReport = {
+  const file = options.file ?? "the statement";
+  const report = emptyReport(statement.lines);
+  if (!statement.period) return report;
+  const { from, to } = statement.period;
+  report.period = { from: from.toISOString(), to: to.toISOString() };
+  const start = new Date(from.getTime() - SLACK_MS);
+  const end = new Date(to.getTime() + SLACK_MS);
+  const inDoubt = byAmount(await inDoubtPurchases(db, start, end));
+  const listed = new IdSet(statement.lines); // ledger purchases a line of the statement names
+  const candidates = new Map<number, number>(); // in_doubt purchase id → how many lines could be it
+  const waiting = new Map<number, { line: StatementLine; purchase: { id: number; state: PurchaseState } }>(); // → the one line that can be it, so far
+  const providerOnly = (line: StatementLine) =>
+    add(report, "providerOnly", {
+      line: line.line,
+      reference: line.reference,
+      amount: line.amount,
+      date: line.date.toISOString(),
+      status: line.status,
+    });
+  for await (const chunk of statement.chunks()) {
+    for (const line of chunk.setAside)
+      add(report, "setAside", {
+        line: line.line,
+        reference: line.reference,
+        amount: line.amount,
+        date: line.date.toISOString(),
+        status: line.status,
+        reason: line.reason,
+      });
+    const ledger = await purchasesByReference(
+      db,
+      chunk.lines.map((l) => l.reference),
+    );
+    for (const row of ledger) listed.add(Number(row.id));
+    const byReference = new Map(ledger.map((r) => [r.reference!, r]));
+    for (const line of chunk.lines) {
+      const own = byReference.get(line.reference);
+      if (own) {
+        report.matched++;
+        const id = Number(own.id);
+        if (
+          own.amount !== null &&
+          own.amount !== line.amount &&
+          !parseMoney(own.amount).eq(parseMoney(line.amount))
+        )
+          add(report, "amountDifferences", {
+            id,
+            reference: line.reference,
+            ledger: own.amount,
+            statement: line.amount,
+          });
+        const outcome = statementOutcome(line.status);
+        const differs =
+          (outcome === "success" && own.state === "failed") ||
+          (outcome === "failed" && own.state === "succeeded");
+        if (differs)
+          add(report, "statusDifferences", {
+            id,
+            reference: line.reference,
+            state: own.state,
+            statement: line.status,
+          });
+        if (own.state === "unverified" && outcome !== "pending")
+          add(report, "resolvable", { id, state: own.state, ...resolvableLine(line) });
+        continue;
+      }
+      // Only a line some in_doubt purchase could be (same amount, the phone's visible digits) is matched by the
+      // rule of proof-match.ts, which also looks for rivals: purchases in flight or settled without a reference.
+      const could = (inDoubt.get(line.amount) ?? []).filter(
+        (r) => line.phone !== "" && sameVisibleDigits(line.phone, r.phone),
+      );
+      if (could.length === 0) {
+        providerOnly(line);
+        continue;
+      }
+      const match = await matchProof(db, lineEvidence(line, file), STATEMENT_MATCH_WINDOW_MS);
+      const ids =
+        match.kind === "unique" ? [match.purchase.id] : match.kind === "unmatched" ? match.candidates : [];
+      for (const id of ids) candidates.set(id, (candidates.get(id) ?? 0) + 1);
+      // One line, one in_doubt purchase, and no other line that could be that purchase: kept until the end, when
+      // no later line can be it any more.
+      if (
+        match.kind === "unique" &&
+        candidates.get(match.purchase.id) === 1 &&
+        statementOutcome(line.status) !== "pending"
+      )
+        waiting.set(match.purchase.id, { line, purchase: match.purchase });
+      else {
+        providerOnly(line);
+        const why = unmatchedWhy(match, line, candidates);
+        if (why) add(report, "unmatched", { line: line.line, reference: line.reference, why });
+      }
+      for (const id of ids) {
+        const earlier = waiting.get(id);
+        if (earlier && earlier.line !== line && candidates.get(id)! > 1) {
+          waiting.delete(id);
+          providerOnly(earlier.line);
+          add(report, "unmatched", {
+            line: earlier.line.line,
+            reference: earlier.line.reference,
+            why: `purchase ${id} could be it, but so could another line of the statement: a person decides`,
+          });
+        }
+      }
+    }
+  }
+  for (const { line, purchase } of [...waiting.values()].sort((a, b) => a.line.line - b.line.line))
+    add(report, "resolvable", { id: purchase.id, state: purchase.state, ...resolvableLine(line) });
+  listed.seal();
+  for await (const page of purchasesSentBetween(db, start, end, options.ledgerPage ?? LEDGER_PAGE))
+    for (const row of page)
+      if (!listed.has(Number(row.id)))
+        add(report, "ledgerOnly", {
+          id: Number(row.id),
+          reference: row.reference!,
+          state: row.state,
+          amount: row.amount,
+        });
+  return report;
+}
+
+function emptyReport(lines: number): StatementReport {
+  return {
     period: null,
-    lines: lines.length,
+    lines,
     matched: 0,
     providerOnly: [],
     ledgerOnly: [],
@@ -155,67 +237,17 @@ export async function reconcileStatement(
     statusDifferences: [],
     resolvable: [],
     unmatched: [],
+    setAside: [],
+    totals: {
+      providerOnly: 0,
+      ledgerOnly: 0,
+      amountDifferences: 0,
+      statusDifferences: 0,
+      resolvable: 0,
+      unmatched: 0,
+      setAside: 0,
+    },
   };
-  if (lines.length === 0) return report;
-  const times = lines.map((l) => l.date.getTime());
-  const from = new Date(Math.min(...times));
-  const to = new Date(Math.max(...times));
-  report.period = { from: from.toISOString(), to: to.toISOString() };
-  const ledger = await rows<LedgerRow>(
-    db,
-    // A purchase settled by proof from in_doubt has no submitted_at: its creation stands in for it.
-    sql`select id, state, reference, phone, coalesce(charged_amount, amount)::text as amount,
-          coalesce(submitted_at, created_at) as at from purchases
-        where (reference is not null and coalesce(submitted_at, created_at)
-                 between ${new Date(from.getTime() - SLACK_MS).toISOString()} and ${new Date(to.getTime() + SLACK_MS).toISOString()})
-           or reference in (select jsonb_array_elements_text(${JSON.stringify(lines.map((l) => l.reference))}::jsonb))
-           or (state in ('in_doubt', 'unverified') and updated_at >= ${new Date(from.getTime() - SLACK_MS).toISOString()})`,
-  );
-  const byReference = new Map(ledger.filter((r) => r.reference).map((r) => [r.reference!, r]));
-  const listed = new Set(lines.map((l) => l.reference));
-  const unowned: StatementLine[] = [];
-  for (const line of lines) {
-    const own = byReference.get(line.reference);
-    if (own) {
-      report.matched++;
-      const id = Number(own.id);
-      if (own.amount !== null && !parseMoney(own.amount).eq(parseMoney(line.amount)))
-        report.amountDifferences.push({
-          id,
-          reference: line.reference,
-          ledger: own.amount,
-          statement: line.amount,
-        });
-      const outcome = statementOutcome(line.status);
-      const differs =
-        (outcome === "success" && own.state === "failed") ||
-        (outcome === "failed" && own.state === "succeeded");
-      if (differs)
-        report.statusDifferences.push({
-          id,
-          reference: line.reference,
-          state: own.state,
-          statement: line.status,
-        });
-      if (own.state === "unverified" && outcome !== "pending")
-        report.resolvable.push({ id, state: own.state, ...resolvableLine(line) });
-      continue;
-    }
-    unowned.push(line);
-  }
-  await matchUnownedLines(db, unowned, file, report);
-  for (const row of ledger) {
-    if (!row.reference || listed.has(row.reference)) continue;
-    const at = new Date(row.at).getTime();
-    if (at < from.getTime() - SLACK_MS || at > to.getTime() + SLACK_MS) continue;
-    report.ledgerOnly.push({
-      id: Number(row.id),
-      reference: row.reference,
-      state: row.state,
-      amount: row.amount,
-    });
-  }
-  return report;
 }
 
 function resolvableLine(line: StatementLine) {
@@ -243,56 +275,90 @@ function lineEvidence(
   };
 }
 
+/** Why a line an in_doubt purchase could be is not resolvable, for a person; undefined when no purchase could be it. */
+function unmatchedWhy(
+  match: ProofMatch,
+  line: StatementLine,
+  candidates: Map<number, number>,
+): string | undefined {
+  if (match.kind === "unmatched")
+    return match.candidates.length > 0 || !match.reason.endsWith(NO_IN_DOUBT_CANDIDATE)
+      ? match.reason
+      : undefined;
+  if (match.kind === "unique")
+    return candidates.get(match.purchase.id) === 1
+      ? `purchase ${match.purchase.id} could be it, but the line's status (${line.status}) is not final`
+      : `purchase ${match.purchase.id} could be it, but so could another line of the statement: a person decides`;
+  return undefined;
+}
+
 /**
- * Lines whose reference no purchase carries: each is matched by the rule of proof-match.ts, and is resolvable when
- * it is the only purchase the line can be, no other line can be that purchase, and the line's status is final.
- * The rest are debits with no ledger purchase; those an in_doubt purchase could be are listed with why.
+ * Counts an entry, and lists it while the list has room. Entries come in the order they are listed in (by line,
+ * or by time for the ledger's), but for a line that waited to see whether another line could be its in_doubt
+ * purchase: that one is put in its place among the lines, and the last one listed gives way to it.
  */
-async function matchUnownedLines(
-  db: Executor,
-  lines: readonly StatementLine[],
-  file: string,
-  report: StatementReport,
-): Promise<void> {
-  const matches = new Map<number, ProofMatch>();
-  const linesOf = new Map<number, number>(); // in_doubt purchase id → how many lines could be it
-  for (const line of lines) {
-    const match = await matchProof(db, lineEvidence(line, file), STATEMENT_MATCH_WINDOW_MS);
-    matches.set(line.line, match);
-    const ids =
-      match.kind === "unique" ? [match.purchase.id] : match.kind === "unmatched" ? match.candidates : [];
-    for (const id of ids) linesOf.set(id, (linesOf.get(id) ?? 0) + 1);
+function add<K extends Listed>(report: StatementReport, kind: K, entry: StatementReport[K][number]): void {
+  report.totals[kind]++;
+  const list = report[kind] as Array<StatementReport[K][number]>;
+  if (kind !== "providerOnly") {
+    if (list.length < MAX_LISTED) list.push(entry);
+    return;
   }
-  for (const line of lines) {
-    const match = matches.get(line.line)!;
-    if (match.kind === "unique" && linesOf.get(match.purchase.id) === 1) {
-      if (statementOutcome(line.status) !== "pending") {
-        report.resolvable.push({
-          id: match.purchase.id,
-          state: match.purchase.state,
-          ...resolvableLine(line),
-        });
-        continue;
-      }
+  const lines = list as StatementReport["providerOnly"];
+  const line = (entry as StatementReport["providerOnly"][number]).line;
+  if (lines.length >= MAX_LISTED && line > lines[lines.length - 1]!.line) return;
+  let at = lines.length;
+  while (at > 0 && lines[at - 1]!.line > line) at--;
+  list.splice(at, 0, entry);
+  if (list.length > MAX_LISTED) list.pop();
+}
+
+/** The in_doubt purchases by amount ("305.00"), the first thing a line and a purchase must share. */
+function byAmount(purchases: LedgerRow[]): Map<string, LedgerRow[]> {
+  const map = new Map<string, LedgerRow[]>();
+  for (const row of purchases) {
+    if (row.amount === null) continue;
+    const key = parseMoney(row.amount).toFixed(2);
+    map.set(key, [...(map.get(key) ?? []), row]);
+  }
+  return map;
+}
+
+/**
+ * Purchase ids, 8 bytes each: added in any order, then sealed (sorted) and looked up by binary search. Room for
+ * `expected` from the start (a line names one purchase, as a rule), so a million ids are never copied to grow.
+ */
+class IdSet {
+  private ids: Float64Array;
+  private size = 0;
+
+  constructor(expected: number) {
+    this.ids = new Float64Array(Math.max(expected, 1024));
+  }
+
+  add(id: number): void {
+    if (this.size === this.ids.length) {
+      const grown = new Float64Array(this.ids.length * 2);
+      grown.set(this.ids);
+      this.ids = grown;
     }
-    report.providerOnly.push({
-      line: line.line,
-      reference: line.reference,
-      amount: line.amount,
-      date: line.date.toISOString(),
-      status: line.status,
-    });
-    const why =
-      match.kind === "unmatched"
-        ? match.candidates.length > 0 || !match.reason.endsWith(NO_IN_DOUBT_CANDIDATE)
-          ? match.reason
-          : undefined
-        : match.kind === "unique"
-          ? linesOf.get(match.purchase.id) === 1
-            ? `purchase ${match.purchase.id} could be it, but the line's status (${line.status}) is not final`
-            : `purchase ${match.purchase.id} could be it, but so could another line of the statement: a person decides`
-          : undefined;
-    if (why) report.unmatched.push({ line: line.line, reference: line.reference, why });
+    this.ids[this.size++] = id;
+  }
+
+  seal(): void {
+    this.ids.subarray(0, this.size).sort();
+  }
+
+  has(id: number): boolean {
+    let [low, high] = [0, this.size - 1];
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const at = this.ids[mid]!;
+      if (at === id) return true;
+      if (at < id) low = mid + 1;
+      else high = mid - 1;
+    }
+    return false;
   }
 }
 

@@ -5,7 +5,7 @@
 // each renderer escapes its own markup.
 import { maskPhonesIn } from "../log/mask.js";
 import { parseMoney } from "../money.js";
-import type { Applied, StatementReport } from "../purchases/statement.js";
+import { type Applied, MAX_LISTED, type StatementReport } from "../purchases/statement.js";
 import { type Block, type DocSection, left, type ReportDocument, right, table, text } from "./document.js";
 import { counted, formatAmount, formatInstant } from "./format.js";
 import { inertDocument } from "./inert-document.js";
@@ -27,7 +27,10 @@ export function statementDocument(report: StatementReport, view: StatementView):
       "period",
       report.period ? `${at(report.period.from)} → ${at(report.period.to)} (${view.timeZone})` : "-",
     ],
-    ["lines", `${report.lines}, ${report.matched} on ledger purchases`],
+    [
+      "lines",
+      `${report.lines}, ${report.matched} on ledger purchases${report.totals.setAside > 0 ? `, ${report.totals.setAside} set aside` : ""}`,
+    ],
     ["mode", view.applied ? "--apply: settled what a verify read proves" : "dry run: nothing was changed"],
   ];
   const sections: DocSection[] = [
@@ -40,6 +43,7 @@ export function statementDocument(report: StatementReport, view: StatementView):
         [left("Line"), left("Reference"), right("Amount"), left("Date"), left("Status")],
         report.providerOnly.map((r) => [String(r.line), r.reference, amount(r.amount), at(r.date), r.status]),
       ),
+      report.totals.providerOnly,
     ),
     section(
       "ledger-only",
@@ -50,6 +54,7 @@ export function statementDocument(report: StatementReport, view: StatementView):
         [right("ID"), left("Reference"), left("State"), right("Amount")],
         report.ledgerOnly.map((r) => [String(r.id), r.reference, r.state, amount(r.amount)]),
       ),
+      report.totals.ledgerOnly,
     ),
     section(
       "amounts",
@@ -65,6 +70,7 @@ export function statementDocument(report: StatementReport, view: StatementView):
           amount(r.statement),
         ]),
       ),
+      report.totals.amountDifferences,
     ),
     section(
       "statuses",
@@ -75,10 +81,34 @@ export function statementDocument(report: StatementReport, view: StatementView):
         [right("ID"), left("Reference"), left("Ledger"), left("Statement")],
         report.statusDifferences.map((r) => [String(r.id), r.reference, r.state, r.statement]),
       ),
+      report.totals.statusDifferences,
     ),
     resolvableSection(report, view),
   ];
-  if (report.unmatched.length > 0)
+  if (report.totals.setAside > 0)
+    sections.splice(
+      1,
+      0,
+      section(
+        "set-aside",
+        "Lines set aside, dated far from the statement's period",
+        "Not matched against the ledger: a placeholder date (1970-01-01 on a transaction that never settled) or a date written wrong. A person should look at each.",
+        table(
+          "set-aside",
+          [left("Line"), left("Reference"), right("Amount"), left("Date"), left("Status"), left("Why")],
+          report.setAside.map((r) => [
+            String(r.line),
+            r.reference,
+            amount(r.amount),
+            at(r.date),
+            r.status,
+            r.reason,
+          ]),
+        ),
+        report.totals.setAside,
+      ),
+    );
+  if (report.totals.unmatched > 0)
     sections.push(
       section(
         "unmatched",
@@ -89,6 +119,7 @@ export function statementDocument(report: StatementReport, view: StatementView):
           [right("Line"), left("Reference"), left("Why")],
           report.unmatched.map((r) => [String(r.line), r.reference, maskPhonesIn(r.why)]),
         ),
+        report.totals.unmatched,
       ),
     );
   if (view.applied) sections.push(appliedSection(view.applied));
@@ -100,9 +131,19 @@ export function statementDocument(report: StatementReport, view: StatementView):
   });
 }
 
-function section(id: string, title: string, intro: string | undefined, rows: Block): DocSection {
+function section(
+  id: string,
+  title: string,
+  intro: string | undefined,
+  rows: Block,
+  total?: number,
+): DocSection {
   const empty = rows.kind === "table" && rows.rows.length === 0;
   const blocks: Block[] = empty ? [text("None.")] : [...(intro ? [text(intro)] : []), rows];
+  if (total !== undefined && total > MAX_LISTED)
+    blocks.push(
+      text(`${total} in all; the report lists the first ${MAX_LISTED} (in --format json too).`, "note"),
+    );
   return { id, title, blocks };
 }
 
@@ -116,6 +157,7 @@ function resolvableSection(report: StatementReport, view: StatementView): DocSec
       [right("ID"), left("State"), right("Line"), left("Reference"), left("Statement")],
       report.resolvable.map((r) => [String(r.id), r.state, String(r.line), r.reference, r.statement]),
     ),
+    report.totals.resolvable,
   );
   if (!view.applied && report.resolvable.length > 0)
     found.blocks.push(
@@ -140,17 +182,18 @@ function appliedSection(applied: Applied[]): DocSection {
 function status(report: StatementReport, view: StatementView): ReportDocument["status"] {
   const differences = [
     [
-      report.providerOnly.length,
+      report.totals.providerOnly,
       "provider debit with no ledger purchase",
       "provider debits with no ledger purchase",
     ],
     [
-      report.ledgerOnly.length,
+      report.totals.ledgerOnly,
       "ledger purchase the provider does not list",
       "ledger purchases the provider does not list",
     ],
-    [report.amountDifferences.length, "amount difference", "amount differences"],
-    [report.statusDifferences.length, "status difference", "status differences"],
+    [report.totals.amountDifferences, "amount difference", "amount differences"],
+    [report.totals.statusDifferences, "status difference", "status differences"],
+    [report.totals.setAside, "line set aside", "lines set aside"],
   ] as const;
   const found = differences.filter(([n]) => n > 0).map(([n, one, many]) => counted(n, one, many));
   const settled = view.applied?.filter((a) => a.result !== "unchanged").length;

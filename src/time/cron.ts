@@ -218,6 +218,22 @@ function toInstant(l: Local, timeZone: string): { ms: number; exact: boolean } {
   return { ms: Math.max(candidate1, candidate2), exact: false };
 }
 
+/**
+ * The instant a wall-clock reading names in a zone (a time written without a zone, read in the zone it was
+ * written in). `exact` is false for a reading the zone skips (the clocks jump over it), whose instant is then the
+ * one after the gap; in a repeated hour it is one of the two readings.
+ */
+export function wallClockInstant(
+  reading: { year: number; month: number; day: number; hour: number; minute: number; second: number },
+  timeZone: string,
+): { ms: number; exact: boolean } {
+  if (timeZone === "UTC") return { ms: asUtc(reading), exact: true };
+  // Most days have one offset all day (every day, in Lagos): measured once per day, not per reading.
+  const offset = steadyOffset(reading, timeZone);
+  if (offset !== undefined) return { ms: asUtc(reading) - offset, exact: true };
+  return toInstant(reading, timeZone);
+}
+
 const HALF_DAY_PLUS = 14 * 3_600_000;
 
 const steadyOffsets = new Map<string, number | null>();
