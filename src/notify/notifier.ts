@@ -20,6 +20,11 @@ import { writeUnmatchedNotices } from "./unmatched.js";
 
 /** How often the loop looks at the outbox when it found nothing to do. */
 export const POLL_MS = 250;
+/**
+ * How often without a rule or a digest: nothing is sent, and the outbox's rows are only marked dropped (so they
+ * do not look stuck to the alerting rules).
+ */
+const UNROUTED_POLL_MS = 5000;
 /** Repeats and the digest are looked for this often. */
 const HOUSEKEEPING_MS = 15_000;
 
@@ -72,6 +77,8 @@ export class Notifier {
 
   /** The daemon's loop, until `signal` aborts; a failing round is logged and the loop goes on. */
   async run(signal: AbortSignal): Promise<void> {
+    const { notifications } = this.deps.config;
+    const poll = notifications.rules.length > 0 || notifications.digest ? POLL_MS : UNROUTED_POLL_MS;
     while (!signal.aborted) {
       let busy = false;
       try {
@@ -79,7 +86,7 @@ export class Notifier {
       } catch (error) {
         this.deps.logger.warn({ err: error }, `notifications: ${(error as Error).message}`);
       }
-      if (!busy) await this.deps.clock.sleep(POLL_MS, signal).catch(() => {});
+      if (!busy) await this.deps.clock.sleep(poll, signal).catch(() => {});
     }
   }
 

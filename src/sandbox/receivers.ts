@@ -20,7 +20,7 @@ export interface ReceivedRequest {
   at: number;
   headers: Record<string, string>;
   body: string;
-  /** What the endpoint answered: 200, or a scripted fault's status. */
+  /** What the endpoint answered: 200, a scripted fault's status, or 400 for a request it cannot read. */
   status: number;
 }
 
@@ -74,17 +74,17 @@ function send(
   status: number,
   body: unknown,
   headers: Record<string, string> = {},
-): undefined {
+): number {
   const text = typeof body === "string" ? body : JSON.stringify(body);
   res.writeHead(status, {
     "content-type": typeof body === "string" ? "text/plain; charset=utf-8" : "application/json",
     ...headers,
   });
   res.end(text);
-  return undefined;
+  return status;
 }
 
-function answerFault(res: ServerResponse, kind: ReceiverKind, fault: State["faults"][number]): undefined {
+function answerFault(res: ServerResponse, kind: ReceiverKind, fault: State["faults"][number]): number {
   const retry = fault.retryAfter ?? 1;
   if (kind === "telegram") {
     const description =
@@ -99,10 +99,10 @@ function answerFault(res: ServerResponse, kind: ReceiverKind, fault: State["faul
   const headers: Record<string, string> = fault.status === 429 ? { "retry-after": String(retry) } : {};
   if (kind === "slack")
     return send(res, fault.status, fault.status === 429 ? "rate_limited" : "internal_error", headers);
-  send(res, fault.status, { error: fault.status === 429 ? "rate limited" : "server error" }, headers);
+  return send(res, fault.status, { error: fault.status === 429 ? "rate limited" : "server error" }, headers);
 }
 
-function answer(res: ServerResponse, kind: ReceiverKind, body: string, state: State): undefined {
+function answer(res: ServerResponse, kind: ReceiverKind, body: string, state: State): number {
   if (kind === "slack") return send(res, 200, "ok");
   if (kind === "webhook") return send(res, 200, { received: true });
   let chat: unknown = null;
@@ -115,13 +115,13 @@ function answer(res: ServerResponse, kind: ReceiverKind, body: string, state: St
   if (typeof text !== "string" || text === "")
     return send(res, 400, { ok: false, error_code: 400, description: "Bad Request: message text is empty" });
   state.telegramIds++;
-  send(res, 200, {
+  return send(res, 200, {
     ok: true,
     result: { message_id: state.telegramIds, chat: { id: chat }, date: Math.floor(Date.now() / 1000), text },
   });
 }
 
-async function handle(state: State, req: IncomingMessage, res: ServerResponse): Promise<undefined> {
+async function handle(state: State, req: IncomingMessage, res: ServerResponse): Promise<number> {
   const path = new URL(req.url ?? "/", "http://receivers").pathname;
   const body = (await readBody(req)).toString("utf8");
   if (req.method === "GET" && path === "/__admin/received")
@@ -143,9 +143,10 @@ async function handle(state: State, req: IncomingMessage, res: ServerResponse): 
     ]),
   );
   const fault = takeFault(state, kind);
-  state.requests.push({ kind, path, at: Date.now(), headers, body, status: fault?.status ?? 200 });
-  if (fault) return answerFault(res, kind, fault);
-  answer(res, kind, body, state);
+  const entry: ReceivedRequest = { kind, path, at: Date.now(), headers, body, status: 0 };
+  state.requests.push(entry);
+  entry.status = fault ? answerFault(res, kind, fault) : answer(res, kind, body, state);
+  return entry.status;
 }
 
 function setFaults(state: State, faults: ReceiverFault[]): void {
