@@ -38,4 +38,5 @@ CREATE INDEX "notification_deliveries_due" ON "notification_deliveries" USING bt
 CREATE INDEX "notification_deliveries_created" ON "notification_deliveries" USING btree ("created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "notification_outbox_key" ON "notification_outbox" USING btree ("trigger","subject","episode");--> statement-breakpoint
 CREATE INDEX "notification_outbox_pending" ON "notification_outbox" USING btree ("trigger","id") WHERE status = 'pending';--> statement-breakpoint
-CREATE INDEX "notification_outbox_subject" ON "notification_outbox" USING btree ("subject","trigger");
+CREATE INDEX "notification_outbox_subject" ON "notification_outbox" USING btree ("subject","trigger");--> statement-breakpoint
+CREATE INDEX "notification_outbox_open" ON "notification_outbox" USING btree ("created_at") WHERE kind = 'open' and status = 'routed' and trigger in ('in_doubt', 'unverified', 'verify_mismatch', 'wallet_low');

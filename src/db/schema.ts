@@ -394,6 +394,12 @@ export const notificationOutbox = pgTable(
     uniqueIndex("notification_outbox_key").on(t.trigger, t.subject, t.episode),
     index("notification_outbox_pending").on(t.trigger, t.id).where(sql`status = 'pending'`),
     index("notification_outbox_subject").on(t.subject, t.trigger),
+    // The episodes that may be repeated: what the notifier's look for open episodes reads, not the whole outbox.
+    index("notification_outbox_open")
+      .on(t.created_at)
+      .where(
+        sql`kind = 'open' and status = 'routed' and trigger in ('in_doubt', 'unverified', 'verify_mismatch', 'wallet_low')`,
+      ),
   ],
 );
 

@@ -5,6 +5,9 @@ import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import { WALLET_LOW_KEY } from "./outbox/write.js";
 
+/** Episodes are repeated for this long after they opened; after that `report` and the alerting rules keep showing them. */
+const REPEAT_HORIZON_DAYS = 30;
+
 /** Writes the repeats now due; returns how many. Only episodes that were routed somewhere are repeated. */
 export async function writeRepeats(db: Executor, repeatMs: number): Promise<number> {
   if (repeatMs <= 0) return 0;
@@ -16,6 +19,7 @@ export async function writeRepeats(db: Executor, repeatMs: number): Promise<numb
           from notification_outbox o
           where o.kind = 'open' and o.status = 'routed'
             and o.created_at <= now() - ${repeatMs} * interval '1 millisecond'
+            and o.created_at > now() - ${REPEAT_HORIZON_DAYS} * interval '1 day'
             and o.trigger in ('in_doubt', 'unverified', 'verify_mismatch', 'wallet_low')
             and not exists (select 1 from notification_outbox later where later.subject = o.subject
               and later.trigger = o.trigger and later.kind = 'open' and later.id > o.id)

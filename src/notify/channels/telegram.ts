@@ -9,7 +9,7 @@ import { answerOf, ChannelHttp, networkError } from "./http.js";
 type TelegramConfig = Extract<ChannelConfig, { type: "telegram" }>;
 
 const MAX_TEXT = 4096;
-/** A group or channel (a chat id starting with "-") takes at most 20 messages a minute. */
+/** A group or channel (a chat id starting with "-", or a channel's "@name") takes at most 20 messages a minute. */
 const GROUP_PACE_MS = 3000;
 const CHAT_PACE_MS = 1000;
 
@@ -35,7 +35,7 @@ export function telegramChannel(name: string, config: TelegramConfig, timeoutMs:
   return {
     name,
     type: "telegram",
-    paceMs: config.pace ?? (config.chat_id.startsWith("-") ? GROUP_PACE_MS : CHAT_PACE_MS),
+    paceMs: config.pace ?? (/^[-@]/.test(config.chat_id) ? GROUP_PACE_MS : CHAT_PACE_MS),
     secrets: [config.token, `bot${config.token}`, ...urlSecrets(`${base}/bot${config.token}/sendMessage`)],
     async send(message, ctx) {
       const rendered = renderText(message, ctx).text;
