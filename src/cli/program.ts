@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { packageRoot } from "../package-root.js";
 import type { CommandContext, GlobalOptions } from "./context.js";
+import { registerPlanCommands } from "./plan-commands.js";
 import { registerReportCommands } from "./report-commands.js";
 import { registerWebsiteCommands } from "./websites-commands.js";
 
@@ -245,6 +246,7 @@ websites
   .action(withContext(async (ctx) => (await import("./websites.js")).websitesListCommand(ctx)));
 registerWebsiteCommands(websites, withContext);
 registerReportCommands(program, withContext);
+registerPlanCommands(program, purchases, withContext);
 
 /** Runs the command line; resolves to the process's exit code. */
 export async function main(argv: string[]): Promise<number> {

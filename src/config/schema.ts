@@ -2,6 +2,7 @@
 // Objects are strict (unknown keys are typos); messages say what was expected without echoing secrets.
 import * as z from "zod";
 import { parseSizeMb } from "../reseller/size.js";
+import { approvalsSchema } from "./approvals.js";
 import { domainProblem, normaliseDomain } from "./domain.js";
 import {
   apiKey,
@@ -493,6 +494,7 @@ export const configSchema = z
     websites: websitesSchema.prefault({}),
     server: serverSchema.prefault({}),
     webhooks: webhooksSchema.prefault({}),
+    approvals: approvalsSchema.prefault({}),
     log: logSchema.prefault({}),
   })
   .superRefine(checkUnique, evenWithFieldIssues);
@@ -529,4 +531,5 @@ export type WebsiteDefaults = WebsitesConfig["defaults"];
 export type ServerConfig = Config["server"];
 export type WebhooksConfig = Config["webhooks"];
 export type LogConfig = Config["log"];
+export type { ApprovalRule, ApprovalsConfig } from "./approvals.js";
 export type LogLevel = LogConfig["level"];

@@ -1,0 +1,47 @@
+// Saving a plan: decided by the projection a dry run prints, recorded in the ledger with its digest, written to a
+// file readable by its owner only. Nothing is bought, queued or sent: only GET requests and the plan's own row.
+import { DataError, TopsyncError } from "../errors.js";
+import type { PurchaseDeps } from "../purchases/executor.js";
+import type { PurchaseProjection } from "../purchases/projection.js";
+import type { PurchasePlan } from "./document.js";
+import { writePlanFile } from "./document.js";
+import { type PurchasePlanRequest, projectPlan, purchasePlanFrom } from "./purchase-plan.js";
+import { registerPlan, type SavedPlanRow } from "./registry.js";
+
+export interface SaveOptions {
+  file: string;
+  author: string;
+  configDigest: string | null;
+}
+
+export interface SavedPurchasePlan {
+  plan: PurchasePlan;
+  row: SavedPlanRow;
+  projection: PurchaseProjection;
+}
+
+export async function savePurchasePlan(
+  deps: Pick<PurchaseDeps, "database" | "reseller" | "config" | "logger">,
+  request: PurchasePlanRequest,
+  options: SaveOptions,
+): Promise<SavedPurchasePlan> {
+  const projection = await projectPlan(deps, request);
+  const failed = projection.runs.find((run) => run.error);
+  if (failed) throw new DataError(`job ${failed.job}: ${failed.error}`, "RECIPIENTS_FILE");
+  // A candidate whose plans could not be read cannot be priced: a plan of the rest would not be what a run buys.
+  if (projection.totals.unknown > 0)
+    throw new TopsyncError(
+      "PLAN_INCOMPLETE",
+      `cannot save the plan: ${projection.totals.unknown} purchases are unknown (the reseller's plans of ${[...projection.unavailable].join(", ") || "some networks"} could not be read); nothing was saved`,
+    );
+  const plan = purchasePlanFrom(projection, {
+    now: request.now,
+    author: options.author,
+    configDigest: options.configDigest,
+    approvals: deps.config.approvals,
+    request,
+  });
+  const row = await registerPlan(deps.database.db, plan, "saved");
+  writePlanFile(options.file, plan);
+  return { plan, row, projection };
+}
