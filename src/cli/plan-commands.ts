@@ -8,6 +8,24 @@ type WithContext = <A extends unknown[]>(
 ) => (...args: A) => Promise<void>;
 
 export function registerPlanCommands(program: Command, purchases: Command, withContext: WithContext): void {
+  program
+    .command("apply")
+    .description(
+      "do exactly what a saved plan says, or nothing: refused when stale, tampered, unapproved or expired",
+    )
+    .argument("<plan>", "the plan file, or a saved plan's id (held plans have no file)")
+    .option(
+      "--stale <mode>",
+      "refuse: refuse the whole plan when an item is stale; drop: apply the rest",
+      "refuse",
+    )
+    .option("--show-phone", "print phone numbers unmasked")
+    .action(
+      withContext(async (ctx, target: string, flags) =>
+        (await import("./apply.js")).applyCommand(ctx, target, flags),
+      ),
+    );
+
   purchases
     .command("plan")
     .description("save what a purchase run would buy as a plan file to review, approve and apply exactly")

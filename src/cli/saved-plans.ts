@@ -1,7 +1,6 @@
 // `topsync purchases plan --save FILE`: the dry run's projection saved as a plan file and recorded in the ledger.
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { userInfo } from "node:os";
 import { dirname } from "node:path";
 import { UsageError } from "../errors.js";
 import { formatMoney, parseMoney } from "../money.js";
@@ -9,6 +8,7 @@ import { savePurchasePlan } from "../plans/save.js";
 import { explicitFire } from "../purchases/fire-time.js";
 import { findJob } from "../purchases/run-once.js";
 import { onDemandFire } from "../time/fires.js";
+import { operatorName } from "./approval-gate.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, write } from "./output.js";
@@ -45,7 +45,7 @@ export async function purchasesPlanCommand(ctx: CommandContext, flags: Purchases
   const { plan, row } = await savePurchasePlan(
     deps,
     { now, job, fireTime, queued: flags.queued === true, configDir: dirname(ctx.configFile) },
-    { file: flags.save, author: flags.as ?? defaultAuthor(), configDigest: configDigest(ctx.configFile) },
+    { file: flags.save, author: flags.as ?? operatorName(), configDigest: configDigest(ctx.configFile) },
   );
   if (ctx.globals.json) {
     write(
@@ -75,15 +75,6 @@ export async function purchasesPlanCommand(ctx: CommandContext, flags: Purchases
       : `no approval needed; apply it before ${plan.expires_at}: topsync apply ${flags.save}\n`,
   );
   write("nothing was bought or queued\n");
-}
-
-/** Who saves a plan when --as does not say: the operating system's user. */
-export function defaultAuthor(): string {
-  try {
-    return userInfo().username || process.env.USER || "operator";
-  } catch {
-    return process.env.USER || "operator";
-  }
 }
 
 /** The SHA-256 of the config file as read: evidence of what a plan was made against. */

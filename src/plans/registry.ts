@@ -171,9 +171,12 @@ export async function approvedHeldPlans(db: Executor, now: Date): Promise<SavedP
   return found.map(toRow);
 }
 
-/** Plans being applied, for the end of a run: those with nothing left to buy are applied. */
-export async function applyingPlans(db: Executor): Promise<string[]> {
-  const found = await rows<{ id: string }>(db, sql`select id from saved_plans where status = 'applying'`);
+/** Held plans whose rows runs are buying, for the end of a run: those with nothing left to buy are applied. */
+export async function applyingHeldPlans(db: Executor): Promise<string[]> {
+  const found = await rows<{ id: string }>(
+    db,
+    sql`select id from saved_plans where status = 'applying' and origin = 'held'`,
+  );
   return found.map((r) => r.id);
 }
 
@@ -213,4 +216,18 @@ export async function decisionsOf(db: Executor, ids: readonly string[]): Promise
     result.set(plan_id, list);
   }
   return result;
+}
+
+/**
+ * What approved plans not yet applied hold back from today's budget, as the claim counts it: every such plan for an
+ * ordinary run; for `planId`'s own apply, those approved before it.
+ */
+export async function reservedAhead(db: Executor, now: Date, planId?: string): Promise<string> {
+  const [row] = await rows<{ reserved: string }>(
+    db,
+    sql`select coalesce(sum(s.reserved), 0)::text as reserved from saved_plans s
+        where s.status in ('approved', 'applying') and s.reserved > 0 and s.expires_at > ${now.toISOString()}::timestamptz
+        ${planId ? sql`and s.id <> ${planId} and (s.approved_at, s.id) < (select o.approved_at, o.id from saved_plans o where o.id = ${planId})` : sql``}`,
+  );
+  return row?.reserved ?? "0";
 }

@@ -169,6 +169,10 @@ export interface DueFilter {
   now: Date;
   jobName?: string;
   requestKey?: string;
+  /** Only the rows of this saved plan (`apply`). */
+  savedPlan?: string;
+  /** Only rows the approval gate let through (approval rules are configured). */
+  cleared?: boolean;
 }
 
 /** A queued row as the claim and the projection read it, with its row version (xmin) for the claim. */
@@ -204,6 +208,8 @@ export async function readQueued(
         where state = 'queued' and not_before <= ${filter.now.toISOString()}::timestamptz
           ${filter.jobName ? sql`and job_name = ${filter.jobName}` : sql``}
           ${filter.requestKey ? sql`and request_key = ${filter.requestKey}` : sql``}
+          ${filter.savedPlan ? sql`and approval = ${`plan:${filter.savedPlan}`}` : sql``}
+          ${filter.cleared ? sql`and approval is not null` : sql``}
           ${exclude.length > 0 ? sql`and id <> all(${idArray(exclude)}::bigint[])` : sql``}
         order by not_before, id ${options.limit === undefined ? sql`` : sql`limit ${options.limit}`}`,
   );
