@@ -26,6 +26,44 @@ export function registerPlanCommands(program: Command, purchases: Command, withC
       ),
     );
 
+  program
+    .command("show")
+    .description(
+      "a saved plan as it stands: status, approvals, and each item with what is stale about it now",
+    )
+    .argument("<plan>", "the plan file, or a saved plan's id")
+    .option("--format <format>", "text, markdown, json or html (default text; json with --json)")
+    .option("--out <file>", "write it to this file (replaced whole) instead of stdout")
+    .option("--show-phone", "print phone numbers unmasked")
+    .action(
+      withContext(async (ctx, target: string, flags) =>
+        (await import("./show.js")).showCommand(ctx, target, flags),
+      ),
+    );
+  const saved = program
+    .command("saved")
+    .description("saved plans: `saved list`, `saved show ID` (`plans` is the catalogue)");
+  saved
+    .command("list")
+    .description("every saved plan, newest first: status, author, approvals, total, when")
+    .option("--limit <n>", "at most this many", "100")
+    .action(withContext(async (ctx, flags) => (await import("./show.js")).savedListCommand(ctx, flags)));
+  saved
+    .command("show")
+    .description("one saved plan from the ledger, as `show` renders it")
+    .argument("<id>", "the saved plan's id")
+    .option("--format <format>", "text, markdown, json or html (default text; json with --json)")
+    .option("--out <file>", "write it to this file (replaced whole) instead of stdout")
+    .option("--show-phone", "print phone numbers unmasked")
+    .action(
+      withContext(async (ctx, id: string, flags) => {
+        if (!/^p_[a-z0-9]{8,32}$/.test(id)) {
+          const { UsageError } = await import("../errors.js");
+          throw new UsageError(`"${id}" is not a saved plan's id (p_ and letters and digits)`);
+        }
+        return (await import("./show.js")).showCommand(ctx, id, flags);
+      }),
+    );
   purchases
     .command("plan")
     .description("save what a purchase run would buy as a plan file to review, approve and apply exactly")
