@@ -64,6 +64,44 @@ export function registerPlanCommands(program: Command, purchases: Command, withC
         return (await import("./show.js")).showCommand(ctx, id, flags);
       }),
     );
+  program
+    .command("approve")
+    .description("sign a saved plan's digest as one of approvals.approvers (never the plan's author)")
+    .argument("<plan>", "the plan file (the approval is written into it too), or a saved plan's id")
+    .requiredOption("--as <name>", "your name in approvals.approvers")
+    .requiredOption("--key <file>", "your private key (topsync keys new)")
+    .option("--reason <text>", "why, kept with the approval")
+    .action(
+      withContext(async (ctx, target: string, flags) =>
+        (await import("./approvals.js")).decisionCommand(ctx, target, flags, "approve"),
+      ),
+    );
+  program
+    .command("reject")
+    .description("end a saved plan: nothing of it is bought (a held run's purchases are cancelled)")
+    .argument("<plan>", "the plan file, or a saved plan's id")
+    .requiredOption("--as <name>", "your name in approvals.approvers")
+    .requiredOption("--key <file>", "your private key (topsync keys new)")
+    .requiredOption("--reason <text>", "why")
+    .action(
+      withContext(async (ctx, target: string, flags) =>
+        (await import("./approvals.js")).decisionCommand(ctx, target, flags, "reject"),
+      ),
+    );
+  const keys = program.command("keys").description("approvers' signing keys");
+  keys
+    .command("new")
+    .description(
+      "make an approver's ed25519 key pair: the private key to a file (mode 0600), the public key printed",
+    )
+    .requiredOption("--as <name>", "the approver's name")
+    .option("--out <file>", "where to write the private key (default ~/.topsync/NAME.key)")
+    .action(async (flags) =>
+      (await import("./approvals.js")).keysNewCommand(
+        flags,
+        program.opts<{ json?: boolean }>().json === true,
+      ),
+    );
   purchases
     .command("plan")
     .description("save what a purchase run would buy as a plan file to review, approve and apply exactly")
