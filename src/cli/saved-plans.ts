@@ -92,3 +92,43 @@ function parseTime(text: string): Date {
     throw new UsageError(`--fire-time must be an ISO time like 2026-12-01T08:00:00+01:00, got "${text}"`);
   return time;
 }
+
+/** `topsync websites plan --save FILE`: the website plan of now, saved and recorded. */
+export async function websitesPlanSaveCommand(
+  ctx: CommandContext,
+  file: string,
+  as?: string,
+): Promise<number> {
+  const { saveWebsitePlan } = await import("../plans/save.js");
+  const database = await openLedger(ctx);
+  const { plan, row } = await saveWebsitePlan(
+    { api: await ctx.analytics(), db: database.db, config: ctx.config },
+    { file, author: as ?? operatorName(), configDigest: configDigest(ctx.configFile), now: new Date() },
+  );
+  const counts = { create: 0, update: 0, delete: 0 };
+  for (const item of plan.items) counts[item.action]++;
+  if (ctx.globals.json) {
+    write(
+      renderJson({
+        plan_id: plan.plan_id,
+        file,
+        status: row.status,
+        ...counts,
+        approvals_required: plan.approvals_required,
+        expires_at: plan.expires_at,
+        digest: plan.digest,
+      }),
+    );
+    return 0;
+  }
+  write(
+    `saved plan ${plan.plan_id} to ${file}: ${counts.create} to create, ${counts.update} to update, ${counts.delete} to delete\n`,
+  );
+  write(
+    plan.approvals_required > 0
+      ? `needs ${plan.approvals_required} approval${plan.approvals_required > 1 ? "s" : ""} before ${plan.expires_at}: topsync approve ${file} --as NAME --key KEYFILE\n`
+      : `no approval needed; apply it before ${plan.expires_at}: topsync apply ${file}\n`,
+  );
+  write("nothing was changed\n");
+  return 0;
+}

@@ -58,6 +58,8 @@ export const websiteItemSchema = z.object({
   website_id: z.string().nullable(),
   remote: z.record(z.string(), z.union([z.string(), z.null()])).nullable(),
   desired: z.record(z.string(), z.union([z.string(), z.null()])).nullable(),
+  /** The reconciler's planned change as JSON text: what apply carries out. */
+  entry: z.string(),
 });
 export type WebsiteItem = z.infer<typeof websiteItemSchema>;
 

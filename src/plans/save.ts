@@ -1,12 +1,20 @@
 // Saving a plan: decided by the projection a dry run prints, recorded in the ledger with its digest, written to a
 // file readable by its owner only. Nothing is bought, queued or sent: only GET requests and the plan's own row.
+import type { Config } from "../config/index.js";
+import type { Db } from "../db/client.js";
 import { DataError, TopsyncError } from "../errors.js";
 import type { PurchaseDeps } from "../purchases/executor.js";
 import type { PurchaseProjection } from "../purchases/projection.js";
-import type { PurchasePlan } from "./document.js";
+import type { Plan } from "../websites/model.js";
+import { loadOwnership } from "../websites/ownership.js";
+import { planWebsites } from "../websites/plan.js";
+import type { WebsiteApi } from "../websites/reconcile.js";
+import { deriveSecretKey } from "../websites/secrets.js";
+import type { PurchasePlan, WebsitePlan } from "./document.js";
 import { writePlanFile } from "./document.js";
 import { type PurchasePlanRequest, projectPlan, purchasePlanFrom } from "./purchase-plan.js";
 import { registerPlan, type SavedPlanRow } from "./registry.js";
+import { websitePlanFrom } from "./website-plan.js";
 
 export interface SaveOptions {
   file: string;
@@ -44,4 +52,41 @@ export async function savePurchasePlan(
   const row = await registerPlan(deps.database.db, plan, "saved");
   writePlanFile(options.file, plan);
   return { plan, row, projection };
+}
+
+export interface WebsiteSaveDeps {
+  api: WebsiteApi;
+  db: Db;
+  config: Config;
+}
+
+/**
+ * Saves the website plan of now: the same pure planner as `websites plan` over a full listing (an incomplete one
+ * is refused: a partial picture is no evidence to apply against), recorded and written like a purchase plan.
+ */
+export async function saveWebsitePlan(
+  deps: WebsiteSaveDeps,
+  options: SaveOptions & { now: Date },
+): Promise<{ plan: WebsitePlan; row: SavedPlanRow; planned: Plan }> {
+  const ownership = loadOwnership(deps.db);
+  ownership.catch(() => {});
+  const listing = await deps.api.readWebsites();
+  if (!listing.complete)
+    throw new TopsyncError(
+      "PLAN_INCOMPLETE",
+      `cannot save the plan: the remote listing was incomplete (${listing.problem ?? "the pages disagreed"}); nothing was saved`,
+    );
+  const planned = planWebsites(deps.config.websites.items, listing.websites, await ownership, {
+    prune: deps.config.websites.prune,
+    secretKey: deriveSecretKey(deps.config.analytics.api_key),
+  });
+  const plan = websitePlanFrom(planned, listing.websites, {
+    now: options.now,
+    author: options.author,
+    configDigest: options.configDigest,
+    approvals: deps.config.approvals,
+  });
+  const row = await registerPlan(deps.db, plan, "saved");
+  writePlanFile(options.file, plan);
+  return { plan, row, planned };
 }
