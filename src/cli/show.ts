@@ -25,7 +25,13 @@ export async function showCommand(ctx: CommandContext, target: string, flags: Sh
   let view: PlanView;
   try {
     view = await inspectPlan(
-      { database, config: ctx.config, logger: ctx.logger, reseller: () => ctx.reseller() },
+      {
+        database,
+        config: ctx.config,
+        logger: ctx.logger,
+        reseller: () => ctx.reseller(),
+        analytics: () => ctx.analytics(),
+      },
       plan,
     );
   } catch (error) {

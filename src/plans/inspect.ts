@@ -12,6 +12,9 @@ import { rowsByKey } from "../purchases/plan-rows.js";
 import { guardLimits } from "../purchases/projection.js";
 import { readGuardStart } from "../purchases/wallet.js";
 import type { ResellerClient } from "../reseller/client.js";
+import { groupRemote } from "../websites/plan.js";
+import type { WebsiteApi } from "../websites/reconcile.js";
+import { checkChanges, type StaleChange } from "./apply-websites.js";
 import { type ApprovalState, approvalState } from "./approval-state.js";
 import { type PlanDocument, planDigest } from "./document.js";
 import { findPlan, reservedAhead, type SavedPlanRow } from "./registry.js";
@@ -28,6 +31,8 @@ export interface PlanView {
   approvals: ApprovalState | undefined;
   /** Purchase plans: each item now. Undefined when it could not be checked (`checkError` says why). */
   check?: ItemCheck;
+  /** Website plans: the changes stale now, and how many are done already. */
+  websiteCheck?: { stale: StaleChange[]; done: number };
   checkError?: string;
 }
 
@@ -36,6 +41,7 @@ export interface InspectDeps {
   config: Config;
   logger: Logger;
   reseller: () => Promise<ResellerClient>;
+  analytics: () => Promise<WebsiteApi>;
 }
 
 export async function inspectPlan(
@@ -61,6 +67,16 @@ export async function inspectPlan(
     ? await approvalState(db, row, deps.config.approvals, target.file?.approvals)
     : undefined;
   const view: PlanView = { plan, row, status, mismatch, approvals };
+  if (plan.kind === "websites" && row && ["pending_approval", "approved", "applying"].includes(status)) {
+    try {
+      const listing = await (await deps.analytics()).readWebsites();
+      if (!listing.complete) throw new Error(listing.problem ?? "the remote listing was incomplete");
+      const checked = checkChanges(plan.items, groupRemote(listing.websites));
+      view.websiteCheck = { stale: checked.stale, done: checked.done };
+    } catch (error) {
+      view.checkError = `the changes could not be checked now: ${(error as Error).message}`;
+    }
+  }
   if (plan.kind === "purchases" && row && ["pending_approval", "approved", "applying"].includes(status)) {
     try {
       const catalogue = await loadCatalogue(await deps.reseller(), deps.logger);

@@ -74,7 +74,7 @@ function statusLine(view: PlanView): { tone: Tone; text: string } {
   }
   const approvals = view.approvals;
   const short = approvals && approvals.valid.length < approvals.required;
-  const stale = view.check?.stale.length ?? 0;
+  const stale = view.check?.stale.length ?? view.websiteCheck?.stale.length ?? 0;
   if (short)
     return {
       tone: "warning",
@@ -136,17 +136,23 @@ function websiteItems(view: PlanView): DocSection {
     blocks: [
       table(
         "plan-changes",
-        [left("Action"), left("Domain"), left("Website"), left("Planned against")],
-        plan.items.map((item) => [
-          item.action,
-          item.domain,
-          item.website_id ?? "",
-          item.remote
-            ? Object.entries(item.remote)
-                .map(([k, v]) => `${k}=${v ?? ""}`)
-                .join(" ")
-            : "(not there)",
-        ]),
+        [left("Action"), left("Domain"), left("Website"), left("Planned against"), left("Now")],
+        plan.items.map((item) => {
+          const stale = view.websiteCheck?.stale.find(
+            (s) => s.item.domain === item.domain && s.item.action === item.action,
+          );
+          return [
+            item.action,
+            item.domain,
+            item.website_id ?? "",
+            item.remote
+              ? Object.entries(item.remote)
+                  .map(([k, v]) => `${k}=${v ?? ""}`)
+                  .join(" ")
+              : "(not there)",
+            stale ? `STALE: ${stale.why}` : view.websiteCheck ? "ok" : "",
+          ];
+        }),
       ),
     ],
   };
@@ -227,7 +233,9 @@ export function planJson(view: PlanView, phones: PhoneView) {
           code: s.code,
           why: phones.text(s.why),
         }))
-      : null,
+      : view.websiteCheck
+        ? view.websiteCheck.stale.map((s) => ({ action: s.item.action, domain: s.item.domain, why: s.why }))
+        : null,
     bought: view.check ? view.check.done.length : null,
     check_error: view.checkError ?? null,
   };

@@ -68,6 +68,10 @@ describe("saved website plans", { timeout: 120_000 }, () => {
     expect(put.status).toBe(200);
     const byHand = sandbox.websiteMutations().length;
 
+    const shown = await ledger.cli(["show", file]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toMatch(/STALE: the remote record changed since the plan: privacy "1" → "2"/);
+    expect(shown.stdout).toContain("1 item stale now");
     const refused = await ledger.cli(["apply", file]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain("1 of 4 changes are stale; nothing was changed");
