@@ -2,10 +2,10 @@
 // Exit 0 applied (or applied before: nothing bought again), 1 refused or some purchase not bought, 64 usage.
 import { existsSync } from "node:fs";
 import { ExitCode, TopsyncError, UsageError } from "../errors.js";
-import { maskPhone } from "../log/mask.js";
 import type { PlanDocument } from "../plans/document.js";
 import type { StaleItem } from "../plans/stale.js";
 import type { RunProgress } from "../purchases/executor.js";
+import { phoneView } from "../report/format.js";
 import { inert } from "../text/inert.js";
 import { gateFor } from "./approval-gate.js";
 import type { CommandContext } from "./context.js";
@@ -66,10 +66,12 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
   } finally {
     progress.done();
   }
-  const phone = (p: string) => (flags.showPhone ? p : maskPhone(p));
+  const phones = phoneView(flags.showPhone === true);
   const staleLines = (list: readonly StaleItem[]) =>
     list
-      .map((s) => inert(`  ${s.item.request_key} (${phone(s.item.phone)}): ${s.code}: ${s.why}`))
+      .map((s) =>
+        inert(`  ${phones.text(s.item.request_key)} (${phones.phone(s.item.phone)}): ${s.code}: ${s.why}`),
+      )
       .join("\n");
   if (result.kind === "refused") {
     if (ctx.globals.json)

@@ -77,6 +77,11 @@ program
     "--notify-url <url>",
     "POST each debit's signed notification here (webhooks.secret: sandbox-webhook-secret)",
   )
+  .option(
+    "--price <plan=price>",
+    "a plan's price, listed and debited, e.g. 102=350.00 (repeat for more; POST /__admin/options {planPrices} changes it later)",
+    (value: string, list: string[] = []) => [...list, value],
+  )
   .action(async (options) => (await import("./sandbox.js")).sandboxCommand(options));
 
 const config = program.command("config").description("validate the config or print its JSON Schema");
