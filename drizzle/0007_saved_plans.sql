@@ -17,7 +17,7 @@ CREATE TABLE "saved_plans" (
 	"status" text NOT NULL,
 	"digest" text NOT NULL,
 	"config_digest" text,
-	"document" jsonb NOT NULL,
+	"document" json NOT NULL,
 	"total" numeric(14, 2) NOT NULL,
 	"items" integer NOT NULL,
 	"approvals_required" integer NOT NULL,

@@ -398,7 +398,7 @@ export const savedPlans = pgTable(
     digest: text("digest").notNull(),
     config_digest: text("config_digest"),
     /** The plan as saved (its file without the approvals). */
-    document: jsonb("document").notNull(),
+    document: json("document").notNull(),
     total: money("total").notNull(),
     items: integer("items").notNull(),
     approvals_required: integer("approvals_required").notNull(),

@@ -4,6 +4,7 @@
 // covered by the plan and capped at their planned prices, and bought by the executor's claim like any run.
 // Applying again buys nothing twice: bought keys are done, and an apply cut short resumes where it stopped.
 import { systemClock } from "../clock.js";
+import type { Executor } from "../db/client.js";
 import { formatMoney, parseMoney } from "../money.js";
 import { loadCatalogue } from "../purchases/catalogue-cache.js";
 import type { Feed, PurchaseDeps, RunOptions, RunSummary } from "../purchases/executor.js";
@@ -64,6 +65,8 @@ export type ApplyResult =
   | { kind: "refused"; plan?: SavedPlanRow; reasons: string[]; stale: StaleItem[] };
 
 const BATCH = 1000;
+/** The first batch is small, and each next one twice the last: buying starts as soon as the first rows are in. */
+const FIRST_BATCH = 125;
 
 function refused(reasons: string[], plan?: SavedPlanRow, stale: StaleItem[] = []): ApplyResult {
   return { kind: "refused", plan, reasons, stale };
@@ -78,13 +81,19 @@ export async function applyPurchasePlan(
   const actor = deps.actor ?? `apply:${process.pid}`;
   const clock = deps.clock ?? systemClock;
   const now = new Date(clock.now());
+  // The catalogue is read while the ledger is checked, and the run's connections open meanwhile.
+  const cataloguing = loadCatalogue(deps.reseller, deps.logger);
+  cataloguing.catch(() => undefined);
+  deps.database.warm();
   await expireOpenPlans(db, now, actor);
-  const row = await findPlan(db, planId);
+  // With a file, its items are the plan's once its digest is the recorded one: the recorded items are read only
+  // to name what differs.
+  const row = await findPlan(db, planId, options.file);
   if (!row) return refused([`this ledger never recorded plan ${planId}: nothing was bought`]);
   if (row.kind !== "purchases" || row.document.kind !== "purchases")
     return refused([`plan ${planId} is a ${row.kind} plan`], row);
   if (options.file) {
-    const problems = fileProblems(options.file, row, row.document);
+    const problems = await fileProblems(db, options.file, row);
     if (problems.length > 0) return refused(problems, row);
   }
   if (row.status === "applied")
@@ -102,7 +111,7 @@ export async function applyPurchasePlan(
       await recordDecision(db, planId, approval);
   if (row.status === "pending_approval") await markApproved(db, planId, now);
 
-  const catalogue = await loadCatalogue(deps.reseller, deps.logger);
+  const catalogue = await cataloguing;
   // Rows a run of this plan left in submitting when it was killed are in doubt, never bought again.
   const { waiting } = await sweepDeadSubmitting(deps.database, actor);
   const items = row.document.items;
@@ -182,8 +191,8 @@ async function queueItems(
   const attempts = deps.config.reseller.retry.max_attempts;
   let count = 0;
   try {
-    for (let i = 0; i < toBuy.length; i += BATCH) {
-      const batch = toBuy.slice(i, i + BATCH);
+    for (let i = 0, size = FIRST_BATCH; i < toBuy.length; i += size, size = Math.min(BATCH, 2 * size)) {
+      const batch = toBuy.slice(i, i + size);
       const fresh: PlanRow[] = [];
       const free: Array<{ request_key: string; price: string }> = [];
       const held: Array<{ request_key: string; price: string }> = [];
@@ -227,10 +236,12 @@ function planRow(item: PurchaseItem, attempts: number): PlanRow {
  * What makes a file not the ledger's plan, item by item: a digest that is not the recorded one (items added,
  * removed or changed), or a total that is not the recorded one.
  */
-function fileProblems(file: PurchasePlan, row: SavedPlanRow, recorded: PurchasePlan): string[] {
+async function fileProblems(db: Executor, file: PurchasePlan, row: SavedPlanRow): Promise<string[]> {
   const digest = planDigest(file);
   const problems: string[] = [];
   if (digest !== row.digest) {
+    const recorded = (await findPlan(db, row.id))?.document;
+    if (recorded?.kind !== "purchases") return [`plan ${row.id} is not a purchase plan`];
     problems.push(
       `the file's items do not match the digest the ledger recorded for plan ${row.id} (${digest} is not ${row.digest}); nothing was bought`,
     );

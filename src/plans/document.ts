@@ -203,7 +203,7 @@ export function planText(plan: PlanDocument): string {
  * Writes a plan file readable by its owner only (mode 0600), replaced whole: written beside the target and
  * renamed over it. Only a regular file is ever replaced.
  */
-export function writePlanFile(path: string, plan: PlanDocument): void {
+export function writePlanFile(path: string, plan: PlanDocument, text = planText(plan)): void {
   const target = resolve(path);
   let existing: ReturnType<typeof lstatSync> | undefined;
   try {
@@ -218,7 +218,7 @@ export function writePlanFile(path: string, plan: PlanDocument): void {
     `.${basename(target).slice(0, 40)}.${randomBytes(4).toString("hex")}.tmp`,
   );
   try {
-    writeFileSync(aside, planText(plan), { mode: 0o600, flag: "wx" });
+    writeFileSync(aside, text, { mode: 0o600, flag: "wx" });
     renameSync(aside, target);
   } catch (error) {
     rmSync(aside, { force: true });

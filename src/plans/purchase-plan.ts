@@ -2,7 +2,7 @@
 // every item it would buy with its request key and planned price, every candidate it would not buy with its code,
 // the total and the approvals it needs.
 import type { ApprovalsConfig, PurchaseJob } from "../config/index.js";
-import { parseMoney, sumMoney, ZERO } from "../money.js";
+import { parseMoney, sumMoney } from "../money.js";
 import { loadCatalogue } from "../purchases/catalogue-cache.js";
 import type { PurchaseDeps } from "../purchases/executor.js";
 import type { PurchaseProjection } from "../purchases/projection.js";
@@ -57,21 +57,30 @@ export interface PlanMeta {
 export function purchasePlanFrom(projection: PurchaseProjection, meta: PlanMeta): PurchasePlan {
   const items: PurchaseItem[] = [];
   const rejected: RejectedItem[] = [];
+  // A fire's time and a plan's price are the same for many items: each is written once.
+  const fireTimes = projection.runs.map((run) => run.fireTime?.toISOString() ?? null);
+  const prices = new Map<unknown, string>();
   for (const item of projection.items) {
     const resolved = item.resolved;
     if (item.outcome === "buy" && resolved) {
+      let price = prices.get(resolved.amount);
+      if (price === undefined) {
+        price = resolved.amount.toFixed(2);
+        prices.set(resolved.amount, price);
+      }
+      // Keys in canonical order (canonical.ts): the item's JSON text is its canonical text.
       items.push({
-        request_key: item.request_key,
-        source: item.source,
+        fire_time: fireTimes[item.run] ?? null,
         job: item.job,
-        fire_time: projection.runs[item.run]?.fireTime?.toISOString() ?? null,
-        phone: resolved.phone,
-        ported: item.ported ?? false,
-        network_id: resolved.network.id,
         network: resolved.network.name,
+        network_id: resolved.network.id,
+        phone: resolved.phone,
         plan_id: resolved.plan.id,
         plan_name: resolved.plan.name,
-        price: resolved.amount.toFixed(2),
+        ported: item.ported ?? false,
+        price,
+        request_key: item.request_key,
+        source: item.source,
       });
     } else {
       rejected.push({
@@ -91,7 +100,9 @@ export function purchasePlanFrom(projection: PurchaseProjection, meta: PlanMeta)
 
 /** A purchase plan of these items (the gate's held plans come here too). */
 export function planOf(items: PurchaseItem[], rejected: RejectedItem[], meta: PlanMeta): PurchasePlan {
-  const total = items.length === 0 ? ZERO : sumMoney(items.map((i) => parseMoney(i.price)));
+  const cents = new Map<string, number>();
+  for (const item of items) cents.set(item.price, (cents.get(item.price) ?? 0) + 1);
+  const total = sumMoney([...cents].map(([price, n]) => parseMoney(price).times(n)));
   const created = meta.now;
   return {
     format_version: PLAN_FORMAT_VERSION,

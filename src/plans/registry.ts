@@ -35,6 +35,9 @@ export const OPEN_STATUSES: readonly SavedPlanStatus[] = ["pending_approval", "a
 const COLUMNS = sql`id, kind, origin, author, status, digest, config_digest, document, total::text as total, items,
   approvals_required, reserved::text as reserved, created_at, expires_at, approved_at, applied_at, ended_at, reason`;
 
+const HEAD_COLUMNS = `id, kind, origin, author, status, digest, config_digest, total::text as total, items,
+  approvals_required, reserved::text as reserved, created_at, expires_at, approved_at, applied_at, ended_at, reason`;
+
 type RawRow = Omit<
   SavedPlanRow,
   "document" | "created_at" | "expires_at" | "approved_at" | "applied_at" | "ended_at"
@@ -68,6 +71,8 @@ export async function registerPlan(
   db: Executor,
   plan: PlanDocument,
   origin: PlanOrigin,
+  /** The plan's file text when it has one (a new plan carries no approvals yet): stored as it is. */
+  text?: string,
 ): Promise<SavedPlanRow> {
   const { approvals: _carried, ...document } = plan;
   const approved = plan.approvals_required === 0;
@@ -77,7 +82,7 @@ export async function registerPlan(
           approvals_required, reserved, created_at, expires_at, approved_at)
         values (${plan.plan_id}, ${plan.kind}, ${origin}, ${plan.author},
           ${approved ? "approved" : "pending_approval"}, ${plan.digest}, ${plan.config_digest},
-          ${JSON.stringify(document)}::jsonb, ${plan.total}::numeric, ${plan.items.length}, ${plan.approvals_required},
+          ${text ?? JSON.stringify(document)}::json, ${plan.total}::numeric, ${plan.items.length}, ${plan.approvals_required},
           ${approved && plan.kind === "purchases" ? plan.total : "0"}::numeric, ${plan.created_at}::timestamptz,
           ${plan.expires_at}::timestamptz, ${approved ? plan.created_at : null}::timestamptz)
         returning ${COLUMNS}`,
@@ -85,16 +90,27 @@ export async function registerPlan(
   return toRow(row!);
 }
 
-export async function findPlan(db: Executor, id: string): Promise<SavedPlanRow | undefined> {
-  const [row] = await rows<RawRow>(db, sql`select ${COLUMNS} from saved_plans where id = ${id}`);
-  return row ? toRow(row) : undefined;
+/**
+ * The ledger's record of a plan. `file`: the plan file's own document, used in place of the recorded one (which is
+ * then not read: a plan of a million items is a large value); the caller compares the file's digest with the
+ * recorded `digest` before relying on it.
+ */
+export async function findPlan(
+  db: Executor,
+  id: string,
+  file?: PlanDocument,
+): Promise<SavedPlanRow | undefined> {
+  const columns = file ? sql.raw(HEAD_COLUMNS) : COLUMNS;
+  const [row] = await rows<RawRow>(db, sql`select ${columns} from saved_plans where id = ${id}`);
+  if (!row) return undefined;
+  return toRow(file ? { ...row, document: file } : row);
 }
 
 /** The newest plans first, without their documents (`saved list`). */
 export async function listPlans(db: Executor, limit: number): Promise<Omit<SavedPlanRow, "document">[]> {
   const found = await rows<RawRow>(
     db,
-    sql`select id, kind, origin, author, status, digest, config_digest, '{}'::jsonb as document, total::text as total,
+    sql`select id, kind, origin, author, status, digest, config_digest, '{}'::json as document, total::text as total,
           items, approvals_required, reserved::text as reserved, created_at, expires_at, approved_at, applied_at,
           ended_at, reason
         from saved_plans order by created_at desc, id desc limit ${limit}`,

@@ -11,7 +11,7 @@ import { planWebsites } from "../websites/plan.js";
 import type { WebsiteApi } from "../websites/reconcile.js";
 import { deriveSecretKey } from "../websites/secrets.js";
 import type { PurchasePlan, WebsitePlan } from "./document.js";
-import { writePlanFile } from "./document.js";
+import { planText, writePlanFile } from "./document.js";
 import { type PurchasePlanRequest, projectPlan, purchasePlanFrom } from "./purchase-plan.js";
 import { registerPlan, type SavedPlanRow } from "./registry.js";
 import { websitePlanFrom } from "./website-plan.js";
@@ -49,9 +49,11 @@ export async function savePurchasePlan(
     approvals: deps.config.approvals,
     request,
   });
-  const row = await registerPlan(deps.database.db, plan, "saved");
-  writePlanFile(options.file, plan);
-  return { plan, row, projection };
+  const text = planText(plan);
+  const registering = registerPlan(deps.database.db, plan, "saved", text);
+  registering.catch(() => undefined);
+  writePlanFile(options.file, plan, text);
+  return { plan, row: await registering, projection };
 }
 
 export interface WebsiteSaveDeps {

@@ -97,21 +97,19 @@ export interface KeyedRow {
   pruned: boolean;
 }
 
-/** The ledger's rows of these keys (pruned ones too), in slices of 1,000. */
+/** The ledger's rows of these keys (pruned ones too), in one statement. */
 export async function rowsByKey(db: Executor, keys: readonly string[]): Promise<Map<string, KeyedRow>> {
   const found = new Map<string, KeyedRow>();
-  for (let i = 0; i < keys.length; i += 1000) {
-    const slice = JSON.stringify(keys.slice(i, i + 1000));
-    const hit = await rows<Omit<KeyedRow, "id"> & { id: string | number }>(
-      db,
-      sql`select p.request_key, p.id, p.state, p.approval, false as pruned from purchases p
-          where p.request_key in (select json_array_elements_text(${slice}::json))
-          union all
-          select k.request_key, k.purchase_id, k.state, null, true from pruned_purchases k
-          where k.request_key in (select json_array_elements_text(${slice}::json))`,
-    );
-    for (const row of hit) found.set(row.request_key, { ...row, id: Number(row.id) });
-  }
+  if (keys.length === 0) return found;
+  const list = JSON.stringify(keys);
+  const hit = await rows<Omit<KeyedRow, "id"> & { id: string | number }>(
+    db,
+    sql`with k as (select json_array_elements_text(${list}::json) as request_key)
+        select p.request_key, p.id, p.state, p.approval, false as pruned from purchases p join k using (request_key)
+        union all
+        select d.request_key, d.purchase_id, d.state, null, true from pruned_purchases d join k using (request_key)`,
+  );
+  for (const row of hit) found.set(row.request_key, { ...row, id: Number(row.id) });
   return found;
 }
 

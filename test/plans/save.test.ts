@@ -113,6 +113,11 @@ describe.each(DB_KINDS)("saving a purchase plan (%s)", { timeout: 120_000 }, (ki
       items: 5,
     });
     expect(plan.digest).toBe(row!.digest);
+    // The same items with their keys in another order hash alike (the file lists them in canonical order).
+    const shuffled = plan.items.map((i) =>
+      Object.fromEntries(Object.entries(i).reverse()),
+    ) as PurchasePlan["items"];
+    expect(planDigest({ kind: "purchases", items: shuffled })).toBe(plan.digest);
     const [{ n }] = (await ledger.query<{ n: number }>(sql`select count(*)::int as n from purchases`)) as [
       { n: number },
     ];
