@@ -6,7 +6,7 @@
 // Every database it uses it creates (topsync_bench_…) and drops, also on Ctrl-C; it never touches another.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLI, createDatabase, machine, startSandboxProcess, writeSection } from "./lib.js";
 
@@ -132,6 +132,7 @@ async function planAndApply() {
 }
 
 const rounds = [];
+const load = loadavg()[0].toFixed(1);
 try {
   sandbox = await startSandboxProcess({ latency: 0 });
   // A round not counted: the sandbox warms up, and each command's code cache (src/cli.ts) is written.
@@ -157,7 +158,8 @@ try {
     `Measured ${new Date().toISOString().slice(0, 10)} by \`npm run bench:plans\` on ${machine()}, 2 cores shared with the
 sandbox (its own process, 0 ms) and PostgreSQL 15; ${COUNT.toLocaleString("en")} purchases of one job's fire, inline in
 config.yaml, reseller.concurrency ${CONCURRENCY}, no approval rules; each command timed from spawn to exit on a migrated
-database; ${ROUNDS} rounds, alternating which goes first; ratios are medians of each round's own ratio.
+database; ${ROUNDS} rounds, alternating which goes first; ratios are medians of each round's own ratio. Load average
+${load} at the start (other work on the machine): single rounds swing widely, so read the median and the spread.
 
 **Targets:** \`apply\` of the saved plan ≥ 0.95× the rate of \`purchases run\` over the same items:
 ${pct(applyRatio)} — ${meets(applyRatio >= 0.95)}; saving the plan < 1.5× the time of the dry run it saves:
@@ -173,8 +175,8 @@ ${rounds
   .join("\n")}
 
 What apply does beside the run: it reads the plan file and hashes its items, checks its record and approvals, reads
-the ledger's rows of its 10,000 keys and the guard state for the stale check, and queues the items (in batches of
-1,000, buying from the first); the run writes the fire's rows the same way. Saving is the dry run's projection
+the ledger's rows of its 10,000 keys and the guard state for the stale check, and queues the items (in batches
+growing from 125 to 1,000, buying from the first); the run writes the fire's rows the same way. Saving is the dry run's projection
 plus hashing the items, one \`saved_plans\` row and the file.`,
   );
   console.log(`apply ÷ purchases run ${pct(applyRatio)}; save ÷ dry run ${saveRatio.toFixed(2)}×`);
