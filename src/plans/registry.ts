@@ -247,3 +247,14 @@ export async function reservedAhead(db: Executor, now: Date, planId?: string): P
   );
   return row?.reserved ?? "0";
 }
+
+/** Plans still open (pending approval, approved, being applied), oldest first, without their documents. */
+export async function listOpenPlans(db: Executor, now: Date): Promise<Omit<SavedPlanRow, "document">[]> {
+  const found = await rows<RawRow>(
+    db,
+    sql`select ${sql.raw(HEAD_COLUMNS)}, '{}'::json as document from saved_plans
+        where status in ('pending_approval', 'approved', 'applying') and expires_at > ${now.toISOString()}::timestamptz
+        order by created_at, id limit 200`,
+  );
+  return found.map(toRow);
+}

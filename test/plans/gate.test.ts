@@ -238,4 +238,32 @@ describe("the approval gate", { timeout: 120_000 }, () => {
     ).toEqual(firstPlan.items.map((i) => i.phone).sort());
     expect(results[1]!.stdout + results[1]!.stderr).toMatch(/budget now short/);
   });
+
+  it("plan shows which runs the gate would hold, and plan and report list the plans awaiting approval", async () => {
+    ledger.rewrite(settings);
+    const phones = mtnPhones(4, 850);
+    await ledger.query(
+      sql`insert into purchase_requests (request_key, network, plan_id, phone)
+          values ${sql.join(
+            phones.map((p) => sql`(${`later:${p}`}, 'MTN', '102', ${p})`),
+            sql`, `,
+          )}`,
+    );
+    const planned = JSON.parse((await ledger.cli(["plan", "--format", "json"])).stdout) as {
+      approvals: { threshold: string; held_runs: Array<{ cost: string; approvals: number }> };
+    };
+    expect(planned.approvals.threshold).toBe("500.00");
+    expect(planned.approvals.held_runs).toEqual([expect.objectContaining({ cost: "1220.00", approvals: 1 })]);
+    expect((await ledger.cli(["plan"])).stdout).toContain("are held for approval (state held) when they run");
+    const run = await ledger.cli(["purchases", "run"]);
+    const id = /saved plan (p_\w+)/.exec(run.stdout)![1]!;
+    const report = JSON.parse((await ledger.cli(["report", "--format", "json"])).stdout) as {
+      open_plans: Array<{ id: string; status: string; total: string }>;
+    };
+    expect(report.open_plans).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id, status: "pending_approval", total: "1220.00" })]),
+    );
+    expect((await ledger.cli(["report"])).stdout).toContain("Plans awaiting approval or apply");
+    expect(posts(sandbox)).toBe(0);
+  });
 });
