@@ -43,6 +43,8 @@ export async function demoCommand(globals: GlobalOptions): Promise<void> {
     },
     analytics: { ...config.analytics, base_url: sandbox.analyticsUrl, api_key: sandbox.analyticsApiKey },
     database: { url: "", pglite_dir: join(DEMO_DIR, "pglite") },
+    // The tour of approvals brings its own rules and demo key; the rest of the demo buys without a gate.
+    approvals: { ...config.approvals, rules: [], approvers: {} },
     verification: { ...config.verification, initial_delay: 50, max_interval: 200 },
     // The receiver of the lost answer's notification, with the sandbox's way of signing (a fresh secret).
     webhooks: {

@@ -19,6 +19,7 @@ import {
   rowsByKey,
 } from "../purchases/plan-rows.js";
 import { guardLimits } from "../purchases/projection.js";
+import { readReservedAhead } from "../purchases/reservations.js";
 import { HEARTBEAT_GRACE_MS, HEARTBEAT_MS } from "../purchases/run-liveness.js";
 import { executeAndRecord } from "../purchases/run-once.js";
 import { readGuardStart } from "../purchases/wallet.js";
@@ -32,7 +33,6 @@ import {
   markApplying,
   markApproved,
   recordDecision,
-  reservedAhead,
   type SavedPlanRow,
 } from "./registry.js";
 import { checkPurchaseItems, type StaleItem } from "./stale.js";
@@ -122,7 +122,7 @@ export async function applyPurchasePlan(
       items.map((i) => i.request_key),
     ),
     readGuardStart(db, [today]),
-    reservedAhead(db, now, planId),
+    readReservedAhead(db, now, planId),
   ]);
   const check = checkPurchaseItems({
     planId,

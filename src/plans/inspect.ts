@@ -10,6 +10,7 @@ import { loadCatalogue } from "../purchases/catalogue-cache.js";
 import { budgetDay } from "../purchases/guards.js";
 import { rowsByKey } from "../purchases/plan-rows.js";
 import { guardLimits } from "../purchases/projection.js";
+import { readReservedAhead } from "../purchases/reservations.js";
 import { readGuardStart } from "../purchases/wallet.js";
 import type { ResellerClient } from "../reseller/client.js";
 import { groupRemote } from "../websites/plan.js";
@@ -17,7 +18,7 @@ import type { WebsiteApi } from "../websites/reconcile.js";
 import { checkChanges, type StaleChange } from "./apply-websites.js";
 import { type ApprovalState, approvalState } from "./approval-state.js";
 import { type PlanDocument, planDigest } from "./document.js";
-import { findPlan, reservedAhead, type SavedPlanRow } from "./registry.js";
+import { findPlan, type SavedPlanRow } from "./registry.js";
 import { checkPurchaseItems, type ItemCheck } from "./stale.js";
 
 export interface PlanView {
@@ -87,7 +88,7 @@ export async function inspectPlan(
           plan.items.map((i) => i.request_key),
         ),
         readGuardStart(db, [today]),
-        reservedAhead(db, now, row.id),
+        readReservedAhead(db, now, row.id),
       ]);
       view.check = checkPurchaseItems({
         planId: row.id,

@@ -234,20 +234,6 @@ export async function decisionsOf(db: Executor, ids: readonly string[]): Promise
   return result;
 }
 
-/**
- * What approved plans not yet applied hold back from today's budget, as the claim counts it: every such plan for an
- * ordinary run; for `planId`'s own apply, those approved before it.
- */
-export async function reservedAhead(db: Executor, now: Date, planId?: string): Promise<string> {
-  const [row] = await rows<{ reserved: string }>(
-    db,
-    sql`select coalesce(sum(s.reserved), 0)::text as reserved from saved_plans s
-        where s.status in ('approved', 'applying') and s.reserved > 0 and s.expires_at > ${now.toISOString()}::timestamptz
-        ${planId ? sql`and s.id <> ${planId} and (s.approved_at, s.id) < (select o.approved_at, o.id from saved_plans o where o.id = ${planId})` : sql``}`,
-  );
-  return row?.reserved ?? "0";
-}
-
 /** Plans still open (pending approval, approved, being applied), oldest first, without their documents. */
 export async function listOpenPlans(db: Executor, now: Date): Promise<Omit<SavedPlanRow, "document">[]> {
   const found = await rows<RawRow>(

@@ -11,6 +11,7 @@ import { budgetDay, type GuardLimits } from "./guards.js";
 import { idArray } from "./ledger.js";
 import { resolveRow } from "./projection.js";
 import { type DueFilter, type QueuedRow, readQueued } from "./projection-read.js";
+import { reservedAheadSql } from "./reservations.js";
 import type { Catalogue, Resolved } from "./resolve.js";
 import { UNREFLECTED, WALLET_KEY } from "./wallet.js";
 
@@ -197,7 +198,7 @@ async function decideAndWrite(
         ), taken as (
           select v.* from v join locked l on l.id = v.id and l.version = v.version where l.state = 'queued'
         ), g as (
-          select (b.committed + ${reservedAhead(options)})::numeric(14,2) as committed, (k.value->>'balance')::numeric(14,2) as balance,
+          select (b.committed + ${reservedAheadSql(options.now, options.savedPlan)})::numeric(14,2) as committed, (k.value->>'balance')::numeric(14,2) as balance,
             (${UNREFLECTED}
              + coalesce((k.value->>'claimed')::numeric, 0)
              - (select coalesce((s.value->>'claimed')::numeric, 0) from kv s where s.key = ${WALLET_KEY})
@@ -262,15 +263,4 @@ async function decideAndWrite(
         select id, action, reason from moved`,
   );
   return new Map(moved.map((m) => [Number(m.id), { action: m.action, reason: m.reason }]));
-}
-
-/**
- * What approved saved plans not yet applied hold back from the daily budget: all of them for an ordinary run; for a
- * plan's own run, the plans approved before it (first approved, first served), never its own.
- */
-function reservedAhead(options: ClaimOptions) {
-  const own = options.savedPlan;
-  return sql`(select coalesce(sum(s.reserved), 0) from saved_plans s
-    where s.status in ('approved', 'applying') and s.reserved > 0 and s.expires_at > ${options.now.toISOString()}::timestamptz
-    ${own ? sql`and s.id <> ${own} and (s.approved_at, s.id) < (select o.approved_at, o.id from saved_plans o where o.id = ${own})` : sql``})`;
 }

@@ -195,11 +195,13 @@ describe("the approval gate", { timeout: 120_000 }, () => {
         file,
       ]);
       expect(saved.code, saved.stderr).toBe(0);
-      expect((await ledger.cli(["approve", file, "--as", "ada", "--key", key])).code).toBe(0);
       return file;
     };
+    // Both saved while the budget is free, then approved: the first approved is first served.
     const first = await save("2026-07-01T08:00:00Z");
     const second = await save("2026-07-02T08:00:00Z");
+    for (const file of [first, second])
+      expect((await ledger.cli(["approve", file, "--as", "ada", "--key", key])).code).toBe(0);
     // 915 reserved by each approved plan: a purchase below the threshold finds the budget taken.
     const small = await ledger.cli([
       "buy",
@@ -212,6 +214,18 @@ describe("the approval gate", { timeout: 120_000 }, () => {
       "--yes",
     ]);
     expect(small.stdout).toContain("daily_budget");
+    // The dry run counts the reservations as the claim does.
+    const dry = await ledger.cli([
+      "buy",
+      "--network",
+      "MTN",
+      "--plan",
+      "101",
+      "--phone",
+      "08034000951",
+      "--dry-run",
+    ]);
+    expect(dry.stdout).toContain("but it would be rejected: daily budget");
     expect(posts(sandbox)).toBe(0);
 
     const apply = (file: string) =>
