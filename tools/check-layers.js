@@ -9,6 +9,7 @@ export const LAYERS = [
   ["cli"],
   ["schedule"],
   ["report", "server"],
+  ["plans"],
   ["purchases", "websites", "sandbox", "clients.ts"],
   ["config"],
   ["reseller", "analytics"],

@@ -2,6 +2,7 @@
 // Objects are strict (unknown keys are typos); messages say what was expected without echoing secrets.
 import * as z from "zod";
 import { parseSizeMb } from "../reseller/size.js";
+import { approvalsSchema } from "./approvals.js";
 import { domainProblem, normaliseDomain } from "./domain.js";
 import {
   apiKey,
@@ -523,6 +524,7 @@ export const configSchema = z
     server: serverSchema.prefault({}),
     webhooks: webhooksSchema.prefault({}),
     statements: statementsSchema.prefault({}),
+    approvals: approvalsSchema.prefault({}),
     log: logSchema.prefault({}),
   })
   .superRefine(checkUnique, evenWithFieldIssues);
@@ -559,4 +561,5 @@ export type WebsiteDefaults = WebsitesConfig["defaults"];
 export type ServerConfig = Config["server"];
 export type WebhooksConfig = Config["webhooks"];
 export type LogConfig = Config["log"];
+export type { ApprovalRule, ApprovalsConfig } from "./approvals.js";
 export type LogLevel = LogConfig["level"];

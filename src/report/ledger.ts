@@ -3,6 +3,7 @@
 import type { Executor } from "../db/client.js";
 import { readSpendHistory } from "../purchases/history-read.js";
 import { readPassHistory } from "../websites/runs-read.js";
+import { readOpenPlans } from "./approvals-view.js";
 import { buildLedgerReport } from "./ledger-build.js";
 import type { LedgerReport } from "./ledger-model.js";
 
@@ -13,5 +14,6 @@ export async function makeLedgerReport(
   const { anyPurchases, ...spend } = await readSpendHistory(db, period.since, period.timeZone);
   const { anyRuns, ...passes } = await readPassHistory(db, period.since);
   const anything = { purchases: anyPurchases, websiteRuns: anyRuns };
-  return buildLedgerReport({ ...spend, ...passes, anything }, period);
+  const openPlans = await readOpenPlans(db, period.now);
+  return { ...buildLedgerReport({ ...spend, ...passes, anything }, period), openPlans };
 }
