@@ -23,18 +23,11 @@ import { readReservedAhead } from "../purchases/reservations.js";
 import { HEARTBEAT_GRACE_MS, HEARTBEAT_MS } from "../purchases/run-liveness.js";
 import { executeAndRecord } from "../purchases/run-once.js";
 import { readGuardStart } from "../purchases/wallet.js";
-import { approvalShortfall, approvalState } from "./approval-state.js";
+import { admitPlan } from "./approval-state.js";
 import type { PurchaseItem, PurchasePlan } from "./document.js";
 import { planDigest } from "./document.js";
 import { expireOpenPlans } from "./expire.js";
-import {
-  findPlan,
-  markApplied,
-  markApplying,
-  markApproved,
-  recordDecision,
-  type SavedPlanRow,
-} from "./registry.js";
+import { findPlan, markApplied, markApplying, type SavedPlanRow } from "./registry.js";
 import { checkPurchaseItems, type StaleItem } from "./stale.js";
 
 export type StaleMode = "refuse" | "drop";
@@ -96,20 +89,9 @@ export async function applyPurchasePlan(
     const problems = await fileProblems(db, options.file, row);
     if (problems.length > 0) return refused(problems, row);
   }
-  if (row.status === "applied")
-    return { kind: "already_applied", plan: row, at: row.applied_at ?? row.created_at };
-  if (row.status === "rejected")
-    return refused([`plan ${planId} was rejected: ${row.reason ?? ""}`.trim()], row);
-  if (row.status === "expired")
-    return refused([`plan ${planId} expired at ${row.expires_at.toISOString()} (approvals.plan_ttl)`], row);
-
-  const approvals = await approvalState(db, row, deps.config.approvals, options.file?.approvals);
-  const short = approvalShortfall(approvals);
-  if (short) return refused([`plan ${planId} ${short}`], row);
-  for (const approval of approvals.decisions)
-    if (approval.decision === "approve" && approvals.valid.includes(approval.approver))
-      await recordDecision(db, planId, approval);
-  if (row.status === "pending_approval") await markApproved(db, planId, now);
+  const admission = await admitPlan(db, row, deps.config.approvals, options.file?.approvals, now);
+  if (admission.kind === "already_applied") return { kind: "already_applied", plan: row, at: admission.at };
+  if (admission.kind === "refused") return refused([admission.reason], row);
 
   const catalogue = await cataloguing;
   // Rows a run of this plan left in submitting when it was killed are in doubt, never bought again.

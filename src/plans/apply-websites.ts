@@ -14,17 +14,10 @@ import { groupRemote } from "../websites/plan.js";
 import type { WebsiteApi } from "../websites/reconcile.js";
 import { finishRun, startRun } from "../websites/runs.js";
 import { deriveSecretKey } from "../websites/secrets.js";
-import { approvalShortfall, approvalState } from "./approval-state.js";
+import { admitPlan } from "./approval-state.js";
 import { planDigest, type WebsiteItem, type WebsitePlan } from "./document.js";
 import { expireOpenPlans } from "./expire.js";
-import {
-  findPlan,
-  markApplied,
-  markApplying,
-  markApproved,
-  recordDecision,
-  type SavedPlanRow,
-} from "./registry.js";
+import { findPlan, markApplied, markApplying, type SavedPlanRow } from "./registry.js";
 import { remoteSnapshot } from "./website-plan.js";
 
 export interface WebsiteApplyDeps {
@@ -76,19 +69,9 @@ export async function applyWebsitePlan(
       ],
       row,
     );
-  if (row.status === "applied")
-    return { kind: "already_applied", plan: row, at: row.applied_at ?? row.created_at };
-  if (row.status === "rejected")
-    return refused([`plan ${planId} was rejected: ${row.reason ?? ""}`.trim()], row);
-  if (row.status === "expired")
-    return refused([`plan ${planId} expired at ${row.expires_at.toISOString()} (approvals.plan_ttl)`], row);
-  const approvals = await approvalState(db, row, deps.config.approvals, options.file?.approvals);
-  const short = approvalShortfall(approvals);
-  if (short) return refused([`plan ${planId} ${short}`], row);
-  for (const approval of approvals.decisions)
-    if (approval.decision === "approve" && approvals.valid.includes(approval.approver))
-      await recordDecision(db, planId, approval);
-  if (row.status === "pending_approval") await markApproved(db, planId, now);
+  const admission = await admitPlan(db, row, deps.config.approvals, options.file?.approvals, now);
+  if (admission.kind === "already_applied") return { kind: "already_applied", plan: row, at: admission.at };
+  if (admission.kind === "refused") return refused([admission.reason], row);
 
   const listing = await deps.api.readWebsites();
   if (!listing.complete)
