@@ -12,7 +12,7 @@ export const LAYERS = [
   ["cli"],
   ["schedule"],
   ["report", "server"],
-  ["notify"],
+  ["plans", "notify"],
   ["purchases", "websites", "sandbox", "clients.ts"],
   ["config"],
   ["notify/outbox"],

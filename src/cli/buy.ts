@@ -13,6 +13,7 @@ import { phoneView } from "../report/format.js";
 import { parseSizeMb } from "../reseller/size.js";
 import { inert } from "../text/inert.js";
 import { onDemandFire } from "../time/fires.js";
+import { gateFor } from "./approval-gate.js";
 import { confirm } from "./confirm.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
@@ -37,7 +38,15 @@ export async function buyCommand(ctx: CommandContext, flags: BuyFlags): Promise<
   const purchase = requestFrom(flags, phone.phone);
   const database = await openLedger(ctx);
   const actor = `cli:${process.pid}`;
-  const deps = { database, reseller: await ctx.reseller(), config: ctx.config, logger: ctx.logger, actor };
+  const gate = flags.dryRun ? undefined : await gateFor(ctx, database);
+  const deps = {
+    database,
+    reseller: await ctx.reseller(),
+    config: ctx.config,
+    logger: ctx.logger,
+    actor,
+    gate,
+  };
   const result = await buyOne(deps, purchase, {
     dryRun: flags.dryRun === true,
     confirm: (resolved) =>
@@ -69,6 +78,11 @@ export async function buyCommand(ctx: CommandContext, flags: BuyFlags): Promise<
       `${inert(`purchase ${shown?.id}: ${shown?.state}${shown?.reference ? `, reference ${shown.reference}` : ""}${shown?.provider_message ? ` — ${shown.provider_message}` : ""}${shown?.reason ? ` — ${shown.reason}` : ""}`)}\n`,
     );
   }
+  for (const held of summary.held)
+    write(
+      `held for approval as saved plan ${held.plan} (${held.total}, needs ${held.approvalsRequired} approval${held.approvalsRequired === 1 ? "" : "s"}); ` +
+        `approve with \`topsync approve ${held.plan} --as NAME --key KEYFILE\`, then \`topsync apply ${held.plan}\`\n`,
+    );
   if (summary.stoppedBy) throw new TopsyncError("RUN_STOPPED", summary.stoppedBy, ExitCode.failure);
   if (row?.state === "failed" || row?.state === "rejected" || row?.state === "in_doubt")
     process.exitCode = ExitCode.failure;

@@ -1,6 +1,7 @@
 // `topsync demo` (`npm start`): the sandbox in-process, the committed config pointed at it and at a fresh
 // embedded database, and one full cycle: the catalogue, a bulk job bought and verified, a purchase whose
-// answer is lost settled by the provider's notification, what the operator was told, the websites, the ledger.
+// answer is lost settled by the provider's notification, what the operator was told, a saved plan approved and
+// applied exactly, the websites, the ledger.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,6 +17,7 @@ import { type CommandContext, type GlobalOptions, openContext } from "./context.
 import { openLedger } from "./database.js";
 import { demoLostAnswer } from "./demo-lost-answer.js";
 import { demoNotifications, demoNotify } from "./demo-notify.js";
+import { demoSavedPlans } from "./demo-plans.js";
 import { write } from "./output.js";
 import { purchasesListCommand } from "./purchases-ledger.js";
 import { demoReports } from "./report-commands.js";
@@ -42,6 +44,8 @@ export async function demoCommand(globals: GlobalOptions): Promise<void> {
     },
     analytics: { ...config.analytics, base_url: sandbox.analyticsUrl, api_key: sandbox.analyticsApiKey },
     database: { url: "", pglite_dir: join(DEMO_DIR, "pglite") },
+    // The tour of approvals brings its own rules and demo key; the rest of the demo buys without a gate.
+    approvals: { ...config.approvals, rules: [], approvers: {} },
     verification: { ...config.verification, initial_delay: 50, max_interval: 200 },
     // The receiver of the lost answer's notification, with the sandbox's way of signing (a fresh secret).
     webhooks: {
@@ -71,6 +75,7 @@ export async function demoCommand(globals: GlobalOptions): Promise<void> {
     await bulkPurchase(ctx, database);
     await demoLostAnswer(ctx, sandbox, database);
     await demoNotify(ctx, sandbox, database);
+    await demoSavedPlans(ctx, sandbox, DEMO_DIR);
     write("\n== websites: the declared list of config.yaml applied to the analytics service ==\n");
     await websitesApplyCommand(ctx, { autoApprove: true });
     write("\n== websites: a second plan right after (converged: nothing to do) ==\n");

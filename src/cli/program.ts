@@ -5,6 +5,7 @@ import { Command, CommanderError, Option } from "commander";
 import { packageRoot } from "../package-root.js";
 import type { CommandContext, GlobalOptions } from "./context.js";
 import { registerNotifyCommands } from "./notify-commands.js";
+import { registerPlanCommands } from "./plan-commands.js";
 import { registerReportCommands } from "./report-commands.js";
 import { registerWebsiteCommands } from "./websites-commands.js";
 
@@ -77,6 +78,11 @@ program
   .option(
     "--notify-url <url>",
     "POST each debit's signed notification here (webhooks.secret: sandbox-webhook-secret)",
+  )
+  .option(
+    "--price <plan=price>",
+    "a plan's price, listed and debited, e.g. 102=350.00 (repeat for more; POST /__admin/options {planPrices} changes it later)",
+    (value: string, list: string[] = []) => [...list, value],
   )
   .action(async (options) => (await import("./sandbox.js")).sandboxCommand(options));
 
@@ -256,6 +262,7 @@ websites
   .action(withContext(async (ctx) => (await import("./websites.js")).websitesListCommand(ctx)));
 registerWebsiteCommands(websites, withContext);
 registerReportCommands(program, withContext);
+registerPlanCommands(program, purchases, withContext);
 registerNotifyCommands(program, withContext);
 
 /** Runs the command line; resolves to the process's exit code. */

@@ -9,6 +9,7 @@ import type { PurchaseProjection } from "../purchases/projection.js";
 import { findJob, type PassResult, projectRun, runPurchasePass } from "../purchases/run-once.js";
 import { projectionJson } from "../report/forecast-json.js";
 import { onDemandFire } from "../time/fires.js";
+import { gateFor } from "./approval-gate.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
@@ -41,7 +42,8 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
   // The reseller's client is made while the database connects.
   const [database, reseller] = await Promise.all([openLedger(ctx), ctx.reseller()]);
   const actor = `cli:${process.pid}`;
-  const deps = { database, reseller, config: ctx.config, logger: ctx.logger, actor };
+  const gate = flags.dryRun ? undefined : await gateFor(ctx, database);
+  const deps = { database, reseller, config: ctx.config, logger: ctx.logger, actor, gate };
   const request = { now, job, fireTime, configDir: dirname(ctx.configFile) };
   if (flags.dryRun)
     return printDryRun(ctx, await projectRun(deps, request, ITEMS_KEPT), flags.showPhone === true);
@@ -84,6 +86,12 @@ function printSummary(ctx: CommandContext, s: RunSummary, intake: number): void 
       `${s.inDoubt} in_doubt, ${s.unverified} unverified${s.unsent ? `, ${s.unsent} given back unsent` : ""}; committed ${formatMoney(s.committed)}` +
       `${intake ? `; ${intake} intake requests queued` : ""}\n`,
   );
+  for (const held of s.held) {
+    write(
+      `held for approval: ${held.purchases} purchases for ${held.total} as saved plan ${held.plan}, needing ${held.approvalsRequired} approval${held.approvalsRequired === 1 ? "" : "s"} before ${held.expiresAt}; ` +
+        `approve with \`topsync approve ${held.plan} --as NAME --key KEYFILE\`; the next run (or \`topsync apply ${held.plan}\`) buys them\n`,
+    );
+  }
   if (s.inDoubt > 0) {
     write(
       `${s.inDoubt} purchases are in doubt: see \`topsync purchases list --state in_doubt\` and settle each with \`topsync purchases resolve\`\n`,

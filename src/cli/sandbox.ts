@@ -22,6 +22,20 @@ export interface SandboxFlags {
   recordShape: string;
   perPageCap?: string;
   notifyUrl?: string;
+  /** `ID=PRICE`, repeatable: a plan's price, listed and debited. */
+  price?: string[];
+}
+
+/** `--price 102=350.00` (repeatable) as the `planPrices` option. */
+function planPrices(list: readonly string[] | undefined): Record<string, string> | undefined {
+  if (!list || list.length === 0) return undefined;
+  const prices: Record<string, string> = {};
+  for (const pair of list) {
+    const match = /^(\w+)=(\d+\.\d{2})$/.exec(pair.trim());
+    if (!match) throw new UsageError(`--price must be PLAN_ID=PRICE like 102=350.00; got "${pair}"`);
+    prices[match[1]!] = match[2]!;
+  }
+  return prices;
 }
 
 function httpUrl(text: string, flag: string): string {
@@ -59,6 +73,7 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
     perPageCap:
       flags.perPageCap === undefined ? undefined : integer(flags.perPageCap, "--per-page-cap", 1, 100),
     notifyUrl: flags.notifyUrl === undefined ? undefined : httpUrl(flags.notifyUrl, "--notify-url"),
+    planPrices: planPrices(flags.price),
   });
   const count = integer(flags.websites, "--websites", 0, 1_000_000);
   if (count > 0) {

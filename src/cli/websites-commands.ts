@@ -30,6 +30,9 @@ export const processIo: CommandIo = {
 export interface PlanFlags {
   json?: boolean;
   detailedExitcode?: boolean;
+  /** Save the plan as a file to approve and apply exactly (src/cli/saved-plans.ts). */
+  save?: string;
+  as?: string;
 }
 
 export interface ApplyFlags {
@@ -58,6 +61,8 @@ export async function websitesPlanCommand(
   flags: PlanFlags,
   io: CommandIo = processIo,
 ): Promise<number> {
+  if (flags.save)
+    return (await import("./saved-plans.js")).websitesPlanSaveCommand(ctx, flags.save, flags.as);
   const m = await load();
   const { db } = await m.openLedger(ctx);
   const deps = m.reconcileDeps(ctx.config, await ctx.analytics(), db, { logger: ctx.logger });
@@ -150,6 +155,11 @@ export function registerWebsiteCommands(websites: Command, withContext: WithCont
     .description("show what apply would change (makes no change anywhere)")
     .option("--json", "print the plan as JSON (format_version 1)")
     .option("--detailed-exitcode", "exit 0 when there are no changes, 2 when there are, 1 on error")
+    .option(
+      "--save <file>",
+      "save the plan (mode 0600) and record it in the ledger, to approve and apply exactly",
+    )
+    .option("--as <name>", "with --save: the plan's author (default: your user name)")
     .action(withContext(async (ctx, flags: PlanFlags) => exitWith(await websitesPlanCommand(ctx, flags))));
   websites
     .command("apply")

@@ -2,6 +2,7 @@
 // Objects are strict (unknown keys are typos); messages say what was expected without echoing secrets.
 import * as z from "zod";
 import { parseSizeMb } from "../reseller/size.js";
+import { approvalsSchema } from "./approvals.js";
 import { domainProblem, normaliseDomain } from "./domain.js";
 import {
   apiKey,
@@ -524,6 +525,7 @@ export const configSchema = z
     server: serverSchema.prefault({}),
     webhooks: webhooksSchema.prefault({}),
     statements: statementsSchema.prefault({}),
+    approvals: approvalsSchema.prefault({}),
     notifications: notificationsSchema.prefault({}),
     log: logSchema.prefault({}),
   })
@@ -561,5 +563,6 @@ export type WebsiteDefaults = WebsitesConfig["defaults"];
 export type ServerConfig = Config["server"];
 export type WebhooksConfig = Config["webhooks"];
 export type LogConfig = Config["log"];
+export type { ApprovalRule, ApprovalsConfig } from "./approvals.js";
 export type { ChannelConfig, NotificationRule, NotificationsConfig } from "./notifications.js";
 export type LogLevel = LogConfig["level"];

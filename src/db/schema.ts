@@ -32,6 +32,8 @@ export const PURCHASE_STATES = [
   "in_doubt",
   "unverified",
   "cancelled",
+  /** Waiting for the approvals of the saved plan that holds it (`approval`); bought only once it is approved. */
+  "held",
 ] as const;
 export type PurchaseState = (typeof PURCHASE_STATES)[number];
 
@@ -73,6 +75,12 @@ export const purchases = pgTable(
     verify_attempts: integer("verify_attempts").notNull().default(0),
     next_verify_at: at("next_verify_at"),
     requested_by: text("requested_by"),
+    /**
+     * With approval rules configured, what lets a run buy this row: `run:<run id>` (its run's total needed no
+     * approval) or `plan:<saved plan id>` (a saved plan covers it; bought only as that plan allows). Null: not yet
+     * looked at by the approval gate.
+     */
+    approval: text("approval"),
     created_at: at("created_at").notNull().defaultNow(),
     updated_at: at("updated_at").notNull().defaultNow(),
     submitted_at: at("submitted_at"),
@@ -101,6 +109,8 @@ export const purchases = pgTable(
     // The wallet guard's "answered after the last reported balance" range, and the few purchases with a note.
     index("purchases_answer_seq").on(t.answer_seq).where(sql`answer_seq is not null`),
     index("purchases_noted").on(t.id).where(sql`note is not null`),
+    // The rows of one saved plan (apply, the gate's release and expiry).
+    index("purchases_saved_plan").on(t.approval).where(sql`approval like 'plan:%'`),
   ],
 );
 
@@ -368,6 +378,68 @@ export const providerNotifications = pgTable(
   ],
 );
 
+export const SAVED_PLAN_STATUSES = [
+  "pending_approval",
+  "approved",
+  "applying",
+  "applied",
+  "rejected",
+  "expired",
+] as const;
+export type SavedPlanStatus = (typeof SAVED_PLAN_STATUSES)[number];
+
+/**
+ * Saved plans (`purchases plan --save`, `websites plan --save`) and the plans the approval gate registers for the
+ * runs it holds: the plan as saved, the SHA-256 of its canonical items (`digest`), and where it stands. A plan file
+ * whose items do not hash to `digest`, or whose id is not here, is refused.
+ */
+export const savedPlans = pgTable(
+  "saved_plans",
+  {
+    id: text("id").primaryKey(),
+    kind: text("kind").notNull(), // purchases | websites
+    origin: text("origin").notNull(), // saved (a plan file) | held (the approval gate held a run)
+    author: text("author").notNull(),
+    status: text("status").$type<SavedPlanStatus>().notNull(),
+    digest: text("digest").notNull(),
+    config_digest: text("config_digest"),
+    /** The plan as saved (its file without the approvals). */
+    document: json("document").notNull(),
+    total: money("total").notNull(),
+    items: integer("items").notNull(),
+    approvals_required: integer("approvals_required").notNull(),
+    /** What an approved plan not yet applied holds back from the daily budget; 0 once applied or ended. */
+    reserved: money("reserved").notNull().default("0"),
+    created_at: at("created_at").notNull().defaultNow(),
+    expires_at: at("expires_at").notNull(),
+    approved_at: at("approved_at"),
+    applied_at: at("applied_at"),
+    /** When it was rejected or expired, and why. */
+    ended_at: at("ended_at"),
+    reason: text("reason"),
+  },
+  (t) => [
+    index("saved_plans_created").on(t.created_at),
+    index("saved_plans_open")
+      .on(t.status, t.approved_at)
+      .where(sql`status in ('pending_approval', 'approved', 'applying')`),
+  ],
+);
+
+/** Signed decisions on saved plans: one per approver and plan, an ed25519 signature over the plan's digest. */
+export const planApprovals = pgTable(
+  "plan_approvals",
+  {
+    plan_id: text("plan_id").notNull(),
+    approver: text("approver").notNull(),
+    decision: text("decision").notNull(), // approve | reject
+    digest: text("digest").notNull(),
+    signature: text("signature").notNull(),
+    reason: text("reason"),
+    at: at("at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ name: "plan_approvals_pkey", columns: [t.plan_id, t.approver] })],
+);
 /**
  * The notification outbox: one row per event an operator is told of (an in_doubt purchase, a budget threshold, the
  * wallet below its floor, …), written by the statement or transaction of the ledger change that causes it, so a

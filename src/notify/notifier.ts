@@ -11,6 +11,7 @@ import { redactSecretsDeep } from "../text/secrets.js";
 import { type Channel, channelSecrets, createChannels, type SendResult } from "./channels/index.js";
 import { type DeliveryObserver, deliverDue, ensureChannels } from "./deliver.js";
 import { writeDueDigest } from "./digest.js";
+import { writeExpiringPlanNotices } from "./expiring.js";
 import { consoleUrlOf } from "./links.js";
 import type { NotifyMessage } from "./message.js";
 import { writeRepeats } from "./repeat.js";
@@ -107,6 +108,7 @@ export class Notifier {
     const { database, config, claimer } = this.deps;
     await writeRepeats(database.db, config.notifications.repeat);
     await writeUnmatchedNotices(database.db, config.verification.timeout);
+    await writeExpiringPlanNotices(database.db, config.approvals.plan_ttl);
     await writeDueDigest(database.db, config, now, claimer);
   }
 

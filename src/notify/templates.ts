@@ -101,7 +101,7 @@ export function headline(message: NotifyMessage, now: Date): string {
     case "approval_needed":
       return `${still}${plural(n, "plan")} awaiting approval${money}`;
     case "approval_expiring":
-      return `${still}${plural(n, "approved plan")} about to expire${money}`;
+      return `${still}${plural(n, "plan")} expiring before ${n === 1 ? "it is" : "they are"} applied${money}`;
     case "plan_expired":
       return `${plural(n, "plan")} expired${money}`;
   }

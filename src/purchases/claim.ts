@@ -12,6 +12,7 @@ import { budgetDay, type GuardLimits } from "./guards.js";
 import { idArray } from "./ledger.js";
 import { resolveRow } from "./projection.js";
 import { type DueFilter, type QueuedRow, readQueued } from "./projection-read.js";
+import { reservedAheadSql } from "./reservations.js";
 import type { Catalogue, Resolved } from "./resolve.js";
 import { UNREFLECTED, WALLET_KEY } from "./wallet.js";
 
@@ -26,6 +27,8 @@ export interface ClaimOptions {
   timeZone: string;
   /** Budget days this run already created rows for (saves a statement per claim). */
   ensuredDays?: Set<string>;
+  /** The saved plan this run applies: plans approved before it keep their reservations, its own does not count. */
+  savedPlan?: string;
   /** Percentages of the daily limit whose crossing writes a `budget` notification (notifications.budget_thresholds). */
   budgetThresholds?: readonly number[];
 }
@@ -198,7 +201,7 @@ async function decideAndWrite(
         ), taken as (
           select v.* from v join locked l on l.id = v.id and l.version = v.version where l.state = 'queued'
         ), g as (
-          select b.committed::numeric(14,2) as committed, (k.value->>'balance')::numeric(14,2) as balance,
+          select (b.committed + ${reservedAheadSql(options.now, options.savedPlan)})::numeric(14,2) as committed, (k.value->>'balance')::numeric(14,2) as balance,
             (${UNREFLECTED}
              + coalesce((k.value->>'claimed')::numeric, 0)
              - (select coalesce((s.value->>'claimed')::numeric, 0) from kv s where s.key = ${WALLET_KEY})

@@ -7,6 +7,7 @@ import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
 import type { Config } from "../config/index.js";
 import { type Database, type Executor, rows } from "../db/client.js";
+import { TopsyncError } from "../errors.js";
 import { backoffDelay } from "../http/backoff.js";
 import type { Logger } from "../log/logger.js";
 import { formatMoney, type Money, parseMoney, ZERO } from "../money.js";
@@ -17,6 +18,7 @@ import { TransitionBatcher } from "./batcher.js";
 import { loadCatalogue } from "./catalogue-cache.js";
 import { type Claimed, type ClaimedRow, claim, ensureBudgetDay } from "./claim.js";
 import { DueWindow } from "./due-window.js";
+import { type GateReport, type GateRun, gateRequired, type HeldRun, type RunGate } from "./gate.js";
 import {
   type Clashed,
   flagReferenceClash,
@@ -62,12 +64,16 @@ export interface PurchaseDeps {
   clock?: Clock;
   /** Who moves rows, for the event log: "run:<host>:<pid>". */
   actor?: string;
+  /** The approval gate; a run refuses to start without one when approval rules are configured. */
+  gate?: RunGate;
 }
 
 export interface RunOptions {
   jobName?: string;
   /** Only this purchase (`topsync buy`). */
   requestKey?: string;
+  /** Only the rows of this saved plan (`topsync apply`). */
+  savedPlan?: string;
   concurrency?: number;
   /** Aborting stops claiming; calls in flight finish. */
   signal?: AbortSignal;
@@ -108,6 +114,8 @@ export interface RunProgress {
 export interface RunSummary extends RunProgress {
   runId: string;
   stoppedBy?: string;
+  /** Rows the approval gate held for approval instead of buying, one saved plan per run. */
+  held: HeldRun[];
 }
 
 export async function executePurchases(deps: PurchaseDeps, options: RunOptions = {}): Promise<RunSummary> {
@@ -209,9 +217,11 @@ class PurchaseRun {
       const [overcharged, resumable] = ledger.value;
       this.overcharged = overcharged;
       this.verifier.resume(resumable);
+      const gated = await this.passGate(catalogue.value);
       const summary = await this.executeHoldingLock(catalogue.value);
+      if (gated) await this.deps.gate?.after(gated.run);
       if (summary.stoppedBy) await this.noteRunFailed(summary.stoppedBy);
-      return summary;
+      return { ...summary, held: gated?.report.held ?? [] };
     } catch (error) {
       await this.noteRunFailed((error as Error).message ?? String(error));
       throw error;
@@ -240,7 +250,31 @@ class PurchaseRun {
     return { claimed, submitted, failed, in_doubt: inDoubt, committed: this.progress.committed.toFixed(2) };
   }
 
-  private async executeHoldingLock(live: Catalogue): Promise<RunSummary> {
+  /**
+   * With approval rules configured, the gate decides what this run may buy before its first claim (and the claims
+   * take only rows it let through); without a gate the run buys nothing at all.
+   */
+  private async passGate(catalogue: Catalogue): Promise<{ run: GateRun; report: GateReport } | undefined> {
+    const { gate, config } = this.deps;
+    if (!gateRequired(config)) return undefined;
+    if (!gate)
+      throw new TopsyncError(
+        "APPROVAL_GATE_MISSING",
+        "approval rules are configured and this run has no approval gate, so it buys nothing",
+      );
+    const run: GateRun = {
+      runId: this.runId,
+      actor: this.actor,
+      now: new Date(this.clock.now()),
+      catalogue,
+      jobName: this.options.jobName,
+      requestKey: this.options.requestKey,
+      savedPlan: this.options.savedPlan,
+    };
+    return { run, report: await gate.before(run) };
+  }
+
+  private async executeHoldingLock(live: Catalogue): Promise<Omit<RunSummary, "held">> {
     const catalogue = { ...live, overcharged: this.overcharged };
     const window = new DueWindow(
       this.deps.database,
@@ -251,6 +285,8 @@ class PurchaseRun {
         now: new Date(this.clock.now()),
         jobName: this.options.jobName,
         requestKey: this.options.requestKey,
+        savedPlan: this.options.savedPlan,
+        cleared: gateRequired(this.deps.config),
       }),
     );
     // A claim is one statement whatever its size, so a new one starts when three quarters of the claimed cap is
@@ -367,6 +403,7 @@ class PurchaseRun {
       runCommitted: this.progress.committed,
       timeZone: config.timezone,
       ensuredDays: this.ensuredDays,
+      savedPlan: this.options.savedPlan,
       budgetThresholds: config.notifications.budget_thresholds,
     }).catch((error: unknown) => {
       window.settle(candidates, candidates);

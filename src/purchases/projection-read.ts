@@ -4,6 +4,7 @@
 import { sql } from "drizzle-orm";
 import type { Config, PurchaseJob } from "../config/index.js";
 import { type Executor, rows } from "../db/client.js";
+import { ZERO } from "../money.js";
 import { budgetDay } from "./guards.js";
 import { idArray } from "./ledger.js";
 import {
@@ -13,6 +14,7 @@ import {
   type SourceRow,
   type SourceRun,
 } from "./projection.js";
+import { readReservedAhead } from "./reservations.js";
 import type { Catalogue } from "./resolve.js";
 import { type IntakeRow, intakePurchase, intakeRefusal } from "./sources/intake.js";
 import { fireRecipient, fireRows, fireTemplate } from "./sources/jobs.js";
@@ -69,14 +71,16 @@ export async function projectSources(
     ...(query.extra ?? []),
   ].sort(byTime);
   const days = [...new Set([now, ...sources.map((r) => r.time)].map((t) => budgetDay(t, config.timezone)))];
+  const [ledger, reserved] = await Promise.all([readGuardStart(db, days), readReservedAhead(db, now)]);
+  // Approved plans not yet applied hold their totals back from today's budget, as the claim counts them.
+  const today = budgetDay(now, config.timezone);
+  if (reserved.gt(0))
+    ledger.committedByDay = new Map([
+      ...ledger.committedByDay,
+      [today, (ledger.committedByDay.get(today) ?? ZERO).plus(reserved)],
+    ]);
   const projector = new Projector(
-    {
-      now,
-      timeZone: config.timezone,
-      limits: guardLimits(config.budget),
-      catalogue,
-      ledger: await readGuardStart(db, days),
-    },
+    { now, timeZone: config.timezone, limits: guardLimits(config.budget), catalogue, ledger },
     keepItems,
   );
   const attempts = config.reseller.retry.max_attempts;
@@ -169,6 +173,10 @@ export interface DueFilter {
   now: Date;
   jobName?: string;
   requestKey?: string;
+  /** Only the rows of this saved plan (`apply`). */
+  savedPlan?: string;
+  /** Only rows the approval gate let through (approval rules are configured). */
+  cleared?: boolean;
 }
 
 /** A queued row as the claim and the projection read it, with its row version (xmin) for the claim. */
@@ -204,6 +212,8 @@ export async function readQueued(
         where state = 'queued' and not_before <= ${filter.now.toISOString()}::timestamptz
           ${filter.jobName ? sql`and job_name = ${filter.jobName}` : sql``}
           ${filter.requestKey ? sql`and request_key = ${filter.requestKey}` : sql``}
+          ${filter.savedPlan ? sql`and approval = ${`plan:${filter.savedPlan}`}` : sql``}
+          ${filter.cleared ? sql`and approval is not null` : sql``}
           ${exclude.length > 0 ? sql`and id <> all(${idArray(exclude)}::bigint[])` : sql``}
         order by not_before, id ${options.limit === undefined ? sql`` : sql`limit ${options.limit}`}`,
   );

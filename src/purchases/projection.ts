@@ -79,6 +79,10 @@ export interface ProjectedItem {
   reason?: string;
   /** Index of its run. */
   run: number;
+  /** Sent as `ported_number`: the prefix check does not apply. */
+  ported?: boolean;
+  /** What it resolved to against the live catalogue (network and plan ids, price), when it did. */
+  resolved?: Resolved;
 }
 
 export interface ProjectedRun {
@@ -428,6 +432,7 @@ export class RunCursor {
       amount: null,
       outcome: "buy",
       run: this.index,
+      ported: row.ported ?? false,
     };
     if (this.run.kind !== "queued" && existing.has(row.request_key))
       return { item: { ...base, outcome: "exists", code: "exists", reason: EXISTS } };
@@ -437,7 +442,14 @@ export class RunCursor {
     if (r.outcome !== "buy") return { item: { ...base, outcome: r.outcome, code: r.code, reason: r.reason } };
     const { network, plan, amount, phone } = r.resolved;
     return {
-      item: { ...base, network: network.name, plan: `${plan.id} ${plan.name}`, amount, phone },
+      item: {
+        ...base,
+        network: network.name,
+        plan: `${plan.id} ${plan.name}`,
+        amount,
+        phone,
+        resolved: r.resolved,
+      },
       resolved: r.resolved,
     };
   }

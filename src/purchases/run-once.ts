@@ -5,7 +5,7 @@
 import { sql } from "drizzle-orm";
 import { systemClock } from "../clock.js";
 import type { Config, PurchaseJob } from "../config/index.js";
-import { type Database, rows } from "../db/client.js";
+import { type Database, type Db, rows } from "../db/client.js";
 import { UsageError } from "../errors.js";
 import { atWillNotFire, dueFire } from "../time/fires.js";
 import { loadCatalogue } from "./catalogue-cache.js";
@@ -16,6 +16,7 @@ import {
   type RunOptions,
   type RunSummary,
 } from "./executor.js";
+import { gateRequired } from "./gate.js";
 import { prepareBudgetDays } from "./guards.js";
 import { sweepDeadSubmitting } from "./ledger.js";
 import { recordPlanPrices } from "./prices.js";
@@ -108,13 +109,19 @@ export async function prepareRun(
   }
   const fires: FireResult[] = [];
   for (const { job, fireTime } of options.fires) {
-    fires.push(
-      await fireJob(database.db, job, fireTime, {
+    const write = (db: Db) =>
+      fireJob(db, job, fireTime, {
         configDir: options.configDir,
         defaultAttempts: config.reseller.retry.max_attempts,
         actor: options.actor,
         onRows: options.onRows,
-      }),
+      });
+    // The approval gate weighs a fire whole: with rules configured, its rows appear together or not at all.
+    // (A drizzle transaction: the fire's inserts take savepoints of it.)
+    fires.push(
+      gateRequired(config)
+        ? await database.db.transaction((tx) => write(tx as unknown as Db))
+        : await write(database.db),
     );
   }
   return { swept, waiting, intake, fires };
@@ -195,13 +202,15 @@ export async function runPurchasePass(
     () => undefined,
   );
   await feed.first;
-  if (feed.failed) await preparing;
+  // The approval gate weighs a run whole: with rules configured, buying starts once every row of it is written.
+  const whole = gateRequired(config);
+  if (feed.failed || whole) await preparing;
   const catalogue = await cataloguing;
   let summary: RunSummary;
   try {
     summary = await executeAndRecord(
       { ...deps, actor },
-      { ...options, jobName: request.job?.name, catalogue, feed },
+      { ...options, jobName: request.job?.name, catalogue, feed: whole ? undefined : feed },
     );
   } finally {
     // Never leave the writing of a fire behind (its statements would meet a closed connection).

@@ -8,6 +8,7 @@ import { deleteRefusal } from "../websites/guards.js";
 import { hasChanges } from "../websites/model.js";
 import { planWebsites } from "../websites/plan.js";
 import { deriveSecretKey } from "../websites/secrets.js";
+import { approvalsView } from "./approvals-view.js";
 import type {
   Forecast,
   ForecastInputs,
@@ -60,6 +61,7 @@ export function buildForecast(inputs: ForecastInputs): Forecast {
     },
     websites,
     pending: toBuy > 0 || (websites !== null && hasChanges(websites.plan)),
+    approvals: approvalsView(inputs.config, projection.runs, inputs.openPlans ?? []),
   };
 }
 

@@ -2,6 +2,7 @@
 // jobs, the runs due, totals, budget by day, wallet, prices, rejected recipients and the website plan.
 import { formatDuration } from "../duration.js";
 import { summaryLine } from "../websites/render.js";
+import { approvalBlocks } from "./approvals-view.js";
 import { type Block, type DocSection, left, type ReportDocument, table, text } from "./document.js";
 import type { Forecast } from "./forecast-model.js";
 import { budgetBlocks, priceBlocks, walletBlocks } from "./forecast-money-blocks.js";
@@ -25,6 +26,12 @@ export function forecastDocument(report: Forecast, options: { showPhone: boolean
     { id: "rejected", title: "Recipients that would be rejected", blocks: rejectedBlocks(report, at, view) },
     { id: "websites", title: "Websites", blocks: websiteBlocks(report) },
   );
+  if (report.approvals)
+    sections.push({
+      id: "approvals",
+      title: "Approvals",
+      blocks: approvalBlocks(report.approvals, (run) => runLabel(p.runs[run]!, at), at),
+    });
   return {
     title: `topsync plan: the next ${windowText(report.to.getTime() - report.from.getTime())}`,
     facts: [

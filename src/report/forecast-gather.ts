@@ -11,6 +11,7 @@ import { projectSources, readFirstSeen } from "../purchases/projection-read.js";
 import type { Catalogue } from "../purchases/resolve.js";
 import type { ResellerClient } from "../reseller/client.js";
 import { loadOwnership } from "../websites/ownership.js";
+import { readOpenPlans } from "./approvals-view.js";
 import { jobFires } from "./forecast-fires.js";
 import type { ForecastInputs, JobFires, UnknownPart } from "./forecast-model.js";
 
@@ -47,6 +48,7 @@ export async function readForecastInputs(
     recordedPrices: await readPlanPrices(db),
     websites: listing.value ? { remote: listing.value.websites, ownership: await loadOwnership(db) } : null,
     unknown: [catalogue.unknown, listing.unknown, ...fires.unknown].filter((u) => u !== undefined),
+    openPlans: await readOpenPlans(db, now),
   };
 }
 

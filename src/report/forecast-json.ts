@@ -1,5 +1,6 @@
 // The plan as JSON, format_version "1" (documented in README "Reports"): snake_case keys, instants as ISO
 // strings, amounts as exact decimal strings in `currency`, phones masked unless --show-phone.
+
 import type { Money } from "../money.js";
 import type {
   NetworkTotal,
@@ -8,6 +9,7 @@ import type {
   PurchaseProjection,
 } from "../purchases/projection.js";
 import { planJson as websitePlanJson } from "../websites/render.js";
+import { approvalsJson } from "./approvals-view.js";
 import type { Forecast } from "./forecast-model.js";
 import { CURRENCY, type PhoneView, phoneView } from "./format.js";
 import { REPORT_FORMAT_VERSION } from "./render.js";
@@ -92,6 +94,7 @@ export function forecastJson(report: Forecast, options: { showPhone: boolean }) 
       items_omitted: p.itemsOmitted,
     },
     websites: report.websites ? websitesJson(report) : null,
+    approvals: report.approvals ? approvalsJson(report.approvals) : null,
   };
 }
 

@@ -1,5 +1,6 @@
 // The combined dry-run plan as a value (`topsync plan`): what the purchases due in a window would buy and
 // cost against the budgets and the wallet, and what the website reconciler would change; plus what is unknown.
+
 import type { RemoteWebsite } from "../analytics/schemas.js";
 import type { Config, PurchaseJob } from "../config/index.js";
 import type { Money } from "../money.js";
@@ -18,6 +19,7 @@ import type { Catalogue } from "../purchases/resolve.js";
 import type { UnusablePlan } from "../reseller/schemas.js";
 import type { DeleteRefusal } from "../websites/guards.js";
 import type { Ownership, Plan as WebsitePlan } from "../websites/model.js";
+import type { ApprovalsView, OpenPlan } from "./approvals-view.js";
 
 /** A part of the plan that could not be known (a service down, too many fires): the plan is incomplete. */
 export interface UnknownPart {
@@ -53,6 +55,8 @@ export interface ForecastInputs {
   /** Null when the analytics service's listing could not be read. */
   websites: { remote: RemoteWebsite[]; ownership: Ownership } | null;
   unknown: UnknownPart[];
+  /** Saved plans still open (the approval gate). */
+  openPlans?: OpenPlan[];
 }
 
 // ------------------------------------------------------------------------------------------------ the forecast
@@ -119,4 +123,6 @@ export interface Forecast {
   websites: WebsitePart | null;
   /** Something would be bought or a website changed: `--detailed-exitcode` exits 2. */
   pending: boolean;
+  /** The approval gate: runs it would hold, and saved plans still open. */
+  approvals?: ApprovalsView;
 }

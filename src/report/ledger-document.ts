@@ -1,7 +1,9 @@
 // The ledger report as the readable formats show it: what was spent (chart and tables), outcomes, what
 // needs a person and the command that settles it, failures by the provider's message, website passes.
+
 import { ZERO } from "../money.js";
 import { budgetDay } from "../purchases/guards.js";
+import { openPlanBlocks } from "./approvals-view.js";
 import {
   type Block,
   type DocSection,
@@ -77,6 +79,19 @@ function status(report: LedgerReport, at: (d: Date) => string): ReportDocument["
 }
 
 function sections(report: LedgerReport, at: (d: Date) => string, showPhone: boolean): DocSection[] {
+  const plans: DocSection[] = report.openPlans?.length
+    ? [
+        {
+          id: "plans",
+          title: "Plans awaiting approval or apply",
+          blocks: openPlanBlocks(report.openPlans, at),
+        },
+      ]
+    : [];
+  return [...ledgerSections(report, at, showPhone), ...plans];
+}
+
+function ledgerSections(report: LedgerReport, at: (d: Date) => string, showPhone: boolean): DocSection[] {
   if (report.empty === "ledger") return [];
   const open: DocSection = { id: "open", title: "Needs a person", blocks: openBlocks(report, at, showPhone) };
   if (report.empty === "period") return report.open.length > 0 ? [open] : [];

@@ -1,6 +1,8 @@
 // The ledger report as JSON, format_version "1" (documented in README "Reports"): snake_case keys, ISO
 // instants, amounts as exact decimal strings in `currency`, phones masked unless --show-phone.
+
 import type { Money } from "../money.js";
+import { openPlansJson } from "./approvals-view.js";
 import { CURRENCY, phoneView } from "./format.js";
 import type { GroupTotal, LedgerReport } from "./ledger-model.js";
 import { REPORT_FORMAT_VERSION } from "./render.js";
@@ -66,6 +68,7 @@ export function ledgerJson(report: LedgerReport, options: { showPhone: boolean }
       note: o.note === null ? null : view.text(o.note),
       settle: o.settle,
     })),
+    open_plans: openPlansJson(report.openPlans ?? []),
     websites: {
       passes: report.websites.passes,
       by_status: report.websites.byStatus,

@@ -1,9 +1,11 @@
 // What happened, as a value (`topsync report`): spend, outcomes, verification latency, the purchases a
 // person must settle, failures by the provider's message, and the website passes. Built by ledger-build.ts.
+
 import type { Money } from "../money.js";
 import type { GroupRow, SpendRows } from "../purchases/history-read.js";
 import type { RunCounts } from "../websites/runs.js";
 import type { PassRows } from "../websites/runs-read.js";
+import type { OpenPlan } from "./approvals-view.js";
 
 export type { GroupRow };
 
@@ -101,6 +103,8 @@ export interface LedgerReport {
   };
   /** Every in_doubt and unverified purchase, whatever its age, and the period's overcharged purchases. */
   open: OpenPurchase[];
+  /** Saved plans waiting for approvers or apply (the approval gate). */
+  openPlans?: OpenPlan[];
   websites: {
     passes: number;
     byStatus: Record<string, number>;

@@ -4,6 +4,7 @@ import type { Executor } from "../db/client.js";
 import { failedMessages } from "../notify/read.js";
 import { readSpendHistory } from "../purchases/history-read.js";
 import { readPassHistory } from "../websites/runs-read.js";
+import { readOpenPlans } from "./approvals-view.js";
 import { buildLedgerReport } from "./ledger-build.js";
 import type { LedgerReport } from "./ledger-model.js";
 
@@ -15,8 +16,10 @@ export async function makeLedgerReport(
   const { anyRuns, ...passes } = await readPassHistory(db, period.since);
   const anything = { purchases: anyPurchases, websiteRuns: anyRuns };
   const failed = await failedMessages(db, period.since);
+  const openPlans = await readOpenPlans(db, period.now);
   return {
     ...buildLedgerReport({ ...spend, ...passes, anything }, period),
+    openPlans,
     notificationsFailed: failed.map((m) => ({
       id: m.id,
       channel: m.channel ?? "",

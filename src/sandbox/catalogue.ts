@@ -112,3 +112,9 @@ export function findPlan(id: string): SandboxPlan | undefined {
 export function sizeLabel(plan: SandboxPlan): string {
   return /^\d+$/.test(plan.size) ? `${plan.size}MB` : plan.size;
 }
+
+/** The plan at its price now: the catalogue's, or the one `planPrices` sets for it. */
+export function pricedPlan(plan: SandboxPlan, prices: Readonly<Record<string, string>>): SandboxPlan {
+  const price = prices[plan.id];
+  return price === undefined ? plan : Object.freeze({ ...plan, price });
+}

@@ -28,6 +28,11 @@ export const sandboxOptionsSchema = z.strictObject({
   validationShape: z.enum(["laravel", "message-object"]).optional(),
   stringInts: z.boolean().optional(),
   maxWebsites: count.optional(),
+  /**
+   * Plan id → its price from now on, listed and debited alike ("350.00"): a price rising or falling while a saved
+   * plan waits. Replaced whole when set; `{}` restores the catalogue's prices.
+   */
+  planPrices: z.record(z.string(), z.string().regex(/^\d+\.\d{2}$/, "a price like 350.00")).optional(),
   /** A lying provider: it debits (and answers with) the listed price times this. */
   overchargeFactor: z.number().positive().max(1000).optional(),
   /** A lying provider: verify answers name another phone, amount or reference, or say `status: false`. */
@@ -93,6 +98,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   stringInts: false,
   maxWebsites: undefined,
   overchargeFactor: 1,
+  planPrices: {},
   verifyLie: "none",
   recordShape: "wrapped",
   perPageCap: undefined,

@@ -2,7 +2,7 @@
 // and one transaction whose final status is drawn now from the seeded outcome stream.
 
 import { networkOfNumber } from "../reseller/prefixes.js";
-import { findPlan, type SandboxPlan } from "./catalogue.js";
+import { findPlan, pricedPlan, type SandboxPlan } from "./catalogue.js";
 import { type Fields, textField } from "./http-util.js";
 import { toKobo } from "./kobo.js";
 import { type FieldErrors, summarise } from "./laravel-errors.js";
@@ -77,8 +77,9 @@ export function buyData({ state, fields }: Call): Reply {
   if (Object.keys(errors).length > 0) return failed(422, 422, summarise(errors), { errors });
   const networkId = textField(fields, "network_id")!;
   const phone = textField(fields, "phone_number")!;
-  const plan = findPlan(textField(fields, "plan_id")!);
-  if (!plan || plan.network.code !== networkId) return failed(400, 400, "Invalid plan.");
+  const listed = findPlan(textField(fields, "plan_id")!);
+  if (!listed || listed.network.code !== networkId) return failed(400, 400, "Invalid plan.");
+  const plan = pricedPlan(listed, state.options.planPrices);
   const numberNetwork = networkOfNumber(phone);
   if (numberNetwork !== undefined && numberNetwork !== plan.network.name && !isPorted(fields)) {
     return failed(200, 400, `Number ${phone} is not a valid ${plan.network.name} number.`);

@@ -1,5 +1,5 @@
 // The simulated data reseller (networks, plans, POST /public/api/data, GET /public/api/transaction/{reference}): its routes, bearer check and error bodies.
-import { findNetwork, plansOfNetwork, SANDBOX_NETWORKS } from "./catalogue.js";
+import { findNetwork, plansOfNetwork, pricedPlan, SANDBOX_NETWORKS } from "./catalogue.js";
 import { buyData } from "./purchase.js";
 import type { Call, Reply, Route } from "./route.js";
 import type { ServiceDefinition } from "./server.js";
@@ -13,9 +13,9 @@ function listPlans({ params, state }: Call): Reply {
   const code = decodeURIComponent(params[0] ?? "");
   if (!findNetwork(code)) return { status: 404, body: { status: false, message: "Network not found." } };
   const prices = state.options.lies.prices ?? {};
-  const plans = plansOfNetwork(code).map((plan) =>
-    prices[plan.id] === undefined ? plan : { ...plan, price: prices[plan.id] },
-  );
+  const plans = plansOfNetwork(code)
+    .map((plan) => pricedPlan(plan, state.options.planPrices))
+    .map((plan) => (prices[plan.id] === undefined ? plan : { ...plan, price: prices[plan.id] }));
   return { status: 200, body: { status: true, data: { plans } } };
 }
 

@@ -1,6 +1,8 @@
 // One fire of a purchase job: its ledger rows (idempotent by request_key, so a fire written twice adds
 // nothing), then a run that buys the job's due purchases. A fire's rows are what makes it "run".
 import type { PurchaseJob } from "../config/index.js";
+import type { Db } from "../db/client.js";
+import { gateRequired } from "../purchases/gate.js";
 import { type FireResult, fireJob } from "../purchases/sources/jobs.js";
 import type { DaemonContext } from "./context.js";
 import type { PurchaseRuns } from "./purchase-runs.js";
@@ -16,11 +18,17 @@ export function slotOf(fireTime: Date): Date {
 }
 
 export async function writeFire(ctx: DaemonContext, job: PurchaseJob, fireTime: Date): Promise<FireResult> {
-  const result = await fireJob(ctx.database.db, job, fireTime, {
-    configDir: ctx.configDir,
-    defaultAttempts: ctx.config.reseller.retry.max_attempts,
-    actor: ctx.replica,
-  });
+  const write = (db: Db) =>
+    fireJob(db, job, fireTime, {
+      configDir: ctx.configDir,
+      defaultAttempts: ctx.config.reseller.retry.max_attempts,
+      actor: ctx.replica,
+    });
+  // The approval gate weighs a fire whole: with rules configured, its rows appear together or not at all.
+  // (A drizzle transaction: the fire's inserts take savepoints of it.)
+  const result = gateRequired(ctx.config)
+    ? await ctx.database.db.transaction((tx) => write(tx as unknown as Db))
+    : await write(ctx.database.db);
   ctx.logger.info(
     { job: job.name, fire: fireTime.toISOString(), recipients: result.recipients, inserted: result.inserted },
     `job ${job.name} fire ${fireTime.toISOString()}: ${result.recipients} recipients, ${result.inserted} new purchases`,

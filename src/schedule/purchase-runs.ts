@@ -3,6 +3,7 @@
 // instead of once per run (a job firing every second would otherwise spend its rate limit on plan lists).
 import { loadCatalogue } from "../purchases/catalogue-cache.js";
 import type { RunSummary } from "../purchases/executor.js";
+import { gateRequired, type RunGate } from "../purchases/gate.js";
 import type { Catalogue } from "../purchases/resolve.js";
 import { executeAndRecord } from "../purchases/run-once.js";
 import type { DaemonContext } from "./context.js";
@@ -19,6 +20,7 @@ export interface PurchaseRunOptions {
 
 export class PurchaseRuns {
   private catalogue: { value: Promise<Catalogue>; at: number } | undefined;
+  private gate: Promise<RunGate> | undefined;
 
   constructor(private readonly ctx: DaemonContext) {}
 
@@ -29,6 +31,7 @@ export class PurchaseRuns {
 
   private async execute(options: PurchaseRunOptions): Promise<RunSummary> {
     const { ctx } = this;
+    const gate = await this.approvalGate();
     // Through the same ending as `purchases run`: the run's catalogue prices are recorded for `topsync plan`.
     return executeAndRecord(
       {
@@ -38,6 +41,7 @@ export class PurchaseRuns {
         logger: ctx.logger,
         clock: ctx.clock,
         actor: ctx.replica,
+        gate,
       },
       {
         jobName: options.jobName,
@@ -47,6 +51,20 @@ export class PurchaseRuns {
         retryWaitMs: options.retryWaitMs,
       },
     );
+  }
+
+  /** With approval rules configured, every run of the daemon passes the gate; what it holds is the daemon's. */
+  private approvalGate(): Promise<RunGate | undefined> {
+    if (!gateRequired(this.ctx.config)) return Promise.resolve(undefined);
+    this.gate ??= import("../plans/gate.js").then(({ approvalGate }) =>
+      approvalGate({
+        database: this.ctx.database,
+        config: this.ctx.config,
+        logger: this.ctx.logger,
+        author: "daemon",
+      }),
+    );
+    return this.gate;
   }
 
   private currentCatalogue(): Promise<Catalogue> {

@@ -100,3 +100,20 @@ describe("admin endpoint", () => {
     ]);
   });
 });
+
+describe("plan prices", () => {
+  it("are raised and restored at run time by the admin call, listed and debited alike", async () => {
+    const base = sandbox.resellerUrl;
+    expect((await admin(base, "POST", "options", { planPrices: { "102": "350.00" } })).status).toBe(200);
+    const plans = (await json(await reseller(sandbox, "GET", "/public/api/plans/1"))) as {
+      data: { plans: Array<{ id: string; price: string }> };
+    };
+    expect(plans.data.plans.find((p) => p.id === "102")?.price).toBe("350.00");
+    await buy(sandbox);
+    expect(sandbox.debits().map((d) => d.amount)).toEqual(["350.00"]);
+    expect((await admin(base, "POST", "options", { planPrices: {} })).status).toBe(200);
+    await buy(sandbox);
+    expect(sandbox.debits().map((d) => d.amount)).toEqual(["350.00", "305.00"]);
+    expect((await admin(base, "POST", "options", { planPrices: { "102": "cheap" } })).status).toBe(400);
+  });
+});

@@ -167,36 +167,19 @@ export function missedFireNotices(inserted: SQL): SQL {
     on conflict (trigger, subject, episode) do nothing`;
 }
 
-/** Saved plans' triggers: what the saved-plans code writes, in its transaction, when a plan needs a person. */
+/** Saved plans' triggers, each told once per plan. */
 export type PlanTrigger = "approval_needed" | "approval_expiring" | "plan_expired";
 
 /**
- * The hook for saved plans and approvals: the notice of `trigger` for one plan, to write (`writeNotices`, or
- * `noticesInsert` in a CTE) in the transaction that registers the plan, finds it about to expire, or expires it.
- * One per plan per trigger.
+ * The outbox rows of saved plans, as the body of a CTE in the statement that registers, finds expiring or expires
+ * them: `plans` yields `id, kind, origin, author, total, items, approvals_required, expires_at` of saved_plans rows.
  */
-export function planNotice(
-  trigger: PlanTrigger,
-  plan: {
-    id: string;
-    kind: string;
-    total: string | null;
-    author: string | null;
-    approvals_required: number;
-    expires_at: string | null;
-  },
-): Notice {
-  return {
-    trigger,
-    subject: `plan:${plan.id}`,
-    episode: trigger,
-    facts: {
-      plan: plan.id,
-      kind: plan.kind,
-      amount: plan.total,
-      author: plan.author,
-      approvals_required: plan.approvals_required,
-      expires_at: plan.expires_at,
-    },
-  };
+export function planNotices(trigger: PlanTrigger, plans: SQL): SQL {
+  return sql`insert into notification_outbox (trigger, subject, episode, kind, facts)
+    select ${trigger}, 'plan:' || x.id, ${trigger}, 'open',
+      jsonb_build_object('plan', x.id, 'kind', x.kind, 'origin', x.origin, 'author', x.author,
+        'amount', x.total::numeric::text, 'items', x.items, 'approvals_required', x.approvals_required,
+        'expires_at', x.expires_at)
+    from (${plans}) x
+    on conflict (trigger, subject, episode) do nothing`;
 }

@@ -1,0 +1,275 @@
+// `apply` of a purchase plan: exactly its items, or nothing. The plan must be the ledger's (same digest), in time,
+// approved by enough distinct approvers whose signatures the config's keys verify; each item is checked against the
+// live catalogue, the ledger and the budgets (stale.ts); then the items are queued under their own request keys,
+// covered by the plan and capped at their planned prices, and bought by the executor's claim like any run.
+// Applying again buys nothing twice: bought keys are done, and an apply cut short resumes where it stopped.
+import { systemClock } from "../clock.js";
+import type { Executor } from "../db/client.js";
+import { formatMoney, parseMoney } from "../money.js";
+import { loadCatalogue } from "../purchases/catalogue-cache.js";
+import type { Feed, PurchaseDeps, RunOptions, RunSummary } from "../purchases/executor.js";
+import { budgetDay } from "../purchases/guards.js";
+import { sweepDeadSubmitting } from "../purchases/ledger.js";
+import {
+  adoptIntoPlan,
+  insertPlanRows,
+  type PlanRow,
+  planRowStates,
+  releaseHeld,
+  rowsByKey,
+} from "../purchases/plan-rows.js";
+import { guardLimits } from "../purchases/projection.js";
+import { readReservedAhead } from "../purchases/reservations.js";
+import { HEARTBEAT_GRACE_MS, HEARTBEAT_MS } from "../purchases/run-liveness.js";
+import { executeAndRecord } from "../purchases/run-once.js";
+import { readGuardStart } from "../purchases/wallet.js";
+import { admitPlan } from "./approval-state.js";
+import type { PurchaseItem, PurchasePlan } from "./document.js";
+import { planDigest } from "./document.js";
+import { expireOpenPlans } from "./expire.js";
+import { findPlan, markApplied, markApplying, type SavedPlanRow } from "./registry.js";
+import { checkPurchaseItems, type StaleItem } from "./stale.js";
+
+export type StaleMode = "refuse" | "drop";
+
+export interface ApplyOptions {
+  stale: StaleMode;
+  /** The plan file as read, when applied from a file (its items must hash to the ledger's digest). */
+  file?: PurchasePlan;
+  onProgress?: RunOptions["onProgress"];
+  signal?: AbortSignal;
+}
+
+export type ApplyResult =
+  | {
+      kind: "applied";
+      plan: SavedPlanRow;
+      summary: RunSummary;
+      /** Items bought, sent or settled by an earlier apply of this plan (not bought again). */
+      done: number;
+      /** Items this apply queued for the run. */
+      queued: number;
+      /** Stale items left out (`--stale drop`). */
+      dropped: StaleItem[];
+      /** False when some item is still queued (a retry later than the run waits): apply again to finish. */
+      finished: boolean;
+    }
+  | { kind: "already_applied"; plan: SavedPlanRow; at: Date }
+  | { kind: "refused"; plan?: SavedPlanRow; reasons: string[]; stale: StaleItem[] };
+
+const BATCH = 1000;
+/** The first batch is small, and each next one twice the last: buying starts as soon as the first rows are in. */
+const FIRST_BATCH = 125;
+
+function refused(reasons: string[], plan?: SavedPlanRow, stale: StaleItem[] = []): ApplyResult {
+  return { kind: "refused", plan, reasons, stale };
+}
+
+export async function applyPurchasePlan(
+  deps: PurchaseDeps,
+  planId: string,
+  options: ApplyOptions,
+): Promise<ApplyResult> {
+  const db = deps.database.db;
+  const actor = deps.actor ?? `apply:${process.pid}`;
+  const clock = deps.clock ?? systemClock;
+  const now = new Date(clock.now());
+  // The catalogue is read while the ledger is checked, and the run's connections open meanwhile.
+  const cataloguing = loadCatalogue(deps.reseller, deps.logger);
+  cataloguing.catch(() => undefined);
+  deps.database.warm();
+  await expireOpenPlans(db, now, actor);
+  // With a file, its items are the plan's once its digest is the recorded one: the recorded items are read only
+  // to name what differs.
+  const row = await findPlan(db, planId, options.file);
+  if (!row) return refused([`this ledger never recorded plan ${planId}: nothing was bought`]);
+  if (row.kind !== "purchases" || row.document.kind !== "purchases")
+    return refused([`plan ${planId} is a ${row.kind} plan`], row);
+  if (options.file) {
+    const problems = await fileProblems(db, options.file, row);
+    if (problems.length > 0) return refused(problems, row);
+  }
+  const admission = await admitPlan(db, row, deps.config.approvals, options.file?.approvals, now);
+  if (admission.kind === "already_applied") return { kind: "already_applied", plan: row, at: admission.at };
+  if (admission.kind === "refused") return refused([admission.reason], row);
+
+  const catalogue = await cataloguing;
+  // Rows a run of this plan left in submitting when it was killed are in doubt, never bought again.
+  const { waiting } = await sweepDeadSubmitting(deps.database, actor);
+  const items = row.document.items;
+  const today = budgetDay(now, deps.config.timezone);
+  const [existing, start, ahead] = await Promise.all([
+    rowsByKey(
+      db,
+      items.map((i) => i.request_key),
+    ),
+    readGuardStart(db, [today]),
+    readReservedAhead(db, now, planId),
+  ]);
+  const check = checkPurchaseItems({
+    planId,
+    items,
+    catalogue,
+    existing,
+    limits: guardLimits(deps.config.budget),
+    committedToday: (start.committedByDay.get(today) ?? parseMoney("0")).plus(ahead),
+    ledger: start,
+  });
+  if (check.stale.length > 0 && options.stale === "refuse")
+    return refused(
+      [
+        `${check.stale.length} of ${items.length} items are stale; nothing was bought (--stale drop buys the rest)`,
+      ],
+      row,
+      check.stale,
+    );
+  if (!(await markApplying(db, planId))) {
+    const again = await findPlan(db, planId);
+    return refused([`plan ${planId} is ${again?.status ?? "gone"}; nothing was bought`], again);
+  }
+
+  const feed = new ItemFeed();
+  const writing = queueItems(deps, planId, check.toBuy, actor, feed);
+  writing.catch(() => undefined);
+  await feed.first;
+  let summary: RunSummary;
+  try {
+    summary = await executeAndRecord(
+      { ...deps, actor },
+      { savedPlan: planId, catalogue, feed, onProgress: options.onProgress, signal: options.signal },
+    );
+  } finally {
+    await feed.done;
+  }
+  const queued = await writing;
+  if (waiting > 0) {
+    await clock.sleep(HEARTBEAT_GRACE_MS + HEARTBEAT_MS);
+    await sweepDeadSubmitting(deps.database, actor);
+  }
+  const states = await planRowStates(db, planId);
+  const finished =
+    (states.get("queued") ?? 0) + (states.get("held") ?? 0) === 0 && summary.stoppedBy === undefined;
+  if (finished) await markApplied(db, planId, new Date(clock.now()));
+  return {
+    kind: "applied",
+    plan: (await findPlan(db, planId)) ?? row,
+    summary,
+    done: check.done.length,
+    queued,
+    dropped: check.stale,
+    finished,
+  };
+}
+
+/** Queues the items in batches (the run starts buying after the first): new keys, free queued rows, held rows. */
+async function queueItems(
+  deps: PurchaseDeps,
+  planId: string,
+  toBuy: ReadonlyArray<{ item: PurchaseItem; existing?: { state: string; approval: string | null } }>,
+  actor: string,
+  feed: ItemFeed,
+): Promise<number> {
+  const db = deps.database.db;
+  const attempts = deps.config.reseller.retry.max_attempts;
+  let count = 0;
+  try {
+    for (let i = 0, size = FIRST_BATCH; i < toBuy.length; i += size, size = Math.min(BATCH, 2 * size)) {
+      const batch = toBuy.slice(i, i + size);
+      const fresh: PlanRow[] = [];
+      const free: Array<{ request_key: string; price: string }> = [];
+      const held: Array<{ request_key: string; price: string }> = [];
+      for (const { item, existing } of batch) {
+        const cap = { request_key: item.request_key, price: item.price };
+        if (!existing) fresh.push(planRow(item, attempts));
+        else if (existing.state === "held") held.push(cap);
+        else if (existing.approval === null || existing.approval.startsWith("run:")) free.push(cap);
+      }
+      count += await insertPlanRows(db, planId, fresh, actor);
+      count += await adoptIntoPlan(db, planId, free, actor);
+      count += await releaseHeld(db, planId, held, {
+        actor,
+        reason: `released by the apply of approved plan ${planId}, at most its planned price`,
+      });
+      count += batch.length - fresh.length - free.length - held.length;
+      feed.rows();
+    }
+    return count;
+  } finally {
+    feed.end();
+  }
+}
+
+function planRow(item: PurchaseItem, attempts: number): PlanRow {
+  return {
+    request_key: item.request_key,
+    source: item.source,
+    job_name: item.job,
+    fire_time: item.fire_time,
+    network: item.network_id,
+    plan_id: item.plan_id,
+    phone: item.phone,
+    ported: item.ported,
+    price: item.price,
+    max_attempts: attempts,
+  };
+}
+
+/**
+ * What makes a file not the ledger's plan, item by item: a digest that is not the recorded one (items added,
+ * removed or changed), or a total that is not the recorded one.
+ */
+async function fileProblems(db: Executor, file: PurchasePlan, row: SavedPlanRow): Promise<string[]> {
+  const digest = planDigest(file);
+  const problems: string[] = [];
+  if (digest !== row.digest) {
+    const recorded = (await findPlan(db, row.id))?.document;
+    if (recorded?.kind !== "purchases") return [`plan ${row.id} is not a purchase plan`];
+    problems.push(
+      `the file's items do not match the digest the ledger recorded for plan ${row.id} (${digest} is not ${row.digest}); nothing was bought`,
+    );
+    const theirs = new Map(recorded.items.map((i) => [i.request_key, i]));
+    const mine = new Set<string>();
+    for (const item of file.items) {
+      mine.add(item.request_key);
+      const was = theirs.get(item.request_key);
+      if (!was) problems.push(`item ${item.request_key}: not in the plan the ledger recorded`);
+      else
+        for (const key of Object.keys(was) as Array<keyof PurchaseItem>)
+          if (was[key] !== item[key])
+            problems.push(
+              `item ${item.request_key}: ${key} is ${String(item[key])}, the ledger recorded ${String(was[key])}`,
+            );
+    }
+    for (const key of theirs.keys()) if (!mine.has(key)) problems.push(`item ${key}: missing from the file`);
+  }
+  if (file.total !== row.total)
+    problems.push(`the file's total ${file.total} is not the recorded ${formatMoney(parseMoney(row.total))}`);
+  return problems;
+}
+
+/** The rows an apply is still queueing while its purchases run (the executor's Feed). */
+class ItemFeed implements Feed {
+  private readonly listeners: Array<() => void> = [];
+  private ended!: () => void;
+  private started!: () => void;
+  readonly done = new Promise<void>((resolve) => {
+    this.ended = resolve;
+  });
+  readonly first = new Promise<void>((resolve) => {
+    this.started = resolve;
+  });
+
+  onRows(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  rows(): void {
+    this.started();
+    for (const listener of this.listeners) listener();
+  }
+
+  end(): void {
+    this.started();
+    this.ended();
+  }
+}

@@ -1,0 +1,95 @@
+// Where a plan stands with its approvers: how many distinct valid approvals it needs (the more of what it was saved
+// with and what the config's rules say now), which count, which are void and why. `apply` trusts nothing else: every
+// signature is checked against the config's keys, from the ledger and the file alike.
+import type { ApprovalsConfig } from "../config/index.js";
+import type { Executor } from "../db/client.js";
+import { parseMoney } from "../money.js";
+import { approvalsForTotal, approvalsForWebsites, countApprovals, mergeApprovals } from "./approvals.js";
+import type { Approval } from "./document.js";
+import { markApproved, readDecisions, recordDecision, type SavedPlanRow } from "./registry.js";
+
+export interface ApprovalState {
+  required: number;
+  valid: string[];
+  void: Array<{ approver: string; why: string }>;
+  rejectedBy?: string;
+  /** Every decision seen, ledger and file together. */
+  decisions: Approval[];
+}
+
+export async function approvalState(
+  db: Executor,
+  row: SavedPlanRow,
+  approvals: ApprovalsConfig,
+  carried: readonly Approval[] = [],
+): Promise<ApprovalState> {
+  const decisions = mergeApprovals(await readDecisions(db, row.id), carried);
+  const counted = countApprovals(
+    decisions,
+    { plan_id: row.id, digest: row.digest, author: row.author },
+    approvals.approvers,
+  );
+  return { required: requiredNow(row, approvals), ...counted, decisions };
+}
+
+/** The approvals a plan needs: what it was saved with, or more when the rules now ask more. */
+export function requiredNow(
+  row: Pick<SavedPlanRow, "kind" | "total" | "approvals_required" | "document">,
+  approvals: ApprovalsConfig,
+): number {
+  const now =
+    row.kind === "purchases"
+      ? approvalsForTotal(approvals, parseMoney(row.total))
+      : approvalsForWebsites(
+          approvals,
+          row.document.kind === "websites"
+            ? row.document.items.filter((i) => i.action === "delete").length
+            : 0,
+        );
+  return Math.max(row.approvals_required, now);
+}
+
+/** One line saying what is missing, or null when the plan has its approvals. */
+export function approvalShortfall(state: ApprovalState): string | null {
+  if (state.rejectedBy) return `rejected by ${state.rejectedBy}`;
+  if (state.valid.length >= state.required) return null;
+  const have = state.valid.length ? ` (${state.valid.join(", ")})` : "";
+  const voided = state.void.map((v) => `; void: ${v.why}`).join("");
+  return `needs ${state.required} distinct approval${state.required === 1 ? "" : "s"}, has ${state.valid.length}${have}${voided}`;
+}
+
+/** Whether a saved plan may be applied now: applied before, refused (and why), or admitted with its approvals. */
+export type Admission =
+  | { kind: "already_applied"; at: Date }
+  | { kind: "refused"; reason: string }
+  | { kind: "admitted" };
+
+/**
+ * The checks every apply makes of a recorded plan, whatever its kind: applied once already, rejected, expired, or
+ * short of valid approvals. An admitted plan's approvals (from the ledger and the file) are recorded and the plan
+ * marked approved, so `saved list` shows what was applied on whose word.
+ */
+export async function admitPlan(
+  db: Executor,
+  row: SavedPlanRow,
+  approvals: ApprovalsConfig,
+  carried: readonly Approval[] | undefined,
+  now: Date,
+): Promise<Admission> {
+  if (row.status === "applied") return { kind: "already_applied", at: row.applied_at ?? row.created_at };
+  if (row.status === "rejected")
+    return { kind: "refused", reason: `plan ${row.id} was rejected: ${row.reason ?? ""}`.trim() };
+  if (row.status === "expired")
+    return {
+      kind: "refused",
+      reason: `plan ${row.id} expired at ${row.expires_at.toISOString()} (approvals.plan_ttl)`,
+    };
+  const state = await approvalState(db, row, approvals, carried);
+  const short = approvalShortfall(state);
+  if (short) return { kind: "refused", reason: `plan ${row.id} ${short}` };
+  for (const approval of state.decisions)
+    if (approval.decision === "approve" && state.valid.includes(approval.approver))
+      await recordDecision(db, row.id, approval);
+  if (row.status === "pending_approval") await markApproved(db, row.id, now);
+  return { kind: "admitted" };
+}

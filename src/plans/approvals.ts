@@ -1,0 +1,156 @@
+// Who must approve a plan, and whether an approval is one: the rules' tiers, ed25519 key pairs (`keys new`), the
+// signature of a decision over a plan's digest, and the count of distinct valid approvals `apply` relies on.
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type KeyObject,
+  sign,
+  verify,
+} from "node:crypto";
+import type { ApprovalsConfig } from "../config/index.js";
+import type { Money } from "../money.js";
+import type { Approval } from "./document.js";
+
+/** Approvals a purchase plan of this total needs: the highest tier it passes (0 when none). */
+export function approvalsForTotal(approvals: ApprovalsConfig, total: Money): number {
+  let needed = 0;
+  for (const rule of approvals.rules)
+    if ("above" in rule && total.gt(rule.above)) needed = Math.max(needed, rule.approvals);
+  return needed;
+}
+
+/** Approvals a website plan needs: the `deletes` rules when it deletes anything. */
+export function approvalsForWebsites(approvals: ApprovalsConfig, deletes: number): number {
+  let needed = 0;
+  for (const rule of approvals.rules)
+    if ("deletes" in rule && deletes > 0) needed = Math.max(needed, rule.deletes);
+  return needed;
+}
+
+/** The lowest amount tier: a run whose total is above it is held for approval. Undefined without amount rules. */
+export function firstThreshold(approvals: ApprovalsConfig): Money | undefined {
+  let lowest: Money | undefined;
+  for (const rule of approvals.rules)
+    if ("above" in rule && (!lowest || rule.above.lt(lowest))) lowest = rule.above;
+  return lowest;
+}
+
+/** A new approver's key pair: the private key as PKCS#8 PEM, the public key as config holds it. */
+export function newKeyPair(): { privatePem: string; publicKey: string } {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  return {
+    privatePem: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
+    publicKey: publicKeyText(publicKey),
+  };
+}
+
+/** "ed25519:" and the key's 32 raw bytes in base64 (the last 32 bytes of its SPKI form). */
+export function publicKeyText(key: KeyObject): string {
+  const der = key.export({ type: "spki", format: "der" });
+  return `ed25519:${der.subarray(der.length - 32).toString("base64")}`;
+}
+
+/** The SPKI prefix of every ed25519 public key (RFC 8410), before its 32 raw bytes. */
+const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
+
+function publicKeyFrom(text: string): KeyObject {
+  const raw = Buffer.from(text.replace(/^ed25519:/, ""), "base64");
+  if (raw.length !== 32) throw new Error("an ed25519 public key has 32 bytes");
+  return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: "der", type: "spki" });
+}
+
+/** Reads a private key file as `keys new` wrote it; throws a readable error for anything else. */
+export function privateKeyFrom(pem: string): KeyObject {
+  const key = createPrivateKey(pem);
+  if (key.asymmetricKeyType !== "ed25519")
+    throw new Error(`an ed25519 key is needed, not ${key.asymmetricKeyType}`);
+  return key;
+}
+
+/**
+ * What an approver signs: the decision, the plan's id and its digest, and the approver's name. Binding the id
+ * keeps an approval of one plan from counting for another with the same items; binding the digest voids it when
+ * the items change.
+ */
+function signedText(planId: string, approval: Pick<Approval, "approver" | "decision" | "digest">): Buffer {
+  return Buffer.from(
+    `topsync plan approval v1\n${approval.decision}\n${planId}\n${approval.digest}\n${approval.approver}\n`,
+    "utf8",
+  );
+}
+
+export function signDecision(
+  planId: string,
+  key: KeyObject,
+  decision: Omit<Approval, "signature">,
+): Approval {
+  const signature = sign(null, signedText(planId, decision), key).toString("base64");
+  return { ...decision, signature };
+}
+
+/** Why an approval does not count for this plan, or null when it does. */
+export function approvalProblem(
+  approval: Approval,
+  plan: { plan_id: string; digest: string; author: string },
+  approvers: ApprovalsConfig["approvers"],
+): string | null {
+  const key = approvers[approval.approver];
+  if (!key) return `${approval.approver} is not among approvals.approvers`;
+  if (approval.approver === plan.author) return `${approval.approver} is the plan's author`;
+  if (approval.digest !== plan.digest)
+    return `${approval.approver} approved other items (digest ${approval.digest})`;
+  let good = false;
+  try {
+    good = verify(
+      null,
+      signedText(plan.plan_id, approval),
+      publicKeyFrom(key),
+      Buffer.from(approval.signature, "base64"),
+    );
+  } catch {
+    good = false;
+  }
+  return good ? null : `${approval.approver}'s signature does not verify with the key in approvals.approvers`;
+}
+
+export interface ApprovalCount {
+  /** Distinct approvers whose approval counts. */
+  valid: string[];
+  /** Approvals that do not count, each with why. */
+  void: Array<{ approver: string; why: string }>;
+  /** A valid rejection, when there is one. */
+  rejectedBy?: string;
+}
+
+/** Counts distinct valid approvals (an approver counts once, wherever the approval came from). */
+export function countApprovals(
+  approvals: readonly Approval[],
+  plan: { plan_id: string; digest: string; author: string },
+  approvers: ApprovalsConfig["approvers"],
+): ApprovalCount {
+  const result: ApprovalCount = { valid: [], void: [] };
+  for (const approval of approvals) {
+    const why = approvalProblem(approval, plan, approvers);
+    if (approval.decision === "reject") {
+      if (!why || why.endsWith("is the plan's author")) result.rejectedBy ??= approval.approver;
+      continue;
+    }
+    if (why) result.void.push({ approver: approval.approver, why });
+    else if (!result.valid.includes(approval.approver)) result.valid.push(approval.approver);
+  }
+  return result;
+}
+
+/** The approvals of the ledger and of the file together, one per approver and decision (the ledger's first). */
+export function mergeApprovals(ledger: readonly Approval[], file: readonly Approval[]): Approval[] {
+  const seen = new Set<string>();
+  const merged: Approval[] = [];
+  for (const approval of [...ledger, ...file]) {
+    const key = `${approval.approver}\n${approval.decision}\n${approval.signature}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    merged.push(approval);
+  }
+  return merged;
+}

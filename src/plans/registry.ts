@@ -1,0 +1,255 @@
+// The ledger's record of saved plans (`saved_plans`) and their signed decisions (`plan_approvals`): each status
+// change is one statement naming the statuses it expects, and returns the row it moved or nothing when the plan
+// was elsewhere already (another process got there first).
+import { sql } from "drizzle-orm";
+import { type Executor, rows } from "../db/client.js";
+import type { SavedPlanStatus } from "../db/schema.js";
+import { planNotices } from "../notify/outbox/write.js";
+import type { Approval, PlanDocument, PlanKind } from "./document.js";
+
+export type PlanOrigin = "saved" | "held";
+
+export interface SavedPlanRow {
+  id: string;
+  kind: PlanKind;
+  origin: PlanOrigin;
+  author: string;
+  status: SavedPlanStatus;
+  digest: string;
+  config_digest: string | null;
+  document: PlanDocument;
+  total: string;
+  items: number;
+  approvals_required: number;
+  reserved: string;
+  created_at: Date;
+  expires_at: Date;
+  approved_at: Date | null;
+  applied_at: Date | null;
+  ended_at: Date | null;
+  reason: string | null;
+}
+
+/** Statuses in which a plan may still be approved, applied, rejected or expire. */
+export const OPEN_STATUSES: readonly SavedPlanStatus[] = ["pending_approval", "approved", "applying"];
+
+const COLUMNS = sql`id, kind, origin, author, status, digest, config_digest, document, total::text as total, items,
+  approvals_required, reserved::text as reserved, created_at, expires_at, approved_at, applied_at, ended_at, reason`;
+
+const HEAD_COLUMNS = `id, kind, origin, author, status, digest, config_digest, total::text as total, items,
+  approvals_required, reserved::text as reserved, created_at, expires_at, approved_at, applied_at, ended_at, reason`;
+
+type RawRow = Omit<
+  SavedPlanRow,
+  "document" | "created_at" | "expires_at" | "approved_at" | "applied_at" | "ended_at"
+> & {
+  document: PlanDocument | string;
+  created_at: Date | string;
+  expires_at: Date | string;
+  approved_at: Date | string | null;
+  applied_at: Date | string | null;
+  ended_at: Date | string | null;
+};
+
+function toRow(raw: RawRow): SavedPlanRow {
+  const when = (value: Date | string | null) => (value === null ? null : new Date(value));
+  return {
+    ...raw,
+    document: typeof raw.document === "string" ? (JSON.parse(raw.document) as PlanDocument) : raw.document,
+    created_at: new Date(raw.created_at),
+    expires_at: new Date(raw.expires_at),
+    approved_at: when(raw.approved_at),
+    applied_at: when(raw.applied_at),
+    ended_at: when(raw.ended_at),
+  };
+}
+
+/**
+ * Records a plan: its document without the approvals, digest and total. A plan that needs no approval starts
+ * `approved` (and reserves its total as any approved plan does); otherwise `pending_approval`.
+ */
+export async function registerPlan(
+  db: Executor,
+  plan: PlanDocument,
+  origin: PlanOrigin,
+  /** The plan's file text when it has one (a new plan carries no approvals yet): stored as it is. */
+  text?: string,
+): Promise<SavedPlanRow> {
+  const { approvals: _carried, ...document } = plan;
+  const approved = plan.approvals_required === 0;
+  // A plan that needs approval is an `approval_needed` notification, written by the statement that records it.
+  const [row] = await rows<RawRow>(
+    db,
+    sql`with registered as (
+          insert into saved_plans (id, kind, origin, author, status, digest, config_digest, document, total, items,
+            approvals_required, reserved, created_at, expires_at, approved_at)
+          values (${plan.plan_id}, ${plan.kind}, ${origin}, ${plan.author},
+            ${approved ? "approved" : "pending_approval"}, ${plan.digest}, ${plan.config_digest},
+            ${text ?? JSON.stringify(document)}::json, ${plan.total}::numeric, ${plan.items.length}, ${plan.approvals_required},
+            ${approved && plan.kind === "purchases" ? plan.total : "0"}::numeric, ${plan.created_at}::timestamptz,
+            ${plan.expires_at}::timestamptz, ${approved ? plan.created_at : null}::timestamptz)
+          returning ${COLUMNS}
+        ), notice as (${planNotices("approval_needed", sql`select * from registered where status = 'pending_approval'`)})
+        select * from registered`,
+  );
+  return toRow(row!);
+}
+
+/**
+ * The ledger's record of a plan. `file`: the plan file's own document, used in place of the recorded one (which is
+ * then not read: a plan of a million items is a large value); the caller compares the file's digest with the
+ * recorded `digest` before relying on it.
+ */
+export async function findPlan(
+  db: Executor,
+  id: string,
+  file?: PlanDocument,
+): Promise<SavedPlanRow | undefined> {
+  const columns = file ? sql.raw(HEAD_COLUMNS) : COLUMNS;
+  const [row] = await rows<RawRow>(db, sql`select ${columns} from saved_plans where id = ${id}`);
+  if (!row) return undefined;
+  return toRow(file ? { ...row, document: file } : row);
+}
+
+/** The newest plans first, without their documents (`saved list`). */
+export async function listPlans(db: Executor, limit: number): Promise<Omit<SavedPlanRow, "document">[]> {
+  const found = await rows<RawRow>(
+    db,
+    sql`select id, kind, origin, author, status, digest, config_digest, '{}'::json as document, total::text as total,
+          items, approvals_required, reserved::text as reserved, created_at, expires_at, approved_at, applied_at,
+          ended_at, reason
+        from saved_plans order by created_at desc, id desc limit ${limit}`,
+  );
+  return found.map(toRow);
+}
+
+/**
+ * Plans past their `expires_at` that were never applied become `expired` (an apply cut short too: what it bought
+ * stays bought); returns their ids, for the caller to cancel what they held.
+ */
+export async function expirePlans(
+  db: Executor,
+  now: Date,
+): Promise<Array<{ id: string; origin: PlanOrigin }>> {
+  // Each plan expired is a `plan_expired` notification, written by the statement that expires it.
+  return rows<{ id: string; origin: PlanOrigin }>(
+    db,
+    sql`with expired as (
+          update saved_plans set status = 'expired', reserved = 0, ended_at = ${now.toISOString()}::timestamptz,
+            reason = 'not applied before ' || to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+          where status in ('pending_approval', 'approved', 'applying') and expires_at <= ${now.toISOString()}::timestamptz
+          returning id, kind, origin, author, total, items, approvals_required, expires_at
+        ), notice as (${planNotices("plan_expired", sql`select * from expired`)})
+        select id, origin from expired`,
+  );
+}
+
+/** Enough valid approvals: the plan is approved, and reserves its total (purchases) from now until applied or ended. */
+export async function markApproved(db: Executor, id: string, now: Date): Promise<boolean> {
+  const moved = await rows<{ id: string }>(
+    db,
+    sql`update saved_plans set status = 'approved', approved_at = ${now.toISOString()}::timestamptz,
+          reserved = case when kind = 'purchases' then total else 0 end
+        where id = ${id} and status = 'pending_approval' returning id`,
+  );
+  return moved.length > 0;
+}
+
+/** An apply (or a run's release of a held plan) starts, or resumes one cut short. */
+export async function markApplying(db: Executor, id: string): Promise<boolean> {
+  const moved = await rows<{ id: string }>(
+    db,
+    sql`update saved_plans set status = 'applying' where id = ${id} and status in ('approved', 'applying') returning id`,
+  );
+  return moved.length > 0;
+}
+
+/** Every item is bought, sent or left: the plan is applied once and for all, and its reservation ends. */
+export async function markApplied(db: Executor, id: string, now: Date): Promise<boolean> {
+  const moved = await rows<{ id: string }>(
+    db,
+    sql`update saved_plans set status = 'applied', applied_at = ${now.toISOString()}::timestamptz, reserved = 0
+        where id = ${id} and status in ('approved', 'applying') returning id`,
+  );
+  return moved.length > 0;
+}
+
+/** A rejection ends the plan. */
+export async function markRejected(db: Executor, id: string, reason: string, now: Date): Promise<boolean> {
+  const moved = await rows<{ id: string }>(
+    db,
+    sql`update saved_plans set status = 'rejected', reserved = 0, ended_at = ${now.toISOString()}::timestamptz,
+          reason = ${reason}
+        where id = ${id} and status in ('pending_approval', 'approved') returning id`,
+  );
+  return moved.length > 0;
+}
+
+/** Held plans whose approvals are in and whose rows no run has released yet. */
+export async function approvedHeldPlans(db: Executor, now: Date): Promise<SavedPlanRow[]> {
+  const found = await rows<RawRow>(
+    db,
+    sql`select ${COLUMNS} from saved_plans
+        where status = 'approved' and origin = 'held' and expires_at > ${now.toISOString()}::timestamptz
+        order by approved_at, id`,
+  );
+  return found.map(toRow);
+}
+
+/** Held plans whose rows runs are buying, for the end of a run: those with nothing left to buy are applied. */
+export async function applyingHeldPlans(db: Executor): Promise<string[]> {
+  const found = await rows<{ id: string }>(
+    db,
+    sql`select id from saved_plans where status = 'applying' and origin = 'held'`,
+  );
+  return found.map((r) => r.id);
+}
+
+/** Records one approver's signed decision; false when that approver has decided on this plan already. */
+export async function recordDecision(db: Executor, planId: string, approval: Approval): Promise<boolean> {
+  const inserted = await rows<{ plan_id: string }>(
+    db,
+    sql`insert into plan_approvals (plan_id, approver, decision, digest, signature, reason, at)
+        values (${planId}, ${approval.approver}, ${approval.decision}, ${approval.digest}, ${approval.signature},
+          ${approval.reason}, ${approval.at}::timestamptz)
+        on conflict (plan_id, approver) do nothing returning plan_id`,
+  );
+  return inserted.length > 0;
+}
+
+export async function readDecisions(db: Executor, planId: string): Promise<Approval[]> {
+  const found = await rows<Omit<Approval, "at"> & { at: Date | string }>(
+    db,
+    sql`select approver, decision, digest, signature, reason, at from plan_approvals where plan_id = ${planId}
+        order by at, approver`,
+  );
+  return found.map((a) => ({ ...a, at: new Date(a.at).toISOString() }));
+}
+
+/** Decisions of many plans at once (`saved list`). */
+export async function decisionsOf(db: Executor, ids: readonly string[]): Promise<Map<string, Approval[]>> {
+  const result = new Map<string, Approval[]>();
+  if (ids.length === 0) return result;
+  const found = await rows<Omit<Approval, "at"> & { plan_id: string; at: Date | string }>(
+    db,
+    sql`select plan_id, approver, decision, digest, signature, reason, at from plan_approvals
+        where plan_id = any(${`{${ids.map((id) => `"${id}"`).join(",")}}`}::text[]) order by at, approver`,
+  );
+  for (const { plan_id, ...a } of found) {
+    const list = result.get(plan_id) ?? [];
+    list.push({ ...a, at: new Date(a.at).toISOString() });
+    result.set(plan_id, list);
+  }
+  return result;
+}
+
+/** Plans still open (pending approval, approved, being applied), oldest first, without their documents. */
+export async function listOpenPlans(db: Executor, now: Date): Promise<Omit<SavedPlanRow, "document">[]> {
+  const found = await rows<RawRow>(
+    db,
+    sql`select ${sql.raw(HEAD_COLUMNS)}, '{}'::json as document from saved_plans
+        where status in ('pending_approval', 'approved', 'applying') and expires_at > ${now.toISOString()}::timestamptz
+        order by created_at, id limit 200`,
+  );
+  return found.map(toRow);
+}

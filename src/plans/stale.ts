@@ -1,0 +1,135 @@
+// Whether a purchase plan can still be applied as saved, item by item, without I/O: each item against the live
+// catalogue (its plan listed, its price at most the planned one, its phone still on its network), against the
+// ledger's rows of its key (ours, free, or taken by another source), and the items together against the budgets
+// and the wallet floor as the claim will walk them.
+import { formatMoney, type Money, parseMoney, ZERO } from "../money.js";
+import { applyGuards, type GuardLimits } from "../purchases/guards.js";
+import { type KeyedRow, planTag } from "../purchases/plan-rows.js";
+import type { LedgerState } from "../purchases/projection.js";
+import { type Catalogue, resolvePurchase } from "../purchases/resolve.js";
+import type { PurchaseItem } from "./document.js";
+
+/** Why an item cannot be applied as planned. */
+export type StaleCode =
+  | "price_rose"
+  | "plan_gone"
+  | "network_changed"
+  | "key_taken"
+  | "budget_short"
+  | "wallet_short"
+  | "unpriced";
+
+export interface StaleItem {
+  item: PurchaseItem;
+  code: StaleCode;
+  why: string;
+}
+
+/** What becomes of each item: bought now, done already (an earlier apply of this plan), or stale. */
+export interface ItemCheck {
+  toBuy: Array<{ item: PurchaseItem; live: Money; existing?: KeyedRow }>;
+  done: Array<{ item: PurchaseItem; row: KeyedRow }>;
+  stale: StaleItem[];
+}
+
+export interface CheckInputs {
+  planId: string;
+  items: readonly PurchaseItem[];
+  catalogue: Catalogue;
+  existing: ReadonlyMap<string, KeyedRow>;
+  limits: GuardLimits;
+  /** The guards' start: committed today with the reservations ahead of this plan, the wallet and what is in flight. */
+  committedToday: Money;
+  ledger: Pick<LedgerState, "wallet" | "inFlight">;
+}
+
+const WAITING: readonly string[] = ["queued", "held"];
+
+export function checkPurchaseItems(inputs: CheckInputs): ItemCheck {
+  const result: ItemCheck = { toBuy: [], done: [], stale: [] };
+  const ours = planTag(inputs.planId);
+  for (const item of inputs.items) {
+    const row = inputs.existing.get(item.request_key);
+    if (row && row.approval === ours && !row.pruned && !WAITING.includes(row.state)) {
+      result.done.push({ item, row });
+      continue;
+    }
+    const taken = row ? keyTaken(row, ours) : null;
+    if (taken) {
+      result.stale.push({ item, code: "key_taken", why: taken });
+      continue;
+    }
+    const priced = livePrice(item, inputs.catalogue);
+    if ("why" in priced) result.stale.push({ item, ...priced });
+    else result.toBuy.push({ item, live: priced.live, ...(row ? { existing: row } : {}) });
+  }
+  return guardStale(result, inputs);
+}
+
+/** Why another source has this key, or null when the plan may buy it (its own row waiting, or a free queued row). */
+function keyTaken(row: KeyedRow, ours: string): string | null {
+  if (row.pruned) return `key already used by purchase ${row.id} (${row.state}, pruned from the ledger)`;
+  if (row.approval === ours) return null;
+  if (row.state === "queued" && (row.approval === null || row.approval.startsWith("run:"))) return null;
+  if (row.state === "held") return `key held for approval by ${row.approval?.replace(/^plan:/, "plan ")}`;
+  return `key already bought by another source: purchase ${row.id} is ${row.state}`;
+}
+
+/** The item against the live catalogue: its live price, or why it is stale. */
+function livePrice(
+  item: PurchaseItem,
+  catalogue: Catalogue,
+): { live: Money } | { code: StaleCode; why: string } {
+  const planned = parseMoney(item.price);
+  const resolved = resolvePurchase(
+    { network: item.network_id, plan_id: item.plan_id, phone: item.phone, ported: item.ported },
+    catalogue,
+  );
+  if (!resolved.ok) {
+    switch (resolved.code) {
+      case "plan_not_found":
+      case "plan_unusable":
+      case "unknown_network":
+        return { code: "plan_gone", why: `plan gone: ${resolved.reason}` };
+      case "wrong_network":
+      case "unknown_prefix":
+        return { code: "network_changed", why: `phone's network changed: ${resolved.reason}` };
+      case "catalogue_unavailable":
+        return { code: "unpriced", why: `cannot check the price: ${resolved.reason}` };
+      default:
+        return { code: "plan_gone", why: `${resolved.code}: ${resolved.reason}` };
+    }
+  }
+  if (resolved.amount.gt(planned))
+    return {
+      code: "price_rose",
+      why: `price rose from ${formatMoney(planned)} to ${formatMoney(resolved.amount)}`,
+    };
+  return { live: resolved.amount };
+}
+
+/** Walks the budgets and the wallet floor over the items to buy, in order, at their live prices. */
+function guardStale(check: ItemCheck, inputs: CheckInputs): ItemCheck {
+  const decisions = applyGuards(
+    check.toBuy.map((b) => b.live),
+    inputs.limits,
+    {
+      dailyCommitted: inputs.committedToday,
+      runCommitted: ZERO,
+      walletBalance: inputs.ledger.wallet?.balance,
+      inFlight: inputs.ledger.inFlight,
+    },
+  );
+  const toBuy: ItemCheck["toBuy"] = [];
+  check.toBuy.forEach((candidate, i) => {
+    const decision = decisions[i]!;
+    if (decision.ok) toBuy.push(candidate);
+    else
+      check.stale.push({
+        item: candidate.item,
+        code: decision.code === "wallet_floor" ? "wallet_short" : "budget_short",
+        why: `${decision.code === "wallet_floor" ? "wallet floor" : "budget"} now short: ${decision.reason}`,
+      });
+  });
+  return { ...check, toBuy };
+}

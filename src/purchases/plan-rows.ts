@@ -1,0 +1,208 @@
+// The ledger rows of saved plans and of the approval gate: each move is one statement naming the states it expects,
+// setting `approval` (what lets a run buy the row) and appending the event. None of these states counts against a
+// budget (queued, held, cancelled), so no budget row changes.
+import { sql } from "drizzle-orm";
+import { type Executor, rows } from "../db/client.js";
+import type { PurchaseState } from "../db/schema.js";
+import { idArray } from "./ledger.js";
+
+/** A plan's purchase as the ledger takes it: the planned price is its `max_price` (never bought above it). */
+export interface PlanRow {
+  request_key: string;
+  source: string;
+  job_name: string | null;
+  fire_time: string | null;
+  network: string;
+  plan_id: string;
+  phone: string;
+  ported: boolean;
+  price: string;
+  max_attempts: number;
+}
+
+export function planTag(planId: string): string {
+  return `plan:${planId}`;
+}
+
+/**
+ * Queues a plan's purchases under their own request keys, covered by the plan; a key the ledger has (or pruned)
+ * is left alone. Returns how many were new.
+ */
+export async function insertPlanRows(
+  db: Executor,
+  planId: string,
+  planRows: readonly PlanRow[],
+  actor: string,
+): Promise<number> {
+  if (planRows.length === 0) return 0;
+  const [inserted] = await rows<{ n: number }>(
+    db,
+    sql`with x as (
+          select * from json_to_recordset(${JSON.stringify(planRows)}::json) as x(request_key text, source text,
+            job_name text, fire_time timestamptz, network text, plan_id text, phone text, ported boolean,
+            price numeric, max_attempts integer)
+        ), inserted as (
+          insert into purchases (request_key, source, job_name, fire_time, network, plan_id, phone, ported, max_price,
+            max_attempts, not_before, requested_by, approval)
+          select request_key, source, job_name, fire_time, network, plan_id, phone, ported, price, max_attempts, now(),
+            ${planTag(planId)}, ${planTag(planId)} from x
+          where not exists (select 1 from pruned_purchases k where k.request_key = x.request_key)
+          on conflict (request_key) do nothing
+          returning id
+        ), events as (
+          insert into purchase_events (purchase_id, actor, to_state, reason)
+          select id, ${actor}, 'queued', ${`accepted from saved plan ${planId}`} from inserted
+        )
+        select count(*)::int as n from inserted`,
+  );
+  return inserted?.n ?? 0;
+}
+
+/**
+ * Queued rows of these keys that no plan covers yet (a `--queued` plan's items) are taken into the plan: covered by
+ * it, and never bought above its planned price. Returns how many.
+ */
+export async function adoptIntoPlan(
+  db: Executor,
+  planId: string,
+  items: ReadonlyArray<{ request_key: string; price: string }>,
+  actor: string,
+): Promise<number> {
+  if (items.length === 0) return 0;
+  const [moved] = await rows<{ n: number }>(
+    db,
+    sql`with x as (
+          select * from json_to_recordset(${JSON.stringify(items)}::json) as x(request_key text, price numeric)
+        ), moved as (
+          update purchases p set approval = ${planTag(planId)},
+            max_price = least(coalesce(p.max_price, x.price), x.price), updated_at = now()
+          from x where p.request_key = x.request_key and p.state = 'queued'
+            and (p.approval is null or p.approval like 'run:%')
+          returning p.id, p.max_price
+        ), events as (
+          insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
+          select id, ${actor}, 'queued', 'queued', 'taken into saved plan ' || ${planId} || ', at most ' || max_price
+          from moved
+        )
+        select count(*)::int as n from moved`,
+  );
+  return moved?.n ?? 0;
+}
+
+export interface KeyedRow {
+  request_key: string;
+  id: number;
+  state: PurchaseState;
+  approval: string | null;
+  pruned: boolean;
+}
+
+/** The ledger's rows of these keys (pruned ones too), in one statement. */
+export async function rowsByKey(db: Executor, keys: readonly string[]): Promise<Map<string, KeyedRow>> {
+  const found = new Map<string, KeyedRow>();
+  if (keys.length === 0) return found;
+  const list = JSON.stringify(keys);
+  const hit = await rows<Omit<KeyedRow, "id"> & { id: string | number }>(
+    db,
+    sql`with k as (select json_array_elements_text(${list}::json) as request_key)
+        select p.request_key, p.id, p.state, p.approval, false as pruned from purchases p join k using (request_key)
+        union all
+        select d.request_key, d.purchase_id, d.state, null, true from pruned_purchases d join k using (request_key)`,
+  );
+  for (const row of hit) found.set(row.request_key, { ...row, id: Number(row.id) });
+  return found;
+}
+
+/** How many rows of a plan are in each state. */
+export async function planRowStates(db: Executor, planId: string): Promise<Map<PurchaseState, number>> {
+  const found = await rows<{ state: PurchaseState; n: number }>(
+    db,
+    sql`select state, count(*)::int as n from purchases where approval = ${planTag(planId)} group by state`,
+  );
+  return new Map(found.map((r) => [r.state, r.n]));
+}
+
+/** The approval gate let these queued rows through for this run: their total needed no approval. */
+export async function clearRows(db: Executor, ids: readonly number[], runId: string): Promise<number> {
+  if (ids.length === 0) return 0;
+  const moved = await rows<{ id: number }>(
+    db,
+    sql`update purchases set approval = ${`run:${runId}`}
+        where id = any(${idArray(ids)}::bigint[]) and state = 'queued' and approval is null returning id`,
+  );
+  return moved.length;
+}
+
+/**
+ * A run's rows wait for approval: queued → held, covered by the saved plan registered for them. Returns the ids
+ * moved (a row another run took meanwhile is left to it).
+ */
+export async function holdRows(
+  db: Executor,
+  ids: readonly number[],
+  planId: string,
+  event: { actor: string; reason: string },
+): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const moved = await rows<{ id: string | number }>(
+    db,
+    sql`with moved as (
+          update purchases set state = 'held', approval = ${planTag(planId)}, updated_at = now()
+          where id = any(${idArray(ids)}::bigint[]) and state = 'queued' and approval is null returning id
+        ), events as (
+          insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
+          select id, ${event.actor}, 'queued', 'held', ${event.reason} from moved
+        )
+        select id from moved`,
+  );
+  return moved.map((r) => Number(r.id));
+}
+
+/**
+ * An approved plan's held rows go back to the queue, each never to be bought above its planned price (`caps`:
+ * request key → price). Returns how many.
+ */
+export async function releaseHeld(
+  db: Executor,
+  planId: string,
+  caps: ReadonlyArray<{ request_key: string; price: string }>,
+  event: { actor: string; reason: string },
+): Promise<number> {
+  if (caps.length === 0) return 0;
+  const [moved] = await rows<{ n: number }>(
+    db,
+    sql`with x as (
+          select * from json_to_recordset(${JSON.stringify(caps)}::json) as x(request_key text, price numeric)
+        ), moved as (
+          update purchases p set state = 'queued', not_before = now(), updated_at = now(),
+            max_price = least(coalesce(p.max_price, x.price), x.price)
+          from x where p.request_key = x.request_key and p.state = 'held' and p.approval = ${planTag(planId)}
+          returning p.id
+        ), events as (
+          insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
+          select id, ${event.actor}, 'held', 'queued', ${event.reason} from moved
+        )
+        select count(*)::int as n from moved`,
+  );
+  return moved?.n ?? 0;
+}
+
+/** A plan that ended unapproved (expired, rejected) cancels what it held, with the reason. Returns how many. */
+export async function cancelHeld(
+  db: Executor,
+  planId: string,
+  event: { actor: string; reason: string },
+): Promise<number> {
+  const [moved] = await rows<{ n: number }>(
+    db,
+    sql`with moved as (
+          update purchases set state = 'cancelled', reason = ${event.reason}, settled_at = now(), updated_at = now()
+          where approval = ${planTag(planId)} and state = 'held' returning id
+        ), events as (
+          insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
+          select id, ${event.actor}, 'held', 'cancelled', ${event.reason} from moved
+        )
+        select count(*)::int as n from moved`,
+  );
+  return moved?.n ?? 0;
+}

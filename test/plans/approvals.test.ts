@@ -1,0 +1,178 @@
+// Approvals: tiers by amount, distinct approvers who are not the author, keys the config names, signatures over
+// the digest that `apply` checks again; a rejection ends a plan.
+import { statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { PurchasePlan } from "../../src/plans/document.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { runCli } from "../helpers/cli.js";
+import { type Ledger, mtnPhones, openLedgerFor, readJson } from "./helpers.js";
+
+const posts = (sandbox: Sandbox) => sandbox.requests().filter((r) => r.method === "POST").length;
+
+describe("approvals", { timeout: 120_000 }, () => {
+  let sandbox: Sandbox;
+  let ledger: Ledger;
+  const keys: Record<string, { file: string; publicKey: string }> = {};
+  let settings: Record<string, unknown>;
+  let fire = 0;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ seed: 14 });
+    ledger = await openLedgerFor("postgres", sandbox, {});
+    for (const name of ["ada", "bola", "cara"]) {
+      const out = join(ledger.dir, `${name}.key`);
+      const made = await runCli(["--json", "keys", "new", "--as", name, "--out", out]);
+      expect(made.code, made.stderr).toBe(0);
+      expect(statSync(out).mode & 0o777).toBe(0o600);
+      keys[name] = { file: out, publicKey: JSON.parse(made.stdout).public_key };
+    }
+    settings = {
+      purchases: [
+        { name: "three", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(3, 600) },
+        { name: "five", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(5, 610) },
+      ],
+      approvals: {
+        rules: [
+          { above: "500.00", approvals: 1 },
+          { above: "1000.00", approvals: 2 },
+        ],
+        approvers: Object.fromEntries(Object.entries(keys).map(([name, k]) => [name, k.publicKey])),
+      },
+    };
+    ledger.rewrite(settings);
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await ledger.drop();
+  });
+  beforeEach(() => sandbox.reset());
+
+  async function save(job: string, author: string): Promise<{ file: string; plan: PurchasePlan }> {
+    fire++;
+    const file = join(ledger.dir, `${job}-${fire}.plan`);
+    const fireTime = `2026-05-0${fire}T08:00:00Z`;
+    const saved = await ledger.cli([
+      "purchases",
+      "plan",
+      "--job",
+      job,
+      "--fire-time",
+      fireTime,
+      "--save",
+      file,
+      "--as",
+      author,
+    ]);
+    expect(saved.code, saved.stderr).toBe(0);
+    return { file, plan: readJson<PurchasePlan>(file) };
+  }
+  const approve = (file: string, as: string, key = keys[as]!.file) =>
+    ledger.cli(["approve", file, "--as", as, "--key", key]);
+
+  it("refuses an apply without approval, and an approval by the author or with another's key", async () => {
+    const { file, plan } = await save("three", "ada");
+    expect(plan.approvals_required).toBe(1);
+    const unapproved = await ledger.cli(["apply", file]);
+    expect(unapproved.code).toBe(1);
+    expect(unapproved.stderr).toContain(`plan ${plan.plan_id} needs 1 distinct approval, has 0`);
+    const byAuthor = await approve(file, "ada");
+    expect(byAuthor.code).toBe(1);
+    expect(byAuthor.stderr).toContain("an author cannot approve their own plan");
+    const wrongKey = await approve(file, "bola", keys.cara!.file);
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stderr).toContain("the key given is not bola's");
+    expect(posts(sandbox)).toBe(0);
+
+    const approved = await approve(file, "bola");
+    expect(approved.code, approved.stderr).toBe(0);
+    expect(approved.stdout).toContain("1 of 1 distinct approvals; it is approved and can be applied");
+    // The file carries the approval, signed over the digest.
+    const carried = readJson<PurchasePlan>(file).approvals;
+    expect(carried).toEqual([
+      expect.objectContaining({ approver: "bola", decision: "approve", digest: plan.digest }),
+    ]);
+    const [row] = await ledger.query<{ status: string; reserved: string }>(
+      sql`select status, reserved::text as reserved from saved_plans where id = ${plan.plan_id}`,
+    );
+    expect(row).toEqual({ status: "approved", reserved: "915.00" });
+    const applied = await ledger.cli(["apply", file]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(sandbox.debits()).toHaveLength(3);
+  });
+
+  it("a two-tier rule needs two distinct approvers; one approver counts once", async () => {
+    const { file, plan } = await save("five", "dan");
+    expect(plan.approvals_required).toBe(2);
+    expect((await approve(file, "bola")).stdout).toContain("1 of 2 distinct approvals");
+    const twice = await approve(file, "bola");
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain("bola has decided on plan");
+    const short = await ledger.cli(["apply", file]);
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain("needs 2 distinct approvals, has 1 (bola)");
+    expect(posts(sandbox)).toBe(0);
+    const second = await approve(file, "cara");
+    expect(second.stdout).toContain("2 of 2 distinct approvals; it is approved");
+    const applied = await ledger.cli(["apply", file]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(sandbox.debits()).toHaveLength(5);
+  });
+
+  it("an approval of other items is void, and apply checks every signature against the config's keys", async () => {
+    const first = await save("three", "dan");
+    const other = await save("three", "dan");
+    expect((await approve(first.file, "bola")).code).toBe(0);
+    // bola's approval of the first plan copied into the second plan's file: signed over other items.
+    const copied = readJson<PurchasePlan>(first.file).approvals;
+    writeFileSync(other.file, JSON.stringify({ ...readJson<PurchasePlan>(other.file), approvals: copied }));
+    const forged = await ledger.cli(["apply", other.file]);
+    expect(forged.code).toBe(1);
+    expect(forged.stderr).toContain("needs 1 distinct approval, has 0; void: bola approved other items");
+
+    // bola's key is no longer the config's: the ledger's approval no longer counts.
+    const stranger = {
+      ...settings,
+      approvals: {
+        ...(settings.approvals as object),
+        approvers: {
+          ada: keys.ada!.publicKey,
+          bola: keys.cara!.publicKey,
+          cara: keys.cara!.publicKey,
+        },
+      },
+    };
+    ledger.rewrite(stranger);
+    const revoked = await ledger.cli(["apply", first.file]);
+    expect(revoked.code).toBe(1);
+    expect(revoked.stderr).toContain("bola's signature does not verify with the key in approvals.approvers");
+    expect(posts(sandbox)).toBe(0);
+    ledger.rewrite(settings);
+  });
+
+  it("a rejection ends the plan", async () => {
+    const { file, plan } = await save("three", "dan");
+    const missing = await ledger.cli(["reject", file, "--as", "cara", "--key", keys.cara!.file]);
+    expect(missing.code).toBe(64);
+    const rejected = await ledger.cli([
+      "reject",
+      file,
+      "--as",
+      "cara",
+      "--key",
+      keys.cara!.file,
+      "--reason",
+      "not this month",
+    ]);
+    expect(rejected.code, rejected.stderr).toBe(0);
+    const apply = await ledger.cli(["apply", file]);
+    expect(apply.code).toBe(1);
+    expect(apply.stderr).toContain(`plan ${plan.plan_id} was rejected: rejected by cara: not this month`);
+    const late = await approve(file, "bola");
+    expect(late.code).toBe(1);
+    expect(late.stderr).toContain("is rejected");
+    expect(readJson<PurchasePlan>(file).approvals.map((a) => a.decision)).toEqual(["reject"]);
+    expect(posts(sandbox)).toBe(0);
+  });
+});

@@ -1,0 +1,71 @@
+// A sandbox, a ledger (a fresh PostgreSQL database or an embedded PGlite folder) and a config file pointing at
+// both, for the saved-plan tests that run the CLI as an operator does.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { SQL } from "drizzle-orm";
+import { openDatabase, rows } from "../../src/db/client.js";
+import type { Sandbox } from "../../src/sandbox/index.js";
+import { type CliResult, runCli } from "../helpers/cli.js";
+import { writeConfigFile } from "../helpers/config.js";
+import { createPostgresDatabase, type DbKind } from "../helpers/db.js";
+
+export interface Ledger {
+  kind: DbKind;
+  file: string;
+  dir: string;
+  cli(args: string[], env?: Record<string, string>): Promise<CliResult>;
+  query<T>(statement: SQL): Promise<T[]>;
+  /** Writes the config again with other settings (the database and sandbox stay). */
+  rewrite(extra: Record<string, unknown>): void;
+  drop(): Promise<void>;
+}
+
+export async function openLedgerFor(
+  kind: DbKind,
+  sandbox: Sandbox,
+  extra: Record<string, unknown>,
+): Promise<Ledger> {
+  const created = kind === "postgres" ? await createPostgresDatabase() : undefined;
+  const url = created?.url ?? "";
+  let { file, dir } = writeConfigFile(sandbox, url, extra);
+  const pgliteDir = join(dir, "pglite");
+  return {
+    kind,
+    get file() {
+      return file;
+    },
+    get dir() {
+      return dir;
+    },
+    cli: (args, env = {}) => runCli(["-c", file, ...args], env),
+    async query<T>(statement: SQL) {
+      const database = await openDatabase(url ? { url, maxConnections: 1 } : { pgliteDir });
+      try {
+        return await rows<T>(database.db, statement);
+      } finally {
+        await database.close();
+      }
+    },
+    rewrite(more) {
+      const again = writeConfigFile(sandbox, url, {
+        ...extra,
+        ...more,
+        database: { url, pglite_dir: pgliteDir },
+      });
+      file = again.file;
+      dir = again.dir;
+    },
+    async drop() {
+      await created?.drop();
+    },
+  };
+}
+
+export function readJson<T>(path: string): T {
+  return JSON.parse(readFileSync(path, "utf8")) as T;
+}
+
+/** Phones 0803xxxxxxx (MTN) counted from `from`. */
+export function mtnPhones(count: number, from = 0): string[] {
+  return Array.from({ length: count }, (_, i) => `0803${String(4_000_000 + from + i)}`);
+}
