@@ -4,6 +4,7 @@
 // secrets it is given, in any encoding.
 import { maskPhonesDeep, maskPhonesIn } from "../log/mask.js";
 import { parseMoney } from "../money.js";
+import { inert } from "../text/inert.js";
 import { redactSecretsDeep } from "../text/secrets.js";
 import type { NotifyMessage } from "./message.js";
 
@@ -45,8 +46,16 @@ export function formatAge(fromIso: string, now: Date): string {
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 type Facts = Record<string, unknown>;
+/**
+ * A fact as text. Facts hold text from outside (a provider's reason, a reference, a domain): shown as data, its
+ * control characters, line breaks and bidi marks written out as escapes, so it cannot make lines of its own.
+ */
 const str = (value: unknown): string | undefined =>
-  typeof value === "string" && value !== "" ? value : typeof value === "number" ? String(value) : undefined;
+  typeof value === "string" && value !== ""
+    ? inert(value)
+    : typeof value === "number"
+      ? String(value)
+      : undefined;
 
 /** The headline: what happened, how much money, how old. */
 export function headline(message: NotifyMessage, now: Date): string {
@@ -124,7 +133,7 @@ function eventLine(message: NotifyMessage, facts: Facts, createdAt: string, now:
     case "website_drift":
     case "website_apply_failed":
     case "mass_delete_refused": {
-      const details = Array.isArray(facts.details) ? facts.details.map(String) : [];
+      const details = Array.isArray(facts.details) ? facts.details.map((d) => inert(String(d))) : [];
       return details.length > 0
         ? details.join("\n")
         : `pass ${str(facts.pass) ?? "?"}: ${str(facts.summary) ?? "?"}`;

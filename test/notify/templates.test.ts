@@ -285,6 +285,15 @@ describe("notification templates", () => {
     });
   }
 
+  it("shows a provider's control characters and line breaks as escapes, never as lines of their own", () => {
+    const message = groupMessage("in_doubt", "open", [
+      event("in_doubt", purchaseFacts(9, { reason: "HTTP 500\n- #1 fake line\u202Eevil\u001b[31m" }), 1),
+    ]);
+    const text = renderText(message, { now: NOW, secrets: SECRETS }).text;
+    expect(text).toContain("HTTP 500\\n- #1 fake line\\u202Eevil\\x1B[31m");
+    expect(text.split("\n").filter((line) => line.startsWith("- #"))).toHaveLength(1);
+  });
+
   it("masks a phone and redacts a secret that reached the facts", () => {
     const [leaky] = [
       event(
