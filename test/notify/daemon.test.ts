@@ -14,7 +14,7 @@ import {
   waitFor,
   waitReady,
 } from "../daemon/helpers.js";
-import { notificationsTo } from "./helpers.js";
+import { HOOK_SECRET, notificationsTo, SLACK_PATH, TG_TOKEN } from "./helpers.js";
 
 describe("notifications from two replicas", () => {
   const fixture = useLedger({ seed: 17, faults: { endpoints: { data: { rate500After: 1 } } } });
@@ -40,7 +40,7 @@ describe("notifications from two replicas", () => {
     const delivered = (n: number) => () =>
       receivers.received("slack").length >= n && receivers.received("webhook").length >= n;
 
-    await insertIntake(fixture.database, 1);
+    const phones = await insertIntake(fixture.database, 1);
     await waitFor("the first message on Slack and the webhook", delivered(1), { daemons: replicas });
 
     // One replica stops and starts again; a second purchase goes in_doubt once it is back, and its message
@@ -50,7 +50,7 @@ describe("notifications from two replicas", () => {
     expect(await first.exited).toBe(0);
     replicas[0] = spawnDaemon(files[0]!.file, files[0]!.port);
     await waitReady(replicas[0]);
-    await insertIntake(fixture.database, 1, 1);
+    phones.push(...(await insertIntake(fixture.database, 1, 1)));
     await waitFor("the second message", delivered(2), { daemons: replicas });
     await waitFor(
       "every delivery recorded sent",
@@ -90,5 +90,22 @@ describe("notifications from two replicas", () => {
       .reduce((sum, line) => sum + Number(line.split(" ").pop()), 0);
     expect(sent).toBeGreaterThanOrEqual(1);
     expect(metrics[0]!.body).toMatch(/^topsync_notification_outbox_oldest_seconds 0$/m);
+
+    // Neither the daemons' logs nor what the channels received carry a phone or a secret.
+    const everything = [
+      first.stderr(),
+      ...replicas.map((r) => r.stderr()),
+      ...receivers.requests().map((r) => `${r.body} ${JSON.stringify(r.headers)}`),
+    ].join("\n");
+    expect(everything).toContain("sent to ops-slack");
+    for (const secret of [
+      ...phones,
+      fixture.sandbox.apiKey,
+      fixture.sandbox.analyticsApiKey,
+      HOOK_SECRET,
+      TG_TOKEN,
+      SLACK_PATH,
+    ])
+      expect(everything).not.toContain(secret);
   });
 });
