@@ -24,6 +24,7 @@ for (const [script, ...args] of [
   ["plan.js"],
   ["large-csv.js"],
   ["statement.js", ...statementArgs],
+  ["notify.js"],
 ]) {
   execFileSync(process.execPath, [new URL(script, import.meta.url).pathname, ...args], { stdio: "inherit" });
 }

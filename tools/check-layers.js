@@ -3,15 +3,19 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
-/** Top to bottom. A folder (or root file) is named by its first path segment under src/. */
+/**
+ * Top to bottom. A folder (or root file) is named by its first path segment under src/, or by a longer path when
+ * one is listed (notify/outbox, the outbox writer the ledger calls, sits far below the rest of notify/).
+ */
 export const LAYERS = [
   ["cli.ts"],
   ["cli"],
   ["schedule"],
   ["report", "server"],
-  ["plans"],
+  ["plans", "notify"],
   ["purchases", "websites", "sandbox", "clients.ts"],
   ["config"],
+  ["notify/outbox"],
   ["reseller", "analytics"],
   ["http", "db"],
   ["time", "log", "text", "package-root.ts", "money.ts", "duration.ts", "calendar.ts", "clock.ts", "errors.ts", "semaphore.ts"],
@@ -28,8 +32,11 @@ function files(dir) {
   });
 }
 
+const NESTED = LAYERS.flat().filter((name) => name.includes("/"));
+
 function unit(file) {
-  return relative(root, file).split("/")[0];
+  const path = relative(root, file);
+  return NESTED.find((name) => path.startsWith(`${name}/`)) ?? path.split("/")[0];
 }
 
 const IMPORT =

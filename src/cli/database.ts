@@ -4,8 +4,9 @@
 import { type Database, openDatabase } from "../db/client.js";
 import { migrate } from "../db/migrate.js";
 import type { CommandContext } from "./context.js";
+import { sayOutboxWaits } from "./notify-waiting.js";
 
-type LedgerContext = Pick<CommandContext, "config" | "defer">;
+type LedgerContext = Pick<CommandContext, "config" | "defer"> & Partial<Pick<CommandContext, "logger">>;
 
 function openConfigured(ctx: LedgerContext): Promise<Database> {
   return openDatabase({
@@ -22,6 +23,7 @@ export async function openUnmigrated(ctx: LedgerContext): Promise<Database> {
 }
 
 export async function openLedger(ctx: LedgerContext): Promise<Database> {
+  const opened = new Date();
   const database = await openConfigured(ctx);
   try {
     await migrate(database.db);
@@ -29,7 +31,10 @@ export async function openLedger(ctx: LedgerContext): Promise<Database> {
     await database.close();
     throw error;
   }
-  ctx.defer(() => closeLedger(database));
+  ctx.defer(async () => {
+    await sayOutboxWaits(ctx, database, opened);
+    await closeLedger(database);
+  });
   return database;
 }
 

@@ -1,7 +1,7 @@
 // `topsync demo` (`npm start`): the sandbox in-process, the committed config pointed at it and at a fresh
 // embedded database, and one full cycle: the catalogue, a bulk job bought and verified, a purchase whose
-// answer is lost settled by the provider's notification, a saved plan approved and applied exactly, the websites,
-// the ledger.
+// answer is lost settled by the provider's notification, what the operator was told, a saved plan approved and
+// applied exactly, the websites, the ledger.
 import { randomBytes } from "node:crypto";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,6 +16,7 @@ import { networksCommand, plansCommand } from "./catalogue.js";
 import { type CommandContext, type GlobalOptions, openContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { demoLostAnswer } from "./demo-lost-answer.js";
+import { demoNotifications, demoNotify } from "./demo-notify.js";
 import { demoSavedPlans } from "./demo-plans.js";
 import { write } from "./output.js";
 import { purchasesListCommand } from "./purchases-ledger.js";
@@ -58,6 +59,7 @@ export async function demoCommand(globals: GlobalOptions): Promise<void> {
       timestamp_header: undefined,
       allow_from: [],
     },
+    notifications: demoNotifications(sandbox),
   });
   const ctx = await openContext(globals, pointAtSandbox);
   try {
@@ -72,6 +74,7 @@ export async function demoCommand(globals: GlobalOptions): Promise<void> {
     const database = await openLedger(ctx);
     await bulkPurchase(ctx, database);
     await demoLostAnswer(ctx, sandbox, database);
+    await demoNotify(ctx, sandbox, database);
     await demoSavedPlans(ctx, sandbox, DEMO_DIR);
     write("\n== websites: the declared list of config.yaml applied to the analytics service ==\n");
     await websitesApplyCommand(ctx, { autoApprove: true });

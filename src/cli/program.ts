@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { packageRoot } from "../package-root.js";
 import type { CommandContext, GlobalOptions } from "./context.js";
+import { registerNotifyCommands } from "./notify-commands.js";
 import { registerPlanCommands } from "./plan-commands.js";
 import { registerReportCommands } from "./report-commands.js";
 import { registerWebsiteCommands } from "./websites-commands.js";
@@ -59,6 +60,7 @@ program
   .description("serve both simulated APIs on loopback until stopped")
   .option("--reseller-port <port>", "reseller port", "4010")
   .option("--analytics-port <port>", "analytics port", "4020")
+  .option("--receiver-port <port>", "notification receivers' port (Slack, Telegram, webhook)", "4030")
   .option("--host <host>", "address to listen on", "127.0.0.1")
   .option("--latency <ms>", "added latency per request in ms", "0")
   .option("--seed <n>", "seed for outcomes and faults", "1")
@@ -261,6 +263,7 @@ websites
 registerWebsiteCommands(websites, withContext);
 registerReportCommands(program, withContext);
 registerPlanCommands(program, purchases, withContext);
+registerNotifyCommands(program, withContext);
 
 /** Runs the command line; resolves to the process's exit code. */
 export async function main(argv: string[]): Promise<number> {

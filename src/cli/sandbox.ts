@@ -6,6 +6,7 @@ import { write } from "./output.js";
 export interface SandboxFlags {
   resellerPort: string;
   analyticsPort: string;
+  receiverPort: string;
   host: string;
   latency: string;
   seed: string;
@@ -54,6 +55,7 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
     host: flags.host,
     resellerPort: integer(flags.resellerPort, "--reseller-port", 0, 65_535),
     analyticsPort: integer(flags.analyticsPort, "--analytics-port", 0, 65_535),
+    receiverPort: integer(flags.receiverPort, "--receiver-port", 0, 65_535),
     latencyMs: integer(flags.latency, "--latency", 0, 600_000),
     seed: integer(flags.seed, "--seed", 0, 2 ** 31),
     failRate: share(flags.failRate, "--fail-rate"),
@@ -92,6 +94,7 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
     `sandbox reseller  ${sandbox.resellerUrl}\n` +
       `sandbox analytics ${sandbox.analyticsUrl}\n` +
       `admin             ${sandbox.resellerUrl}/__admin/state\n` +
+      `notifications     ${sandbox.receivers.url} (/slack/…, /bot<token>/sendMessage, /hooks/…; what arrived: /__admin/received)\n` +
       `throttle          ${flags.throttle ? `analytics API ${flags.throttleLimit} requests per ${flags.throttleWindow}s (--no-throttle: off)` : "off"}\n` +
       `API keys are the sandbox defaults of config.yaml. Ctrl-C stops.\n`,
   );

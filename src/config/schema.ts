@@ -24,6 +24,7 @@ import {
   timeZone,
   tokenList,
 } from "./fields.js";
+import { notificationsSchema } from "./notifications.js";
 import { PRIVACY_NAMES, type Privacy, privacyCode } from "./privacy.js";
 
 export const DEFAULT_TIMEZONE = "Africa/Lagos";
@@ -525,6 +526,7 @@ export const configSchema = z
     webhooks: webhooksSchema.prefault({}),
     statements: statementsSchema.prefault({}),
     approvals: approvalsSchema.prefault({}),
+    notifications: notificationsSchema.prefault({}),
     log: logSchema.prefault({}),
   })
   .superRefine(checkUnique, evenWithFieldIssues);
@@ -562,4 +564,5 @@ export type ServerConfig = Config["server"];
 export type WebhooksConfig = Config["webhooks"];
 export type LogConfig = Config["log"];
 export type { ApprovalRule, ApprovalsConfig } from "./approvals.js";
+export type { ChannelConfig, NotificationRule, NotificationsConfig } from "./notifications.js";
 export type LogLevel = LogConfig["level"];

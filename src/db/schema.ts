@@ -440,3 +440,77 @@ export const planApprovals = pgTable(
   },
   (t) => [primaryKey({ name: "plan_approvals_pkey", columns: [t.plan_id, t.approver] })],
 );
+/**
+ * The notification outbox: one row per event an operator is told of (an in_doubt purchase, a budget threshold, the
+ * wallet below its floor, …), written by the statement or transaction of the ledger change that causes it, so a
+ * change rolled back tells no one. The key (trigger, subject, episode) is one message's worth of event: writing it
+ * again (a replica, a retry, a restart) adds nothing. `facts` hold what a message says, phones masked and no
+ * secret. The daemon groups pending rows of one trigger into messages (`notification_deliveries`).
+ */
+export const notificationOutbox = pgTable(
+  "notification_outbox",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    trigger: text("trigger").notNull(),
+    subject: text("subject").notNull(),
+    episode: text("episode").notNull(),
+    /** open (the episode starts), repeat (still open after `repeat`), resolved (it ended). */
+    kind: text("kind").notNull().default("open"),
+    facts: jsonb("facts").notNull(),
+    /** pending (not yet in a message), routed (in one), dropped (no rule sends it). */
+    status: text("status").notNull().default("pending"),
+    created_at: at("created_at").notNull().defaultNow(),
+    routed_at: at("routed_at"),
+  },
+  (t) => [
+    uniqueIndex("notification_outbox_key").on(t.trigger, t.subject, t.episode),
+    index("notification_outbox_pending").on(t.trigger, t.id).where(sql`status = 'pending'`),
+    index("notification_outbox_subject").on(t.subject, t.trigger),
+    // The episodes that may be repeated: what the notifier's look for open episodes reads, not the whole outbox.
+    index("notification_outbox_open")
+      .on(t.created_at)
+      .where(
+        sql`kind = 'open' and status = 'routed' and trigger in ('in_doubt', 'unverified', 'verify_mismatch', 'wallet_low')`,
+      ),
+  ],
+);
+
+/**
+ * One message to one channel: the events it groups, the message as a value, and its delivery. A deliverer takes a
+ * row for a while (`lease_until`, claimed with SKIP LOCKED), so one replica sends it; a row whose deliverer died
+ * is taken again once its lease is over.
+ */
+export const notificationDeliveries = pgTable(
+  "notification_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    channel: text("channel").notNull(),
+    trigger: text("trigger").notNull(),
+    kind: text("kind").notNull(),
+    event_ids: bigint("event_ids", { mode: "number" }).array().notNull(),
+    message: jsonb("message").notNull(),
+    /** pending, sending (leased), sent, failed (gave up after give_up_after). */
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    next_attempt_at: at("next_attempt_at").notNull().defaultNow(),
+    lease_until: at("lease_until"),
+    claimed_by: text("claimed_by"),
+    last_error: text("last_error"),
+    /** What the channel answered to the last attempt (status and a capped body, secrets redacted). */
+    answer: text("answer"),
+    /** When the oldest event of the message was written: delivery latency counts from here. */
+    first_event_at: at("first_event_at").notNull(),
+    created_at: at("created_at").notNull().defaultNow(),
+    sent_at: at("sent_at"),
+  },
+  (t) => [
+    index("notification_deliveries_due").on(t.channel, t.id).where(sql`status in ('pending', 'sending')`),
+    index("notification_deliveries_created").on(t.created_at),
+  ],
+);
+
+/** Each channel's pace, shared by every replica: no send before `next_send_at` (its pace, or a 429's Retry-After). */
+export const notificationChannels = pgTable("notification_channels", {
+  name: text("name").primaryKey(),
+  next_send_at: at("next_send_at").notNull().defaultNow(),
+});

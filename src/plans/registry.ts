@@ -4,6 +4,7 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import type { SavedPlanStatus } from "../db/schema.js";
+import { planNotices } from "../notify/outbox/write.js";
 import type { Approval, PlanDocument, PlanKind } from "./document.js";
 
 export type PlanOrigin = "saved" | "held";
@@ -76,16 +77,20 @@ export async function registerPlan(
 ): Promise<SavedPlanRow> {
   const { approvals: _carried, ...document } = plan;
   const approved = plan.approvals_required === 0;
+  // A plan that needs approval is an `approval_needed` notification, written by the statement that records it.
   const [row] = await rows<RawRow>(
     db,
-    sql`insert into saved_plans (id, kind, origin, author, status, digest, config_digest, document, total, items,
-          approvals_required, reserved, created_at, expires_at, approved_at)
-        values (${plan.plan_id}, ${plan.kind}, ${origin}, ${plan.author},
-          ${approved ? "approved" : "pending_approval"}, ${plan.digest}, ${plan.config_digest},
-          ${text ?? JSON.stringify(document)}::json, ${plan.total}::numeric, ${plan.items.length}, ${plan.approvals_required},
-          ${approved && plan.kind === "purchases" ? plan.total : "0"}::numeric, ${plan.created_at}::timestamptz,
-          ${plan.expires_at}::timestamptz, ${approved ? plan.created_at : null}::timestamptz)
-        returning ${COLUMNS}`,
+    sql`with registered as (
+          insert into saved_plans (id, kind, origin, author, status, digest, config_digest, document, total, items,
+            approvals_required, reserved, created_at, expires_at, approved_at)
+          values (${plan.plan_id}, ${plan.kind}, ${origin}, ${plan.author},
+            ${approved ? "approved" : "pending_approval"}, ${plan.digest}, ${plan.config_digest},
+            ${text ?? JSON.stringify(document)}::json, ${plan.total}::numeric, ${plan.items.length}, ${plan.approvals_required},
+            ${approved && plan.kind === "purchases" ? plan.total : "0"}::numeric, ${plan.created_at}::timestamptz,
+            ${plan.expires_at}::timestamptz, ${approved ? plan.created_at : null}::timestamptz)
+          returning ${COLUMNS}
+        ), notice as (${planNotices("approval_needed", sql`select * from registered where status = 'pending_approval'`)})
+        select * from registered`,
   );
   return toRow(row!);
 }
@@ -126,12 +131,16 @@ export async function expirePlans(
   db: Executor,
   now: Date,
 ): Promise<Array<{ id: string; origin: PlanOrigin }>> {
+  // Each plan expired is a `plan_expired` notification, written by the statement that expires it.
   return rows<{ id: string; origin: PlanOrigin }>(
     db,
-    sql`update saved_plans set status = 'expired', reserved = 0, ended_at = ${now.toISOString()}::timestamptz,
-          reason = 'not applied before ' || to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-        where status in ('pending_approval', 'approved', 'applying') and expires_at <= ${now.toISOString()}::timestamptz
-        returning id, origin`,
+    sql`with expired as (
+          update saved_plans set status = 'expired', reserved = 0, ended_at = ${now.toISOString()}::timestamptz,
+            reason = 'not applied before ' || to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+          where status in ('pending_approval', 'approved', 'applying') and expires_at <= ${now.toISOString()}::timestamptz
+          returning id, kind, origin, author, total, items, approvals_required, expires_at
+        ), notice as (${planNotices("plan_expired", sql`select * from expired`)})
+        select id, origin from expired`,
   );
 }
 

@@ -3,10 +3,11 @@
 // replica can spend the same money twice. Due rows are read without locks (`readDue`), resolved in JS, and
 // then taken by one statement (`claim`) that locks them with SKIP LOCKED, checks each is still the row
 // version that was read, and decides and writes everything: one round trip per batch, no open transaction.
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Database, Executor, Queryable } from "../db/client.js";
 import { rows } from "../db/client.js";
 import { type Money, ZERO } from "../money.js";
+import { budgetNotices } from "../notify/outbox/write.js";
 import { budgetDay, type GuardLimits } from "./guards.js";
 import { idArray } from "./ledger.js";
 import { resolveRow } from "./projection.js";
@@ -28,6 +29,8 @@ export interface ClaimOptions {
   ensuredDays?: Set<string>;
   /** The saved plan this run applies: plans approved before it keep their reservations, its own does not count. */
   savedPlan?: string;
+  /** Percentages of the daily limit whose crossing writes a `budget` notification (notifications.budget_thresholds). */
+  budgetThresholds?: readonly number[];
 }
 
 export interface Claimed {
@@ -251,7 +254,7 @@ async function decideAndWrite(
           select coalesce(sum(amount), 0) as amount from moved where action = 'submit'
         ), budget as (
           update budget_days set committed = committed + (select amount from spent) where day = ${day}::date
-        ), claimed as (
+        )${thresholdNotices(day, dailyLimit, options.budgetThresholds)}, claimed as (
           update kv set value = jsonb_set(value, '{claimed}',
             to_jsonb(coalesce((value->>'claimed')::numeric, 0) + (select amount from spent)))
           where key = ${WALLET_KEY} and (select amount from spent) > 0
@@ -263,4 +266,17 @@ async function decideAndWrite(
         select id, action, reason from moved`,
   );
   return new Map(moved.map((m) => [Number(m.id), { action: m.action, reason: m.reason }]));
+}
+
+/** The claim's `budget` notifications: each threshold of the daily limit its spending crossed, once per day. */
+function thresholdNotices(day: string, dailyLimit: string | null, thresholds: readonly number[] = []): SQL {
+  if (dailyLimit === null || thresholds.length === 0) return sql``;
+  return sql`, budget_notice as (${budgetNotices({
+    day,
+    limit: dailyLimit,
+    thresholds,
+    before: sql`(select committed from g)`,
+    after: sql`(select committed from g) + (select amount from spent)`,
+    refused: sql`exists (select 1 from decided where final = 'reject' and final_reason like 'daily_budget:%')`,
+  })})`;
 }

@@ -11,6 +11,7 @@ import { TopsyncError } from "../errors.js";
 import { backoffDelay } from "../http/backoff.js";
 import type { Logger } from "../log/logger.js";
 import { formatMoney, type Money, parseMoney, ZERO } from "../money.js";
+import { writeNotices } from "../notify/outbox/write.js";
 import type { ResellerClient } from "../reseller/client.js";
 import { Semaphore } from "../semaphore.js";
 import { TransitionBatcher } from "./batcher.js";
@@ -219,10 +220,34 @@ class PurchaseRun {
       const gated = await this.passGate(catalogue.value);
       const summary = await this.executeHoldingLock(catalogue.value);
       if (gated) await this.deps.gate?.after(gated.run);
+      if (summary.stoppedBy) await this.noteRunFailed(summary.stoppedBy);
       return { ...summary, held: gated?.report.held ?? [] };
+    } catch (error) {
+      await this.noteRunFailed((error as Error).message ?? String(error));
+      throw error;
     } finally {
       await this.liveness.stop();
     }
+  }
+
+  /** A run stopped by a 401/403, a service or the database gone: `run_failed`, once per run (best effort). */
+  private async noteRunFailed(why: string): Promise<void> {
+    const facts = {
+      run: this.runId,
+      job: this.options.jobName ?? null,
+      reason: why.slice(0, 300),
+      ...this.counts(),
+    };
+    await writeNotices(this.deps.database, [
+      { trigger: "run_failed", subject: `run:${this.runId}`, episode: "stopped", facts },
+    ]).catch((error: unknown) =>
+      this.deps.logger.warn({ err: error }, `could not record the run_failed notification: ${String(error)}`),
+    );
+  }
+
+  private counts() {
+    const { claimed, submitted, failed, inDoubt } = this.progress;
+    return { claimed, submitted, failed, in_doubt: inDoubt, committed: this.progress.committed.toFixed(2) };
   }
 
   /**
@@ -379,6 +404,7 @@ class PurchaseRun {
       timeZone: config.timezone,
       ensuredDays: this.ensuredDays,
       savedPlan: this.options.savedPlan,
+      budgetThresholds: config.notifications.budget_thresholds,
     }).catch((error: unknown) => {
       window.settle(candidates, candidates);
       throw error;
@@ -670,6 +696,7 @@ class PurchaseRun {
       parseMoney(wallet.balance),
       wallet.seq,
       new Date(this.clock.now()),
+      this.deps.config.notifications.wallet_low,
     );
   }
 

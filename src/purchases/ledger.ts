@@ -4,6 +4,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, type Db, type Executor, rows } from "../db/client.js";
 import type { PurchaseState, purchases } from "../db/schema.js";
+import { purchaseNotices } from "../notify/outbox/write.js";
 import { cappedResponse, capText } from "../text/cap.js";
 import { recentlyBeating } from "./run-liveness.js";
 
@@ -93,6 +94,15 @@ const COLUMN_ASSIGNMENTS = sql.raw(
 );
 const COMMITTED_ARRAY = `{${COMMITTED_STATES.join(",")}}`;
 
+/** The notifications a transition causes (in_doubt, unverified, a mismatch note, a resolution), in its statement. */
+const TRANSITION_NOTICES = purchaseNotices(
+  sql`select event.id as event_id, event.purchase_id, event.from_state, event.to_state, event.reason, v.note,
+        v.reference, v.charged_amount as charged
+      from event join v on v.id = event.purchase_id
+      where event.to_state in ('in_doubt', 'unverified') or event.from_state in ('in_doubt', 'unverified')
+        or v.note is not null`,
+);
+
 /**
  * The one statement every transition runs, whatever its states and columns (so a batch can mix kinds and the
  * statement is prepared once): each item names the columns it sets (`set_columns`); the others keep their value.
@@ -125,6 +135,8 @@ function transitionStatement(payload: string, ids: string): SQL {
       insert into purchase_events (purchase_id, actor, from_state, to_state, reason, response)
       select moved.id, v.actor, moved.from_state, moved.to_state, v.event_reason, v.event_response
       from moved join v on v.id = moved.id
+      returning id, purchase_id, from_state, to_state, reason
+    ), notice as (${TRANSITION_NOTICES}
     ), budget as (
       update budget_days b set committed = b.committed + r.delta
       from (select budget_day, sum(after - before) as delta from moved
@@ -659,7 +671,11 @@ export async function sweepDeadSubmitting(
             select id, ${actor}, 'submitting', 'in_doubt',
               'found in submitting after its run stopped during the purchase call, so its outcome is unknown'
             from moved
-          )
+            returning id, purchase_id, from_state, to_state, reason
+          ), notice as (${purchaseNotices(
+            sql`select id as event_id, purchase_id, from_state, to_state, reason, null::text as note,
+                  null::text as reference, null::numeric as charged from event`,
+          )})
           select id from moved`,
     );
     swept += moved.length;

@@ -3,6 +3,7 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import { type Money, parseMoney } from "../money.js";
+import { walletLowNotices } from "../notify/outbox/write.js";
 import type { LedgerState } from "./projection.js";
 
 export const WALLET_KEY = "wallet";
@@ -56,12 +57,22 @@ export async function recordWalletBalance(
   balance: Money,
   seq: number,
   asOf: Date,
+  walletLow?: { below: Money; clear_above: Money },
 ): Promise<void> {
   const value = JSON.stringify({ balance: balance.toFixed(2), seq, as_of: asOf.toISOString() });
-  await rows(
-    db,
-    sql`insert into kv (key, value, updated_at) values (${WALLET_KEY}, ${value}::jsonb, now())
+  const record = sql`insert into kv (key, value, updated_at) values (${WALLET_KEY}, ${value}::jsonb, now())
         on conflict (key) do update set value = kv.value || excluded.value, updated_at = now()
-        where coalesce((kv.value->>'seq')::bigint, -1) < ${seq}`,
-  );
+        where coalesce((kv.value->>'seq')::bigint, -1) < ${seq}`;
+  if (!walletLow) {
+    await rows(db, record);
+    return;
+  }
+  // The wallet_low notification (crossing below, or back above clear_above) in the statement that records it.
+  const notices = walletLowNotices({
+    recorded: sql`select 1 from recorded`,
+    balance: balance.toFixed(2),
+    below: walletLow.below.toFixed(2),
+    clearAbove: walletLow.clear_above.toFixed(2),
+  });
+  await rows(db, sql`with recorded as (${record} returning 1), ${notices} select 1`);
 }

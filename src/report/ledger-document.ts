@@ -104,7 +104,41 @@ function ledgerSections(report: LedgerReport, at: (d: Date) => string, showPhone
     open,
     { id: "failures", title: "Failures by the provider's message", blocks: failureBlocks(report, showPhone) },
     { id: "websites", title: "Website passes", blocks: passBlocks(report, at) },
+    ...notificationSections(report, at),
   ];
+}
+
+/** Notification messages that failed for good, when there are any: a channel to look at. */
+function notificationSections(report: LedgerReport, at: (d: Date) => string): DocSection[] {
+  const failed = report.notificationsFailed ?? [];
+  if (failed.length === 0) return [];
+  const blocks: Block[] = [
+    text(
+      `${counted(failed.length, "notification message")} could not be delivered (topsync notify list --status failed).`,
+    ),
+    table(
+      "notifications",
+      [
+        right("Id"),
+        left("Created"),
+        left("Channel"),
+        left("Trigger"),
+        right("Events"),
+        right("Tries"),
+        left("Last error"),
+      ],
+      failed.map((f) => [
+        String(f.id),
+        at(f.createdAt),
+        f.channel,
+        f.trigger,
+        String(f.events),
+        String(f.attempts),
+        f.lastError ?? "-",
+      ]),
+    ),
+  ];
+  return [{ id: "notifications", title: "Notifications not delivered", blocks }];
 }
 
 function spendBlocks(days: SpendDay[], report: LedgerReport): Block[] {

@@ -91,6 +91,15 @@ export function ledgerJson(report: LedgerReport, options: { showPhone: boolean }
         changes: pass.changes,
       })),
     },
+    notifications_failed: (report.notificationsFailed ?? []).map((f) => ({
+      id: f.id,
+      channel: f.channel,
+      trigger: f.trigger,
+      events: f.events,
+      attempts: f.attempts,
+      created_at: f.createdAt.toISOString(),
+      last_error: f.lastError,
+    })),
   };
 }
 

@@ -71,6 +71,17 @@ export interface WebsitePass extends RunCounts {
   changes: Array<{ action: string; domain: string }>;
 }
 
+/** A notification message given up on (not delivered within notifications.give_up_after). */
+export interface FailedNotification {
+  id: number;
+  channel: string;
+  trigger: string;
+  events: number;
+  attempts: number;
+  createdAt: Date;
+  lastError: string | null;
+}
+
 export interface LedgerReport {
   generatedAt: Date;
   since: Date;
@@ -103,4 +114,6 @@ export interface LedgerReport {
     /** The latest passes (up to runs-read's limit), newest first. */
     shown: WebsitePass[];
   };
+  /** Notification messages of the period that failed for good (absent where the report was built without them). */
+  notificationsFailed?: FailedNotification[];
 }

@@ -16,6 +16,7 @@ import {
 } from "./controls.js";
 import { type FaultConfig, parseFaultConfig } from "./fault-config.js";
 import { DEFAULT_OPTIONS, mergeOptions, parseOptions, type SandboxOptions } from "./options.js";
+import { type Receivers, startReceivers } from "./receivers.js";
 import type { Debit, Refund, RequestLogEntry, WebsiteMutation, WebsiteRecord } from "./records.js";
 import { RESELLER_SERVICE } from "./reseller.js";
 import { closeServer, createServiceServer, listen } from "./server.js";
@@ -32,6 +33,7 @@ export {
   loadFaultsFile,
 } from "./fault-config.js";
 export type { SandboxOptions } from "./options.js";
+export type { ReceivedRequest, ReceiverFault, ReceiverKind, Receivers } from "./receivers.js";
 export type {
   Debit,
   Refund,
@@ -66,6 +68,8 @@ export interface Sandbox {
   statementCsv(): string;
   /** Sends the notifications held back (`notifyHold`) and resolves when every delivery has finished. */
   deliverNotifications(): Promise<void>;
+  /** Where notifications land: Slack (`/slack/…`), Telegram (`/bot<token>/sendMessage`), webhooks (`/hooks/…`). */
+  receivers: Receivers;
   /** Resolves promptly even with hanging requests: open sockets are destroyed. */
   close(): Promise<void>;
 }
@@ -76,13 +80,15 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
   const state = createState(options, parseFaultConfig(given.faults ?? { endpoints: {} }), () => new Date());
   const reseller = createServiceServer(state, RESELLER_SERVICE);
   const analytics = createServiceServer(state, ANALYTICS_SERVICE);
+  let receivers: Receivers | undefined;
   const closeAll = async () => {
     state.closing.abort();
-    await Promise.all([closeServer(reseller), closeServer(analytics)]);
+    await Promise.all([closeServer(reseller), closeServer(analytics), receivers?.close()]);
   };
   try {
     const resellerUrl = await listen(reseller, options.host, options.resellerPort);
     const analyticsUrl = await listen(analytics, options.host, options.analyticsPort);
+    receivers = await startReceivers(options.host, options.receiverPort);
     return {
       resellerUrl,
       analyticsUrl,
@@ -104,6 +110,7 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       reset: (o) => resetSandbox(state, o ?? {}),
       deliverNotifications: () => deliverNotifications(state),
       statementCsv: () => stringify(statementRows(state.transactions.values())),
+      receivers,
       close: closeAll,
     };
   } catch (error) {

@@ -9,6 +9,8 @@ const count = z.number().int().min(0);
 export const sandboxOptionsSchema = z.strictObject({
   resellerPort: z.number().int().min(0).max(65535).optional(),
   analyticsPort: z.number().int().min(0).max(65535).optional(),
+  /** The notification receivers (Slack-, Telegram-, webhook-compatible: receivers.ts). */
+  receiverPort: z.number().int().min(0).max(65535).optional(),
   host: z.string().min(1).optional(),
   apiKey: z.string().min(1).optional(),
   analyticsApiKey: z.string().min(1).optional(),
@@ -80,6 +82,7 @@ export type ResolvedOptions = Required<
 export const DEFAULT_OPTIONS: ResolvedOptions = {
   resellerPort: 0,
   analyticsPort: 0,
+  receiverPort: 0,
   host: "127.0.0.1",
   apiKey: "sandbox-reseller-key",
   analyticsApiKey: "sandbox-analytics-key",

@@ -12,6 +12,7 @@ import { WEBSITES_JOB } from "./fire-ledger.js";
 import { IntakeLoop } from "./intake-loop.js";
 import { fireTimeOf, runJobFire, slotOf } from "./job-fire.js";
 import { ReplicaLiveness } from "./liveness.js";
+import { startNotifier } from "./notifier-loop.js";
 import { PurchaseRuns } from "./purchase-runs.js";
 import { PurchaseWorker } from "./purchase-worker.js";
 import { Sweeper } from "./sweep.js";
@@ -67,7 +68,8 @@ export async function startDaemon(ctx: DaemonContext): Promise<Daemon> {
 
   const intake = new IntakeLoop(ctx, wakeWorker);
   const sweeper = new Sweeper(ctx, runs, coordinator, liveness, wakeWorker);
-  const loops = [intake.run(), sweeper.run()].map((loop) =>
+  const notifier = startNotifier(ctx);
+  const loops = [intake.run(), sweeper.run(), notifier].map((loop) =>
     loop.catch((error: unknown) =>
       ctx.logger.error({ err: error }, `a daemon loop stopped: ${String(error)}`),
     ),

@@ -2,6 +2,7 @@
 // replicas. Each function is one statement; the primary key on fire_key is what elects a single runner.
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
+import { missedFireNotices } from "../notify/outbox/write.js";
 
 export type FireStatus = "running" | "done" | "failed" | "skipped";
 
@@ -57,12 +58,16 @@ export async function recordSkippedFires(
       reason: f.reason,
     })),
   );
+  // Each fire newly recorded skipped is a `missed_fire` notification, written by the same statement.
   const inserted = await rows<{ fire_key: string }>(
     db,
-    sql`insert into schedule_fires (fire_key, job_name, fire_time, status, reason, claimed_by, finished_at)
-        select fire_key, job_name, fire_time, 'skipped', reason, ${recordedBy}, now()
-        from jsonb_to_recordset(${payload}::jsonb) as v(fire_key text, job_name text, fire_time timestamptz, reason text)
-        on conflict (fire_key) do nothing returning fire_key`,
+    sql`with inserted as (
+          insert into schedule_fires (fire_key, job_name, fire_time, status, reason, claimed_by, finished_at)
+          select fire_key, job_name, fire_time, 'skipped', reason, ${recordedBy}, now()
+          from jsonb_to_recordset(${payload}::jsonb) as v(fire_key text, job_name text, fire_time timestamptz, reason text)
+          on conflict (fire_key) do nothing returning fire_key, job_name, fire_time, reason
+        ), notice as (${missedFireNotices(sql`select * from inserted`)})
+        select fire_key from inserted`,
   );
   return inserted.length;
 }

@@ -9,6 +9,7 @@ import type { Config } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import { formatDuration } from "../duration.js";
 import type { Logger } from "../log/logger.js";
+import { readOutboxStats } from "../notify/read.js";
 import { NotificationBacklog } from "../purchases/notification-backlog.js";
 import { notificationDeps } from "../purchases/notifications.js";
 import { startHealthServer } from "../server/health.js";
@@ -87,7 +88,9 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
       },
       onRefused: (reason) => metrics.refused(reason),
       metrics: async () => {
-        metrics.setLedger(await ledgerStats(database, options), config);
+        const [ledger, outbox] = await Promise.all([ledgerStats(database, options), outboxStats(database)]);
+        metrics.setLedger(ledger, config);
+        metrics.setOutbox(ledger ? outbox : undefined);
         return { contentType: metrics.registry.contentType, body: await metrics.registry.metrics() };
       },
     });
@@ -207,4 +210,11 @@ async function ledgerStats(database: Database | undefined, options: ServiceOptio
     options.logger.warn(`metrics: cannot read the ledger: ${(error as Error).message}`);
     return undefined;
   }
+}
+
+async function outboxStats(database: Database | undefined) {
+  if (!database) return undefined;
+  return withTimeout(readOutboxStats(database.db), SCRAPE_TIMEOUT_MS, "the outbox did not answer").catch(
+    () => undefined,
+  );
 }

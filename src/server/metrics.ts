@@ -4,6 +4,8 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Config } from "../config/index.js";
 import type { CallObserver } from "../http/service-client.js";
+import type { DeliveryObserver } from "../notify/deliver.js";
+import type { OutboxStats } from "../notify/read.js";
 import type { PlanSummary } from "../websites/model.js";
 import type { LedgerStats } from "./ledger-stats.js";
 
@@ -109,11 +111,61 @@ export class DaemonMetrics {
     registers: [this.registry],
   });
 
+  private readonly notificationsSent = new Counter({
+    name: "topsync_notifications_sent_total",
+    help: "Notification messages this replica delivered, by channel and trigger.",
+    labelNames: ["channel", "trigger"],
+    registers: [this.registry],
+  });
+  private readonly notificationsFailed = new Counter({
+    name: "topsync_notifications_failed_total",
+    help: "Notification messages this replica gave up on (not delivered within notifications.give_up_after).",
+    labelNames: ["channel", "trigger"],
+    registers: [this.registry],
+  });
+  private readonly notificationLatency = new Histogram({
+    name: "topsync_notification_delivery_seconds",
+    help: "From the ledger change that caused a notification to its channel's answer, on this replica.",
+    labelNames: ["channel"],
+    buckets: [0.25, 0.5, 1, 2, 5, 15, 30, 60, 300, 3600],
+    registers: [this.registry],
+  });
+  private readonly outboxOldest = this.gauge(
+    "topsync_notification_outbox_oldest_seconds",
+    "Age of the oldest notification not yet delivered (an event waiting for its message or a message not sent), 0 when none (all replicas).",
+  );
+  private readonly outboxPending = this.gauge(
+    "topsync_notification_outbox_pending",
+    "Notifications not yet delivered: events waiting for their message, messages waiting to be sent (all replicas).",
+    ["what"],
+  );
+  private readonly walletBalance = this.gauge(
+    "topsync_wallet_balance_naira",
+    "The wallet balance the reseller last reported (absent until one has been).",
+  );
+  private readonly lastRunFailed = this.gauge(
+    "topsync_purchase_run_last_failed_timestamp_seconds",
+    "When a purchase run last stopped (a 401/403, the provider or the database gone), any replica; 0 when none has.",
+  );
+  private readonly outboxFailed = this.gauge(
+    "topsync_notification_outbox_failed",
+    "Notification messages marked failed in the outbox (all replicas; notify list shows them).",
+  );
+
+  /** Feeds the notification counters; give it to the notifier. */
+  readonly notifyObserver: DeliveryObserver = {
+    sent: (channel, trigger, latencyMs) => {
+      this.notificationsSent.inc({ channel, trigger });
+      this.notificationLatency.observe({ channel }, Math.max(0, latencyMs) / 1000);
+    },
+    failed: (channel, trigger) => this.notificationsFailed.inc({ channel, trigger }),
+  };
+
   /** The gauges read from the ledger: absent from /metrics while the ledger cannot be read. */
   private readonly ledgerGauges: Gauge[];
   private ledgerShown = true;
 
-  constructor(config: Pick<Config, "budget">) {
+  constructor(config: Pick<Config, "budget"> & Partial<Pick<Config, "notifications">>) {
     collectDefaultMetrics({ register: this.registry, prefix: "topsync_" });
     // Gauges named like counters (promtool warns): the per-type gauges beside them carry the same counts.
     for (const name of NAMED_LIKE_COUNTERS) this.registry.removeSingleMetric(`topsync_${name}`);
@@ -131,7 +183,30 @@ export class DaemonMetrics {
       ...(this.budgetLeft ? [this.budgetLeft] : []),
       this.scheduleFires,
       this.websitePlan,
+      this.outboxOldest,
+      this.outboxPending,
+      this.outboxFailed,
+      this.walletBalance,
+      this.lastRunFailed,
     ];
+    const walletLow = config.notifications?.wallet_low;
+    if (walletLow)
+      this.gauge(
+        "topsync_wallet_low_below_naira",
+        "notifications.wallet_low.below: a balance under it opens a wallet_low episode.",
+      ).set(Number(walletLow.below.toFixed(2)));
+  }
+
+  /** Sets the outbox gauges from a fresh read (read with the ledger's; unreadable, they leave with them). */
+  setOutbox(stats: OutboxStats | undefined): void {
+    if (!stats) return;
+    this.outboxOldest.set(stats.oldestSeconds);
+    this.outboxPending.set({ what: "events" }, stats.pendingEvents);
+    this.outboxPending.set({ what: "messages" }, stats.pendingMessages);
+    this.outboxFailed.set(stats.failedMessages);
+    this.lastRunFailed.set(stats.lastRunFailed ?? 0);
+    if (stats.walletBalance !== null) this.walletBalance.set(Number(stats.walletBalance));
+    else this.walletBalance.reset();
   }
 
   /** Feeds the latency histograms; give it to both service clients. */

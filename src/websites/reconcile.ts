@@ -11,6 +11,7 @@ import { type ApplyResult, applyPlan, type WebsiteWriter } from "./apply.js";
 import { deleteRefusal } from "./guards.js";
 import { hasChanges, type Plan } from "./model.js";
 import { loadOwnership } from "./ownership.js";
+import { passNotices } from "./pass-notices.js";
 import { planWebsites } from "./plan.js";
 import type { RetryPolicy } from "./retry.js";
 import {
@@ -113,7 +114,10 @@ export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions):
       else status = "cancelled";
     } catch (error) {
       // Per-website failures are results; only the database or a broken prompt end up here.
-      await finishRun(deps.db, runId, failedOutcome(error, "apply")).catch(() => {});
+      const failed = failedOutcome(error, "apply");
+      await finishRun(deps.db, runId, failed, passNotices(runId, "apply", plan, failed.errors)).catch(
+        () => {},
+      );
       throw error;
     }
   }
@@ -122,12 +126,12 @@ export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions):
   const counts = passCounts(plan, applied);
   const durationMs = clock.now() - started;
   const refusal = options.mode === "apply" ? undefined : deleteRefusal(plan, limits);
-  await finishRun(deps.db, runId, {
-    status,
-    ...counts,
-    errors,
-    summary: summaryOf(plan, listing.pages, durationMs, refusal?.message),
-  });
+  await finishRun(
+    deps.db,
+    runId,
+    { status, ...counts, errors, summary: summaryOf(plan, listing.pages, durationMs, refusal?.message) },
+    passNotices(runId, options.mode, plan, errors, refusal?.message),
+  );
   return { ...base, status, applied, counts, errors, durationMs };
 }
 

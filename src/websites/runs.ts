@@ -2,6 +2,7 @@
 // per-website errors and summary, so a pass that died midway still shows as `running`.
 import { sql } from "drizzle-orm";
 import { type Db, rows } from "../db/client.js";
+import { type Notice, noticesInsert } from "../notify/outbox/write.js";
 
 export type RunMode = "plan" | "apply" | "observe";
 export type RunStatus = "ok" | "partial" | "failed" | "cancelled";
@@ -39,13 +40,22 @@ export async function startRun(db: Db, mode: RunMode): Promise<number> {
   return Number(row!.id);
 }
 
-export async function finishRun(db: Db, id: number, outcome: RunOutcome): Promise<void> {
-  await db.execute(
-    sql`update website_runs set
+/** Closes a pass; the notifications it found (drift, failed applies, refused deletes) are written in its statement. */
+export async function finishRun(
+  db: Db,
+  id: number,
+  outcome: RunOutcome,
+  notices: readonly Notice[] = [],
+): Promise<void> {
+  const update = sql`update website_runs set
           finished_at = now(), status = ${outcome.status},
           created = ${outcome.created}, updated = ${outcome.updated}, deleted = ${outcome.deleted},
           unchanged = ${outcome.unchanged}, unmanaged = ${outcome.unmanaged}, conflicts = ${outcome.conflicts},
           errors = ${JSON.stringify(outcome.errors)}::jsonb, summary = ${JSON.stringify(outcome.summary)}::jsonb
-        where id = ${id}`,
-  );
+        where id = ${id}`;
+  if (notices.length === 0) await db.execute(update);
+  else
+    await db.execute(
+      sql`with run as (${update} returning id), notice as (${noticesInsert(notices)}) select 1`,
+    );
 }

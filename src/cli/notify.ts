@@ -1,0 +1,110 @@
+// `topsync notify list | flush | test`: the outbox on the command line. `list` shows events waiting for their
+// message and the messages with their delivery; `flush` delivers what a command run without the daemon left;
+// `test` sends one message to a channel and prints its answer.
+
+import { systemClock } from "../clock.js";
+import { parseDuration } from "../duration.js";
+import { ExitCode, UsageError } from "../errors.js";
+import { Notifier } from "../notify/notifier.js";
+import { listOutbox } from "../notify/read.js";
+import type { CommandContext } from "./context.js";
+import { openLedger } from "./database.js";
+import { renderJson, renderTable, write } from "./output.js";
+
+const STATUSES = ["pending", "sending", "sent", "failed", "routed", "dropped"];
+
+export interface ListFlags {
+  status?: string;
+  limit: string;
+}
+
+export async function notifyListCommand(ctx: CommandContext, flags: ListFlags): Promise<void> {
+  const limit = Number(flags.limit);
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new UsageError(`--limit must be a positive whole number, got "${flags.limit}"`);
+  if (flags.status !== undefined && !STATUSES.includes(flags.status))
+    throw new UsageError(`--status must be one of ${STATUSES.join(", ")}, got "${flags.status}"`);
+  const database = await openLedger(ctx);
+  const entries = await listOutbox(database.db, { limit, status: flags.status });
+  if (ctx.globals.json) return write(renderJson(entries));
+  write(
+    renderTable(entries, [
+      { header: "WHAT", value: (e) => e.what },
+      { header: "ID", value: (e) => String(e.id), align: "right" },
+      { header: "TRIGGER", value: (e) => (e.kind === "open" ? e.trigger : `${e.trigger} (${e.kind})`) },
+      { header: "TO", value: (e) => e.channel ?? e.subject ?? "-" },
+      { header: "STATUS", value: (e) => e.status },
+      { header: "EVENTS", value: (e) => String(e.events), align: "right" },
+      { header: "TRIES", value: (e) => String(e.attempts), align: "right" },
+      { header: "CREATED", value: (e) => e.created_at },
+      {
+        header: "LAST",
+        value: (e) => e.last_error ?? e.answer ?? (e.status === "pending" ? "waiting" : "-"),
+      },
+    ]),
+  );
+  write(
+    `${entries.length} entries${entries.length === limit ? ` (the newest ${limit}; --limit for more)` : ""}\n`,
+  );
+}
+
+export async function notifyFlushCommand(ctx: CommandContext, flags: { wait: string }): Promise<void> {
+  const waitMs = parseDuration(flags.wait);
+  const database = await openLedger(ctx);
+  const notifier = new Notifier({
+    database,
+    config: ctx.config,
+    logger: ctx.logger,
+    clock: systemClock,
+    claimer: `notify-flush:${process.pid}`,
+  });
+  ctx.defer(() => notifier.close());
+  const result = await notifier.flush(waitMs);
+  if (ctx.globals.json) write(renderJson(result));
+  else
+    write(
+      `sent ${result.sent}, failed ${result.failed}` +
+        (result.waiting > 0
+          ? `, ${result.waiting} still waiting (a channel's pace, Retry-After or a retry)`
+          : "") +
+        "\n",
+    );
+  if (result.failed > 0 || result.waiting > 0) process.exitCode = ExitCode.failure;
+}
+
+export async function notifyTestCommand(ctx: CommandContext, channel: string): Promise<void> {
+  const found = ctx.config.notifications.channels[channel];
+  if (!found) {
+    const names = Object.keys(ctx.config.notifications.channels);
+    throw new UsageError(
+      `no channel named "${channel}" under notifications.channels${names.length > 0 ? ` (there are: ${names.join(", ")})` : ""}`,
+    );
+  }
+  const database = await openLedger(ctx);
+  const notifier = new Notifier({
+    database,
+    config: ctx.config,
+    logger: ctx.logger,
+    clock: systemClock,
+    claimer: `notify-test:${process.pid}`,
+  });
+  ctx.defer(() => notifier.close());
+  const result = await notifier.test(channel);
+  const shown = {
+    channel,
+    type: found.type,
+    delivered: result.ok,
+    answer: result.answer,
+    ...(result.ok ? {} : { error: result.error }),
+  };
+  if (ctx.globals.json) write(renderJson(notifier.scrub(shown)));
+  else
+    write(
+      notifier.scrub(
+        result.ok
+          ? `${channel} (${found.type}): delivered — ${result.answer}\n`
+          : `${channel} (${found.type}): not delivered — ${result.error}${result.answer ? ` — ${result.answer}` : ""}\n`,
+      ),
+    );
+  if (!result.ok) process.exitCode = ExitCode.failure;
+}

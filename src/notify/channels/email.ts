@@ -1,0 +1,52 @@
+// Email through SMTP submission with nodemailer (STARTTLS on smtp://…:587, TLS on smtps://…:465), plain text.
+// nodemailer is loaded on the first send: most commands never mail.
+import type { Transporter } from "nodemailer";
+import type { ChannelConfig } from "../../config/index.js";
+import { renderText } from "../templates.js";
+import { type Channel, urlSecrets } from "./channel.js";
+
+type EmailConfig = Extract<ChannelConfig, { type: "email" }>;
+
+/** SMTP replies that say "try again later" (RFC 5321 4yz) are retried like any failure; the code is shown. */
+function smtpError(error: unknown): string {
+  const e = error as { responseCode?: number; code?: string; message?: string };
+  return `${e.responseCode ? `SMTP ${e.responseCode}` : (e.code ?? "error")}: ${e.message ?? String(error)}`;
+}
+
+export function emailChannel(name: string, config: EmailConfig, timeoutMs: number): Channel {
+  let transport: Promise<Transporter> | undefined;
+  const open = () =>
+    (transport ??= import("nodemailer").then(({ default: nodemailer }) =>
+      nodemailer.createTransport(config.smtp, {
+        connectionTimeout: timeoutMs,
+        greetingTimeout: timeoutMs,
+        socketTimeout: timeoutMs,
+      } as Record<string, unknown>),
+    ));
+  return {
+    name,
+    type: "email",
+    paceMs: config.pace,
+    secrets: urlSecrets(config.smtp),
+    async send(message, ctx) {
+      const { subject, text } = renderText(message, ctx);
+      try {
+        const info = (await (await open()).sendMail({ from: config.from, to: config.to, subject, text })) as {
+          response?: string;
+          rejected?: unknown[];
+        };
+        const answer = String(info.response ?? "accepted");
+        if (Array.isArray(info.rejected) && info.rejected.length > 0)
+          return { ok: false, answer, error: `the server refused ${info.rejected.length} recipient(s)` };
+        return { ok: true, answer };
+      } catch (error) {
+        return { ok: false, answer: "", error: smtpError(error) };
+      }
+    },
+    async close() {
+      const opened = transport;
+      transport = undefined;
+      if (opened) (await opened.catch(() => undefined))?.close();
+    },
+  };
+}

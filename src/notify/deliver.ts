@@ -1,0 +1,209 @@
+// Delivering messages: a claim takes, per channel whose pace allows a send now, its next due message (SKIP
+// LOCKED on the channel's row and the message's, so across replicas one deliverer sends a message and a
+// channel's pace holds), leases it, and pushes the channel's next send out by its pace. The send's outcome is
+// recorded by the deliverer that holds the lease: sent; or due again after the channel's Retry-After (which
+// holds back the whole channel) or a backoff; or failed once `give_up_after` has passed since it was routed.
+import { sql } from "drizzle-orm";
+import type { Database } from "../db/client.js";
+import type { Logger } from "../log/logger.js";
+import { redactSecretForms } from "../text/secrets.js";
+import type { Channel, SendResult } from "./channels/index.js";
+import type { NotifyMessage } from "./message.js";
+import type { RenderContext } from "./templates.js";
+
+/** How long a claimed message is its deliverer's; after that another replica may take it (the first died). */
+const LEASE_MS = 120_000;
+/** Messages one claim takes from a channel without a pace (a webhook at its default). */
+const UNPACED_BATCH = 16;
+const RETRY_BASE_MS = 1000;
+const RETRY_MAX_MS = 5 * 60_000;
+
+export interface DeliveryObserver {
+  sent(channel: string, trigger: string, latencyMs: number): void;
+  failed(channel: string, trigger: string): void;
+}
+
+export interface DeliverDeps {
+  database: Database;
+  channels: Map<string, Channel>;
+  logger: Logger;
+  /** Who claims: the replica or the command. */
+  claimer: string;
+  giveUpAfterMs: number;
+  /** The context messages are rendered in (secrets to redact, the console's URL); `now` is set per send. */
+  render: Omit<RenderContext, "now">;
+  observer?: DeliveryObserver;
+  now(): number;
+}
+
+interface ClaimedRow {
+  id: number | string;
+  channel: string;
+  trigger: string;
+  message: NotifyMessage | string;
+  attempts: number;
+  created_at: Date | string;
+  first_event_at: Date | string;
+}
+
+/** Registers the configured channels (their pace rows), so claims can lock them. */
+export async function ensureChannels(database: Database, names: readonly string[]): Promise<void> {
+  if (names.length === 0) return;
+  await database.all(
+    sql`insert into notification_channels (name) select unnest(${`{${names.map(quoteArrayItem).join(",")}}`}::text[])
+        on conflict (name) do nothing`,
+  );
+}
+
+function quoteArrayItem(name: string): string {
+  return `"${name.replace(/["\\]/g, "\\$&")}"`;
+}
+
+/** Claims what is due and sends it; resolves with how many messages were sent or tried. */
+export async function deliverDue(deps: DeliverDeps): Promise<number> {
+  const claimed = await claimDue(deps);
+  const sent: Sent[] = [];
+  await Promise.all(
+    groupByChannel(claimed).map(async (rows) => {
+      // One channel's messages go one after another, in order; a 429 holds back the rest of them.
+      for (const [index, row] of rows.entries()) {
+        const outcome = await deliverOne(deps, row);
+        if (outcome.sent) sent.push(outcome.sent);
+        else if (outcome.retryAfterMs !== undefined) {
+          await release(deps, rows.slice(index + 1), outcome.retryAfterMs);
+          break;
+        }
+      }
+    }),
+  );
+  await recordSent(deps, sent);
+  return claimed.length;
+}
+
+interface Sent {
+  row: ClaimedRow;
+  answer: string;
+}
+
+/** The messages delivered by one claim, recorded in one statement (by the lease holder only). */
+async function recordSent(deps: DeliverDeps, sent: readonly Sent[]): Promise<void> {
+  if (sent.length === 0) return;
+  const payload = JSON.stringify(sent.map(({ row, answer }) => ({ id: Number(row.id), answer })));
+  await deps.database.all(
+    sql`update notification_deliveries d set status = 'sent', sent_at = now(), lease_until = null,
+          answer = v.answer, last_error = null
+        from json_to_recordset(${payload}::json) as v(id bigint, answer text)
+        where d.id = v.id and d.status = 'sending' and d.claimed_by = ${deps.claimer}`,
+  );
+  for (const { row } of sent) {
+    deps.observer?.sent(row.channel, row.trigger, deps.now() - new Date(row.first_event_at).getTime());
+    deps.logger.info(
+      { delivery: Number(row.id), channel: row.channel, trigger: row.trigger },
+      `notification ${row.id} (${row.trigger}) sent to ${row.channel}`,
+    );
+  }
+}
+
+/** Claimed messages not sent because their channel answered 429: due again after its Retry-After, untried. */
+async function release(deps: DeliverDeps, rows: readonly ClaimedRow[], afterMs: number): Promise<void> {
+  if (rows.length === 0) return;
+  const ids = `{${rows.map((row) => Number(row.id)).join(",")}}`;
+  await deps.database.all(
+    sql`update notification_deliveries set status = 'pending', attempts = attempts - 1, lease_until = null,
+          next_attempt_at = now() + ${afterMs} * interval '1 millisecond'
+        where id = any(${ids}::bigint[]) and status = 'sending' and claimed_by = ${deps.claimer}`,
+  );
+}
+
+function groupByChannel(rows: ClaimedRow[]): ClaimedRow[][] {
+  const by = new Map<string, ClaimedRow[]>();
+  for (const row of rows) by.set(row.channel, [...(by.get(row.channel) ?? []), row]);
+  return [...by.values()];
+}
+
+async function claimDue(deps: DeliverDeps): Promise<ClaimedRow[]> {
+  const names = [...deps.channels.keys()];
+  if (names.length === 0) return [];
+  const paces = JSON.stringify(Object.fromEntries([...deps.channels].map(([name, c]) => [name, c.paceMs])));
+  const limits = JSON.stringify(
+    Object.fromEntries([...deps.channels].map(([name, c]) => [name, c.paceMs === 0 ? UNPACED_BATCH : 1])),
+  );
+  return deps.database.all<ClaimedRow>(
+    sql`with ch as (
+          select name from notification_channels
+          where name = any(${`{${names.map(quoteArrayItem).join(",")}}`}::text[]) and next_send_at <= now()
+          order by name for update skip locked
+        ), pick as (
+          select d.id from ch cross join lateral (
+            select id from notification_deliveries d
+            where d.channel = ch.name and ((d.status = 'pending' and d.next_attempt_at <= now())
+              or (d.status = 'sending' and d.lease_until < now()))
+            order by d.id limit (${limits}::jsonb ->> ch.name)::int for update skip locked
+          ) d
+        ), claimed as (
+          update notification_deliveries d set status = 'sending', attempts = d.attempts + 1,
+            lease_until = now() + ${LEASE_MS} * interval '1 millisecond', claimed_by = ${deps.claimer}
+          from pick where d.id = pick.id
+          returning d.id, d.channel, d.trigger, d.message, d.attempts, d.created_at, d.first_event_at
+        ), paced as (
+          update notification_channels c
+          set next_send_at = now() + (${paces}::jsonb ->> c.name)::int * (select count(*) from claimed k where k.channel = c.name)
+            * interval '1 millisecond'
+          where c.name in (select channel from claimed)
+        )
+        select * from claimed order by id`,
+  );
+}
+
+async function deliverOne(
+  deps: DeliverDeps,
+  row: ClaimedRow,
+): Promise<{ sent?: Sent; retryAfterMs?: number }> {
+  const channel = deps.channels.get(row.channel);
+  if (!channel) return {};
+  const message = typeof row.message === "string" ? (JSON.parse(row.message) as NotifyMessage) : row.message;
+  const result: SendResult = await channel
+    .send(message, { ...deps.render, now: new Date(deps.now()) })
+    .catch((error: unknown) => ({ ok: false as const, answer: "", error: String(error) }));
+  const id = Number(row.id);
+  const clean = (text: string) => scrub(text, deps.render.secrets).slice(0, 2000);
+  if (result.ok) return { sent: { row, answer: clean(result.answer) } };
+  const delay = result.retryAfterMs ?? retryDelay(row.attempts);
+  const age = deps.now() - new Date(row.created_at).getTime();
+  const giveUp = age + delay > deps.giveUpAfterMs;
+  const error = clean(result.error);
+  await deps.database.all(
+    sql`with d as (
+          update notification_deliveries set status = ${giveUp ? "failed" : "pending"},
+            next_attempt_at = now() + ${delay} * interval '1 millisecond', lease_until = null,
+            answer = ${clean(result.answer)}, last_error = ${error}
+          where id = ${id} and status = 'sending' and claimed_by = ${deps.claimer}
+          returning channel
+        )
+        update notification_channels c set next_send_at = greatest(c.next_send_at, now() + ${result.retryAfterMs ?? 0} * interval '1 millisecond')
+        where c.name in (select channel from d) and ${result.retryAfterMs !== undefined}`,
+  );
+  if (giveUp) {
+    deps.observer?.failed(row.channel, row.trigger);
+    deps.logger.error(
+      { delivery: id, channel: row.channel, trigger: row.trigger },
+      `notification ${id} (${row.trigger}) to ${row.channel} failed for good after ${row.attempts} attempts: ${error}`,
+    );
+  } else {
+    deps.logger.warn(
+      { delivery: id, channel: row.channel, trigger: row.trigger },
+      `notification ${id} (${row.trigger}) to ${row.channel} not delivered (${error}); trying again in ${delay} ms`,
+    );
+  }
+  return { retryAfterMs: result.retryAfterMs };
+}
+
+/** Exponential backoff with half jitter: the n-th failure waits between half and all of min(max, base·2^(n-1)). */
+export function retryDelay(attempts: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** Math.max(0, attempts - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+function scrub(text: string, secrets: readonly string[]): string {
+  return secrets.reduce((out, secret) => redactSecretForms(out, secret), text);
+}
