@@ -56,13 +56,24 @@ export interface WebsiteListing {
   problem?: string;
 }
 
+/** How far a listing has got, after each page: `lastPage` as the service last said it, when it says. */
+export interface ListingProgress {
+  page: number;
+  lastPage?: number;
+  websites: number;
+}
+
+export interface ListingOptions {
+  signal?: AbortSignal;
+  /** Told after each page is read. */
+  onPage?: (progress: ListingProgress) => void;
+}
+
 export class AnalyticsClient {
   constructor(readonly http: ServiceClient) {}
 
   /** Every website, and nothing less: an incomplete listing is an IncompleteListingError. */
-  async listWebsites(
-    options: { signal?: AbortSignal; onPage?: (page: number) => void } = {},
-  ): Promise<WebsiteListing> {
+  async listWebsites(options: ListingOptions = {}): Promise<WebsiteListing> {
     const listing = await this.readWebsites(options);
     if (!listing.complete) throw new IncompleteListingError(listing.problem ?? "the pages disagreed");
     return listing;
@@ -72,9 +83,7 @@ export class AnalyticsClient {
    * Every page in a stable order (id ascending), following last_page, for a caller that can act on a partial
    * picture with care (the reconciler): `complete` says whether it may. A listing that would never end throws.
    */
-  async readWebsites(
-    options: { signal?: AbortSignal; onPage?: (page: number) => void } = {},
-  ): Promise<WebsiteListing> {
+  async readWebsites(options: ListingOptions = {}): Promise<WebsiteListing> {
     const websites: RemoteWebsite[] = [];
     const tracker = new ListingTracker(PER_PAGE);
     for (let page = 1; ; page++) {
@@ -88,7 +97,6 @@ export class AnalyticsClient {
       const response = await this.http.request(spec);
       const parsed = parseAnswer(websitePageSchema, response, this.call(spec));
       const records = parsed.data.map((record, index) => this.record(record, spec, response.status, index));
-      options.onPage?.(page);
       let verdict: ReturnType<ListingTracker["take"]>;
       try {
         verdict = tracker.take({ ...parsed, page, ids: records.map((record) => record.id) });
@@ -97,6 +105,7 @@ export class AnalyticsClient {
         throw error;
       }
       for (const index of verdict.fresh) websites.push(records[index]!);
+      options.onPage?.({ page, lastPage: parsed.lastPage, websites: websites.length });
       if (!verdict.next) {
         const problem = tracker.problem();
         return { websites, pages: page, complete: problem === undefined, ...(problem ? { problem } : {}) };

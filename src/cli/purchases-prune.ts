@@ -4,10 +4,11 @@ import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { resolve } from "node:path";
 import { UsageError } from "../errors.js";
-import { countPrunable, prunePurchases } from "../purchases/prune.js";
+import { countPrunable, type PruneCount, prunePurchases } from "../purchases/prune.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, write } from "./output.js";
+import { countLine, number, progressReporter } from "./progress.js";
 import { parseSince } from "./purchases-ledger.js";
 
 export interface PruneFlags {
@@ -27,6 +28,13 @@ export async function purchasesPruneCommand(ctx: CommandContext, flags: PruneFla
     );
   }
   const archive = flags.archive ? await openArchive(flags.archive) : undefined;
+  // How many a prune takes is not counted first (that is a read as long as the prune's own); the rate is shown.
+  const progress = progressReporter<PruneCount>(
+    (p, elapsed) =>
+      countLine({ done: p.purchases, unit: "purchases pruned", note: `${number(p.events)} events` }, elapsed),
+    ctx.logger,
+  );
+  progress.update({ purchases: 0, events: 0 });
   let pruned: Awaited<ReturnType<typeof prunePurchases>>;
   try {
     pruned = await prunePurchases(
@@ -37,8 +45,10 @@ export async function purchasesPruneCommand(ctx: CommandContext, flags: PruneFla
           await archive.write(`${lines.join("\n")}\n`);
           await archive.sync(); // on disk before the batch is deleted
         }),
+      { onProgress: progress.update },
     );
   } finally {
+    progress.done();
     await archive?.close();
   }
   if (ctx.globals.json)

@@ -11,6 +11,7 @@ import {
   DEFAULT_COLUMNS,
   parseStatement,
   reconcileStatement,
+  type SettleProgress,
   STATEMENT_FIELDS,
   type StatementField,
 } from "../purchases/statement.js";
@@ -18,6 +19,7 @@ import { renderReport } from "../report/render.js";
 import { statementDocument } from "../report/statement-document.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
+import { countLine, paceOf, progressReporter } from "./progress.js";
 import { checkOut, deliver, parseFormat, processReportIo } from "./report-output.js";
 
 export interface ReconcileFlags {
@@ -58,9 +60,17 @@ export async function purchasesReconcileCommand(ctx: CommandContext, flags: Reco
   const lines = parseStatement(text, flags.statement, columns);
   const { db } = await openLedger(ctx);
   const report = await reconcileStatement(db, lines);
-  const applied: Applied[] | undefined = flags.apply
-    ? await applyStatement(db, await ctx.reseller(), report, flags.statement)
-    : undefined;
+  let applied: Applied[] | undefined;
+  if (flags.apply) {
+    const reseller = await ctx.reseller();
+    const progress = progressReporter<SettleProgress>((p, elapsed) => {
+      const pace = paceOf("reseller", reseller.http.pace());
+      return countLine({ ...p, unit: "purchases checked by verify", pace }, elapsed);
+    }, ctx.logger);
+    applied = await applyStatement(db, reseller, report, flags.statement, {
+      onProgress: progress.update,
+    }).finally(progress.done);
+  }
   const rendered = renderReport(format, {
     document: () =>
       statementDocument(report, { file: flags.statement, applied, timeZone: ctx.config.timezone }),

@@ -223,6 +223,12 @@ export async function reconcileStatement(db: Executor, lines: StatementLine[]): 
   return report;
 }
 
+/** How far `applyStatement` has got: resolvable purchases checked by a verify read, of all of them. */
+export interface SettleProgress {
+  done: number;
+  total: number;
+}
+
 export interface Applied {
   id: number;
   reference: string;
@@ -239,9 +245,12 @@ export async function applyStatement(
   reseller: ResellerClient,
   report: StatementReport,
   file: string,
+  options: { onProgress?: (progress: SettleProgress) => void } = {},
 ): Promise<Applied[]> {
   const applied: Applied[] = [];
+  const total = report.resolvable.length;
   for (const item of report.resolvable) {
+    options.onProgress?.({ done: applied.length, total }); // one entry in applied per purchase checked
     const unchanged = (why: string) =>
       applied.push({ id: item.id, reference: item.reference, result: "unchanged", why });
     const [row] = await rows<{ phone: string; amount: string | null; state: PurchaseState }>(
@@ -310,5 +319,6 @@ export async function applyStatement(
       });
     else unchanged("it moved meanwhile");
   }
+  options.onProgress?.({ done: applied.length, total });
   return applied;
 }

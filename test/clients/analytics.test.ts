@@ -63,7 +63,7 @@ describe("listing every website", () => {
     seed(350);
     const error = await failureOf(
       client.listWebsites({
-        onPage: (page) => {
+        onPage: ({ page }) => {
           if (page === 2) sandbox.setFaults({ endpoints: { "websites.list": { rate500Before: 1 } } });
         },
       }),
