@@ -144,6 +144,11 @@ export class ServiceClient {
     return this.options.service;
   }
 
+  /** Requests the pool sends at once. */
+  get concurrency(): number {
+    return this.options.concurrency;
+  }
+
   /** The pace requests are held to: `rate_limit`, or the limit the service announced when lower and its window known. */
   pace(): Pace {
     const configured = this.options.rateLimit * 60;
