@@ -100,7 +100,6 @@ function timeCommand(args, env = {}, unset = []) {
   return new Promise((resolve, reject) => {
     const environment = {
       ...process.env,
-      TOPSYNC_LOG_LEVEL: "warn",
       TOPSYNC_COMPILE_CACHE: CODE_CACHE,
       ...env,
     };

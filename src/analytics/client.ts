@@ -56,13 +56,29 @@ export interface WebsiteListing {
   problem?: string;
 }
 
+/** How far a listing has got, after each page: `lastPage` as the service last said it, when it says. */
+export interface ListingProgress {
+  page: number;
+  lastPage?: number;
+  websites: number;
+}
+
+export interface ListingOptions {
+  signal?: AbortSignal;
+  /** Told after each page is read. */
+  onPage?: (progress: ListingProgress) => void;
+}
+
+interface ListedPage {
+  parsed: ReturnType<typeof websitePageSchema.parse>;
+  records: RemoteWebsite[];
+}
+
 export class AnalyticsClient {
   constructor(readonly http: ServiceClient) {}
 
   /** Every website, and nothing less: an incomplete listing is an IncompleteListingError. */
-  async listWebsites(
-    options: { signal?: AbortSignal; onPage?: (page: number) => void } = {},
-  ): Promise<WebsiteListing> {
+  async listWebsites(options: ListingOptions = {}): Promise<WebsiteListing> {
     const listing = await this.readWebsites(options);
     if (!listing.complete) throw new IncompleteListingError(listing.problem ?? "the pages disagreed");
     return listing;
@@ -71,37 +87,70 @@ export class AnalyticsClient {
   /**
    * Every page in a stable order (id ascending), following last_page, for a caller that can act on a partial
    * picture with care (the reconciler): `complete` says whether it may. A listing that would never end throws.
+   * Pages are taken in order, but once the pages say how many there are, the next ones are asked for ahead, as
+   * many at once as the client's connections less the one awaited (each still waits for the rate limit): on a
+   * fast service a listing of 100 pages waited out 100 round trips one after another.
    */
-  async readWebsites(
-    options: { signal?: AbortSignal; onPage?: (page: number) => void } = {},
-  ): Promise<WebsiteListing> {
+  async readWebsites(options: ListingOptions = {}): Promise<WebsiteListing> {
     const websites: RemoteWebsite[] = [];
     const tracker = new ListingTracker(PER_PAGE);
-    for (let page = 1; ; page++) {
-      const spec: RequestSpec = {
-        endpoint: "websites.list",
-        method: "GET",
-        path: LIST_CALL.path,
-        query: { per_page: PER_PAGE, sort_by: "id", sort: "asc", page },
-        signal: options.signal,
-      };
-      const response = await this.http.request(spec);
-      const parsed = parseAnswer(websitePageSchema, response, this.call(spec));
-      const records = parsed.data.map((record, index) => this.record(record, spec, response.status, index));
-      options.onPage?.(page);
-      let verdict: ReturnType<ListingTracker["take"]>;
-      try {
-        verdict = tracker.take({ ...parsed, page, ids: records.map((record) => record.id) });
-      } catch (error) {
-        if (error instanceof EndlessListing) throw new EndlessListingError(error.message);
-        throw error;
+    // Pages asked for ahead and not needed after all (the listing ended sooner) are cancelled.
+    const reading = new AbortController();
+    const cancel = () => reading.abort(options.signal?.reason);
+    if (options.signal?.aborted) cancel();
+    else options.signal?.addEventListener("abort", cancel, { once: true });
+    const pending = new Map<number, Promise<ListedPage>>();
+    const ask = (page: number) => {
+      let answer = pending.get(page);
+      if (!answer) {
+        answer = this.listPage(page, reading.signal);
+        answer.catch(() => {}); // awaited in its turn; a page not reached leaves no unhandled rejection
+        pending.set(page, answer);
       }
-      for (const index of verdict.fresh) websites.push(records[index]!);
-      if (!verdict.next) {
-        const problem = tracker.problem();
-        return { websites, pages: page, complete: problem === undefined, ...(problem ? { problem } : {}) };
+      return answer;
+    };
+    try {
+      for (let page = 1; ; page++) {
+        const { parsed, records } = await ask(page);
+        pending.delete(page);
+        let verdict: ReturnType<ListingTracker["take"]>;
+        try {
+          verdict = tracker.take({ ...parsed, page, ids: records.map((record) => record.id) });
+        } catch (error) {
+          if (error instanceof EndlessListing) throw new EndlessListingError(error.message);
+          throw error;
+        }
+        for (const index of verdict.fresh) websites.push(records[index]!);
+        options.onPage?.({ page, lastPage: parsed.lastPage, websites: websites.length });
+        if (!verdict.next) {
+          const problem = tracker.problem();
+          return { websites, pages: page, complete: problem === undefined, ...(problem ? { problem } : {}) };
+        }
+        const last = Math.min(
+          tracker.expectedLastPage ?? page + 1,
+          page + Math.max(1, this.http.concurrency - 1),
+        );
+        for (let next = page + 1; next <= last; next++) ask(next);
       }
+    } finally {
+      if (pending.size > 0) reading.abort();
+      options.signal?.removeEventListener("abort", cancel);
     }
+  }
+
+  /** One page of the listing, its records read. */
+  private async listPage(page: number, signal: AbortSignal): Promise<ListedPage> {
+    const spec: RequestSpec = {
+      endpoint: "websites.list",
+      method: "GET",
+      path: LIST_CALL.path,
+      query: { per_page: PER_PAGE, sort_by: "id", sort: "asc", page },
+      signal,
+    };
+    const response = await this.http.request(spec);
+    const parsed = parseAnswer(websitePageSchema, response, this.call(spec));
+    const records = parsed.data.map((record, index) => this.record(record, spec, response.status, index));
+    return { parsed, records };
   }
 
   async getWebsite(id: number): Promise<RemoteWebsite> {

@@ -41,6 +41,19 @@ export class ListingTracker {
     return this.seen.size;
   }
 
+  /**
+   * The last page the pages so far say there is, within what their total allows and MAX_PAGES; undefined while
+   * none said (for reading ahead: no page past it is asked for before the pages say so).
+   */
+  get expectedLastPage(): number | undefined {
+    if (this.lastPage === undefined) return undefined;
+    const allowed =
+      this.total === undefined || this.pageSize === undefined
+        ? MAX_PAGES
+        : Math.max(1, Math.ceil(this.total / this.pageSize));
+    return Math.min(this.lastPage, allowed, MAX_PAGES);
+  }
+
   /** Takes one page in order; throws EndlessListing when reading on would never end. */
   take(facts: PageFacts): PageVerdict {
     const fresh = this.fresh(facts);

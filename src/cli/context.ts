@@ -24,10 +24,6 @@ export interface CommandContext {
   close(): Promise<void>;
 }
 
-export function createLoggerFor(globals: GlobalOptions): Logger {
-  return createLogger({ level: globals.logLevel ?? process.env.TOPSYNC_LOG_LEVEL ?? "info" });
-}
-
 export async function openContext(
   globals: GlobalOptions,
   override?: (config: Config) => Config,

@@ -2,12 +2,13 @@
 // ledger with their events, appended first to FILE (JSON lines) when given. The core is src/purchases/prune.ts.
 import { resolve } from "node:path";
 import { TopsyncError, UsageError } from "../errors.js";
-import { countPrunable, PRUNING_LOCK, prunePurchases } from "../purchases/prune.js";
+import { countPrunable, PRUNING_LOCK, type PruneCount, prunePurchases } from "../purchases/prune.js";
 import { openPruneArchive } from "../purchases/prune-archive.js";
 import { withTryLock } from "../schedule/advisory-lock.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, write } from "./output.js";
+import { countLine, number, progressReporter } from "./progress.js";
 import { parseSince } from "./purchases-ledger.js";
 
 export interface PruneFlags {
@@ -28,9 +29,22 @@ export async function purchasesPruneCommand(ctx: CommandContext, flags: PruneFla
   }
   const outcome = await withTryLock(database, PRUNING_LOCK, async () => {
     const archive = flags.archive ? await openPruneArchive(flags.archive) : undefined;
+    // How many a prune takes is not counted first (that is a read as long as the prune's own); the rate is shown.
+    const progress = progressReporter<PruneCount>(
+      (p, elapsed) =>
+        countLine(
+          { done: p.purchases, unit: "purchases pruned", note: `${number(p.events)} events` },
+          elapsed,
+        ),
+      ctx.logger,
+    );
+    progress.update({ purchases: 0, events: 0 });
     try {
-      return await prunePurchases(database, cutoff, archive && ((lines) => archive.append(lines)));
+      return await prunePurchases(database, cutoff, archive && ((lines) => archive.append(lines)), {
+        onProgress: progress.update,
+      });
     } finally {
+      progress.done();
       await archive?.close();
     }
   });

@@ -12,11 +12,17 @@ import {
   STATEMENT_FIELDS,
   type StatementField,
 } from "../purchases/sources/statement-csv.js";
-import { type Applied, applyStatement, reconcileStatement } from "../purchases/statement.js";
+import {
+  type Applied,
+  applyStatement,
+  reconcileStatement,
+  type SettleProgress,
+} from "../purchases/statement.js";
 import { renderReport } from "../report/render.js";
 import { statementDocument } from "../report/statement-document.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
+import { countLine, paceOf, progressReporter } from "./progress.js";
 import { checkOut, deliver, parseFormat, processReportIo } from "./report-output.js";
 
 export interface ReconcileFlags {
@@ -74,10 +80,25 @@ export async function purchasesReconcileCommand(ctx: CommandContext, flags: Reco
   );
   try {
     const { db } = await openLedger(ctx);
-    const report = await reconcileStatement(db, statement, { file: flags.statement });
-    const applied: Applied[] | undefined = flags.apply
-      ? await applyStatement(db, await ctx.reseller(), report, flags.statement)
-      : undefined;
+    const matching = progressReporter<SettleProgress>(
+      (p, elapsed) => countLine({ ...p, unit: "statement lines matched" }, elapsed),
+      ctx.logger,
+    );
+    const report = await reconcileStatement(db, statement, {
+      file: flags.statement,
+      onProgress: matching.update,
+    }).finally(matching.done);
+    let applied: Applied[] | undefined;
+    if (flags.apply) {
+      const reseller = await ctx.reseller();
+      const progress = progressReporter<SettleProgress>((p, elapsed) => {
+        const pace = paceOf("reseller", reseller.http.pace());
+        return countLine({ ...p, unit: "purchases checked by verify", pace }, elapsed);
+      }, ctx.logger);
+      applied = await applyStatement(db, reseller, report, flags.statement, {
+        onProgress: progress.update,
+      }).finally(progress.done);
+    }
     const rendered = renderReport(format, {
       document: () =>
         statementDocument(report, { file: flags.statement, applied, timeZone: ctx.config.timezone }),

@@ -6,6 +6,7 @@ import { formatMoney } from "../money.js";
 import type { RunProgress, RunSummary } from "../purchases/executor.js";
 import { explicitFire } from "../purchases/fire-time.js";
 import type { PurchaseProjection } from "../purchases/projection.js";
+import type { ProjectionProgress } from "../purchases/projection-read.js";
 import { findJob, type PassResult, projectRun, runPurchasePass } from "../purchases/run-once.js";
 import { projectionJson } from "../report/forecast-json.js";
 import { onDemandFire } from "../time/fires.js";
@@ -13,7 +14,7 @@ import { gateFor } from "./approval-gate.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
-import { progressReporter } from "./progress.js";
+import { countLine, progressReporter, runsDecided } from "./progress.js";
 import { ITEMS_KEPT } from "./report-commands.js";
 
 export interface RunFlags {
@@ -45,8 +46,14 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
   const gate = flags.dryRun ? undefined : await gateFor(ctx, database);
   const deps = { database, reseller, config: ctx.config, logger: ctx.logger, actor, gate };
   const request = { now, job, fireTime, configDir: dirname(ctx.configFile) };
-  if (flags.dryRun)
-    return printDryRun(ctx, await projectRun(deps, request, ITEMS_KEPT), flags.showPhone === true);
+  if (flags.dryRun) {
+    const deciding = progressReporter<ProjectionProgress>(
+      (p, elapsed) => countLine(runsDecided(p), elapsed),
+      ctx.logger,
+    );
+    const projection = await projectRun(deps, request, ITEMS_KEPT, deciding.update).finally(deciding.done);
+    return printDryRun(ctx, projection, flags.showPhone === true);
+  }
 
   const progress = progressReporter<RunProgress>(renderProgress, ctx.logger);
   let pass: PassResult;

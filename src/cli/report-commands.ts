@@ -1,8 +1,12 @@
 // `topsync plan` (what would be bought and changed, changing nothing) and `topsync report` (what happened).
 // Thin: check the flags, build the report, render it. Heavy modules load only when a command runs.
 import type { Command } from "commander";
+import type { AnalyticsClient, ListingProgress } from "../analytics/client.js";
 import type { Database } from "../db/client.js";
+import type { ProjectionProgress } from "../purchases/projection-read.js";
+import type { ForecastProgress } from "../report/forecast-gather.js";
 import type { CommandContext } from "./context.js";
+import { countLine, paceOf, pagesRead, progressReporter, runsDecided } from "./progress.js";
 import type { ReportIo } from "./report-output.js";
 
 /** Candidates a plan lists one by one; beyond this they are counted (a CSV of a million rows stays in memory bounds). */
@@ -51,16 +55,19 @@ export async function planCommand(
       import("../errors.js"),
     ]);
   const database = deps.database ?? (await (await import("./database.js")).openLedger(ctx));
+  const analytics = await ctx.analytics();
+  const progress = forecastProgress(ctx, analytics);
   const report = await makeForecast(
     {
       db: database.db,
       reseller: await ctx.reseller(),
-      analytics: await ctx.analytics(),
+      analytics,
       config: ctx.config,
       logger: ctx.logger,
+      onProgress: progress.update,
     },
     { now: new Date(), windowMs, keepItems: ITEMS_KEPT },
-  );
+  ).finally(progress.done);
   const showPhone = flags.showPhone === true;
   const text = renderReport(format, {
     document: () => forecastDocument(report, { showPhone }),
@@ -72,6 +79,28 @@ export async function planCommand(
     throw new TopsyncError("PLAN_INCOMPLETE", `the plan is incomplete, marked so above: unknown ${parts}`);
   }
   return flags.detailedExitcode && report.pending ? 2 : 0;
+}
+
+/** The plan's one progress line: the websites' pages read and the purchases' runs decided, as each goes. */
+function forecastProgress(ctx: CommandContext, analytics: AnalyticsClient) {
+  const latest: { websites?: ListingProgress; purchases?: ProjectionProgress } = {};
+  const reporter = progressReporter<typeof latest>((p, elapsed) => {
+    const parts: string[] = [];
+    if (p.websites)
+      parts.push(
+        `websites: ${countLine(pagesRead(p.websites, paceOf("analytics", analytics.http.pace())), elapsed)}`,
+      );
+    if (p.purchases) parts.push(`purchases: ${countLine(runsDecided(p.purchases), elapsed)}`);
+    return parts.join("; ");
+  }, ctx.logger);
+  return {
+    update(progress: ForecastProgress) {
+      if (progress.part === "websites") latest.websites = progress;
+      else latest.purchases = progress;
+      reporter.update(latest);
+    },
+    done: reporter.done,
+  };
 }
 
 /** What happened since --since: spend, outcomes, what needs a person, website passes. */

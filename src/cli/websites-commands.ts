@@ -2,7 +2,10 @@
 // pass, render. The reconciler and the database load only when a command runs, so `--help` stays fast.
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
+import type { AnalyticsClient } from "../analytics/client.js";
+import type { PassProgress } from "../websites/reconcile.js";
 import type { CommandContext } from "./context.js";
+import { countLine, paceOf, pagesRead, progressReporter } from "./progress.js";
 
 /** Where a command writes and how it asks; tests pass their own. */
 export interface CommandIo {
@@ -65,8 +68,12 @@ export async function websitesPlanCommand(
     return (await import("./saved-plans.js")).websitesPlanSaveCommand(ctx, flags.save, flags.as);
   const m = await load();
   const { db } = await m.openLedger(ctx);
-  const deps = m.reconcileDeps(ctx.config, await ctx.analytics(), db, { logger: ctx.logger });
-  const { plan } = await m.reconcile(deps, { mode: "plan" });
+  const analytics = await ctx.analytics();
+  const deps = m.reconcileDeps(ctx.config, analytics, db, { logger: ctx.logger });
+  const progress = passProgress(ctx, analytics);
+  const { plan } = await m
+    .reconcile(deps, { mode: "plan", onProgress: progress.update })
+    .finally(progress.done);
   const refusal = m.deleteRefusal(plan, {
     maxDeletes: ctx.config.websites.max_deletes,
     allowMassDelete: false,
@@ -97,19 +104,25 @@ export async function websitesApplyCommand(
     );
   }
   const { db } = await m.openLedger(ctx);
-  const deps = m.reconcileDeps(ctx.config, await ctx.analytics(), db, { logger: ctx.logger });
+  const analytics = await ctx.analytics();
+  const deps = m.reconcileDeps(ctx.config, analytics, db, { logger: ctx.logger });
   const allowMassDelete = flags.allowMassDelete ?? false;
   const limits = { maxDeletes: ctx.config.websites.max_deletes, allowMassDelete };
-  const pass = await m.reconcile(deps, {
-    mode: "apply",
-    allowMassDelete,
-    confirm: async (plan) => {
-      io.write(m.renderPlanText(plan, m.deleteRefusal(plan, limits)));
-      if (flags.autoApprove) return true;
-      const answer = await io.ask("\nApply these changes to the analytics websites? [y/N] ");
-      return /^y(es)?$/i.test(answer.trim());
-    },
-  });
+  const progress = passProgress(ctx, analytics);
+  const pass = await m
+    .reconcile(deps, {
+      mode: "apply",
+      allowMassDelete,
+      confirm: async (plan) => {
+        progress.done(); // the listing's line ends before the plan is shown
+        io.write(m.renderPlanText(plan, m.deleteRefusal(plan, limits)));
+        if (flags.autoApprove) return true;
+        const answer = await io.ask("\nApply these changes to the analytics websites? [y/N] ");
+        return /^y(es)?$/i.test(answer.trim());
+      },
+      onProgress: progress.update,
+    })
+    .finally(progress.done);
   if (!m.hasChanges(pass.plan)) {
     io.write(m.renderPlanText(pass.plan));
     return pass.plan.remote.complete ? 0 : 1;
@@ -120,6 +133,45 @@ export async function websitesApplyCommand(
   }
   io.write(`\n${m.renderApplyText(pass.applied!)}`);
   return pass.errors.length > 0 ? 1 : 0;
+}
+
+/**
+ * The pass's progress: the listing's pages, then the apply's changes, each on its own line and clock. Both are
+ * requests to the analytics service, one a page or a change, so its pace gives the time left.
+ */
+function passProgress(ctx: CommandContext, analytics: AnalyticsClient) {
+  const pace = () => paceOf("analytics", analytics.http.pace());
+  const listing = progressReporter<PassProgress & { step: "listing" }>(
+    (p, elapsed) => countLine(pagesRead(p, pace()), elapsed),
+    ctx.logger,
+  );
+  const apply = progressReporter<PassProgress & { step: "apply" }>(
+    (p, elapsed) =>
+      countLine(
+        {
+          done: p.finished,
+          total: p.total,
+          unit: "changes",
+          note: p.failed > 0 ? `${p.failed} failed` : undefined,
+          pace: pace(),
+        },
+        elapsed,
+      ),
+    ctx.logger,
+  );
+  return {
+    update(progress: PassProgress) {
+      if (progress.step === "listing") listing.update(progress);
+      else {
+        listing.done();
+        apply.update(progress);
+      }
+    },
+    done() {
+      listing.done();
+      apply.done();
+    },
+  };
 }
 
 /** Adopts existing remote websites; an unknown domain is a usage error (exit 64) and imports nothing. */

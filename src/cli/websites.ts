@@ -1,11 +1,18 @@
 // `topsync websites list`: the analytics service's websites as it reports them (every page).
+import type { ListingProgress } from "../analytics/client.js";
 import type { CommandContext } from "./context.js";
 import { renderJson, renderTable, write } from "./output.js";
+import { countLine, paceOf, pagesRead, progressReporter } from "./progress.js";
 
 const PRIVACY = ["public", "private", "password"] as const;
 
 export async function websitesListCommand(ctx: CommandContext): Promise<void> {
-  const { websites } = await (await ctx.analytics()).listWebsites();
+  const analytics = await ctx.analytics();
+  const progress = progressReporter<ListingProgress>(
+    (p, elapsed) => countLine(pagesRead(p, paceOf("analytics", analytics.http.pace())), elapsed),
+    ctx.logger,
+  );
+  const { websites } = await analytics.listWebsites({ onPage: progress.update }).finally(progress.done);
   if (ctx.globals.json) return write(renderJson(websites));
   write(
     renderTable(websites, [

@@ -3,7 +3,7 @@
 // leading zero); a key with an empty value counts as absent, so its default applies.
 import { type Document, isAlias, isMap, isPair, isScalar, isSeq, type Node, type Scalar } from "yaml";
 import { interpolate } from "./interpolate.js";
-import { type CollapsedRun, placeholderRun } from "./long-lists.js";
+import { type CollapsedRun, type FieldPlace, placeholderRun, type RecordPlace } from "./long-lists.js";
 
 export type PathSegment = string | number;
 
@@ -122,11 +122,11 @@ export function toPlain(
         }
         found.add(run);
         if (aliasDepth > 0) {
-          expanded += run.values.length;
+          expanded += run.values.reduce<number>((n, value) => n + nodesOf(value), 0);
           // Past the cap: the next value counted sets `exhausted`, as for any other value.
           if (expanded > MAX_ALIAS_NODES) return convert(null, path);
         }
-        for (const value of run.values) out.push(value);
+        for (const value of run.values) out.push(typeof value === "string" ? value : record(value));
       }
       return out;
     }
@@ -135,6 +135,16 @@ export function toPlain(
       return define({}, key, convert(node.value, [...path, key]));
     }
     return node ?? null;
+  }
+
+  /** A collapsed mapping as the parser's nodes would have become: a fresh copy, its secrets noted. */
+  function record(value: Record<string, string | boolean | string[]>): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) {
+      if (typeof field === "string" && isSecret(key, field)) secrets.push(field);
+      define(out, key, Array.isArray(field) ? [...field] : field);
+    }
+    return out;
   }
 
   /** The collapsed run a block sequence's item stands for: its placeholder, exactly where it was put. */
@@ -148,6 +158,14 @@ export function toPlain(
   if (runs && found.size === runs.size) documentRuns.set(doc, runs);
   const result = { value, problems, secrets, runsFound: found.size };
   return exhausted ? { ...result, exhausted } : result;
+}
+
+/** The values `convert` would have counted for a collapsed item: itself, and each key's value and list items. */
+function nodesOf(value: string | Record<string, string | boolean | string[]>): number {
+  if (typeof value === "string") return 1;
+  let count = 1;
+  for (const field of Object.values(value)) count += 1 + (Array.isArray(field) ? field.length : 0);
+  return count;
 }
 
 function isEmpty(node: unknown): boolean {
@@ -201,11 +219,31 @@ function offsetOf(node: unknown): number | undefined {
   return isNodeLike(node) ? node.range?.[0] : undefined;
 }
 
+/** An item of a collapsed run in `locate`: where it is, and for a mapping where its parts are. */
+interface CollapsedItem {
+  collapsed: true;
+  range: [number, number, number];
+  place?: RecordPlace;
+  items?: number[];
+}
+
+function at(offset: number): [number, number, number] {
+  return [offset, offset, offset];
+}
+
 function step(
   node: unknown,
   segment: PropertyKey,
   runs: Map<string, CollapsedRun> | undefined,
 ): { value: unknown; key?: Node } | undefined {
+  if (isCollapsed(node)) {
+    // Inside a collapsed mapping: a key, then a list value's item.
+    const field: FieldPlace | undefined = node.place?.get(String(segment));
+    if (field)
+      return { value: { range: at(field.value), items: field.items }, key: { range: at(field.key) } as Node };
+    const item = typeof segment === "number" ? node.items?.[segment] : undefined;
+    return item === undefined ? undefined : { value: { range: at(item) } };
+  }
   if (isMap(node)) {
     const pair = node.items.find((item) => keyText(item.key) === String(segment));
     if (!pair) return undefined;
@@ -228,13 +266,18 @@ function step(
       }
       if (index < run.values.length) {
         const offset = run.offsets[index] ?? run.at;
-        return { value: { range: [offset, offset, offset] } };
+        const item: CollapsedItem = { collapsed: true, range: at(offset), place: run.places?.[index] };
+        return { value: item };
       }
       index -= run.values.length;
     }
     return undefined;
   }
   return undefined;
+}
+
+function isCollapsed(value: unknown): value is CollapsedItem {
+  return typeof value === "object" && value !== null && (value as Partial<CollapsedItem>).collapsed === true;
 }
 
 function isNodeLike(value: unknown): value is Node {

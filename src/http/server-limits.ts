@@ -100,6 +100,12 @@ export class ServerLimits {
     return { sentAt: this.clock.now() };
   }
 
+  /** Requests a minute the service allows, once both its limit and the length of its window are known. */
+  perMinute(): number | undefined {
+    if (this.limit === undefined || this.windowMs === undefined) return undefined;
+    return (this.limit * 60_000) / this.windowMs;
+  }
+
   /** Every acquired ticket comes back here once, with the answer when there was one. */
   release(ticket: Ticket, answer?: Answer): void {
     this.inFlight -= 1;

@@ -44,6 +44,12 @@ export interface ServiceClientOptions {
   onRetry?: (info: CallInfo, error: HttpError, attempt: number, delayMs: number) => void;
 }
 
+/** The most requests a minute a client sends, and what holds it there: its configured rate_limit or the service. */
+export interface Pace {
+  perMinute: number;
+  by: "rate_limit" | "service";
+}
+
 /** Told about every finished call (for metrics): its endpoint, what happened, how long it took. */
 export type CallObserver = (call: CallInfo, result: "ok" | HttpError["code"], durationMs: number) => void;
 
@@ -136,6 +142,20 @@ export class ServiceClient {
 
   get service(): ServiceName {
     return this.options.service;
+  }
+
+  /** Requests the pool sends at once. */
+  get concurrency(): number {
+    return this.options.concurrency;
+  }
+
+  /** The pace requests are held to: `rate_limit`, or the limit the service announced when lower and its window known. */
+  pace(): Pace {
+    const configured = this.options.rateLimit * 60;
+    const announced = this.limits.perMinute();
+    return announced !== undefined && announced < configured
+      ? { perMinute: announced, by: "service" }
+      : { perMinute: configured, by: "rate_limit" };
   }
 
   /** Sends a request; GETs are retried on transient failures, other methods are sent exactly once. */

@@ -40,6 +40,15 @@ export interface ProjectionQuery {
   intake: boolean;
   /** Runs given whole by the caller (`buy --dry-run`'s one row). */
   extra?: SourceRun[];
+  /** Told after each run is decided and each batch of a fire's rows. */
+  onProgress?: (progress: ProjectionProgress) => void;
+}
+
+/** How far a projection has got: runs decided of those in the window, and the rows decided so far. */
+export interface ProjectionProgress {
+  runs: number;
+  total: number;
+  rows: number;
 }
 
 /** The rows of a run, or the fire whose rows are streamed from its recipients when the run comes. */
@@ -85,6 +94,11 @@ export async function projectSources(
   );
   const attempts = config.reseller.retry.max_attempts;
   const inline = await inlineExisting(db, query.fires, attempts);
+  const progress: ProjectionProgress = { runs: 0, total: sources.length, rows: 0 };
+  const counted = (rows: number) => {
+    progress.rows += rows;
+    query.onProgress?.({ ...progress });
+  };
   for (const source of sources) {
     if ("rows" in source) {
       const keys = source.kind === "queued" ? [] : source.rows.map((row) => row.request_key);
@@ -92,9 +106,13 @@ export async function projectSources(
         .begin(source)
         .add(source.rows, await existingKeys(db, keys))
         .close();
+      progress.runs += 1;
+      counted(source.rows.length);
       continue;
     }
-    await projectFire(db, projector, source, attempts, inline);
+    await projectFire(db, projector, source, attempts, inline, counted);
+    progress.runs += 1;
+    counted(0);
   }
   return projector.finish();
 }
@@ -128,6 +146,7 @@ async function projectFire(
   source: Omit<SourceRun, "rows"> & { fire: ProjectedFire },
   attempts: number,
   inline: ReadonlySet<string> | undefined,
+  counted: (rows: number) => void,
 ): Promise<void> {
   const { fire, ...header } = source;
   const batches = fireRows(fire.job, fire.fireTime, attempts);
@@ -144,6 +163,7 @@ async function projectFire(
   for (let first = true; !next.done; next = await batches.next(), first = false) {
     const keys = next.value.map((row) => row.request_key);
     cursor.add(next.value, first && inline ? inline : await existingKeys(db, keys));
+    counted(next.value.length);
   }
   cursor.close();
 }

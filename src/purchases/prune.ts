@@ -61,6 +61,10 @@ export async function prunePurchases(
   database: Database,
   cutoff: Date,
   archive?: (lines: string[]) => Promise<void>,
+  options: {
+    /** Told the totals so far after each batch. */
+    onProgress?: (pruned: PruneCount) => void;
+  } = {},
 ): Promise<PruneCount> {
   const total: PruneCount = { purchases: 0, events: 0 };
   let after = 0;
@@ -68,6 +72,7 @@ export async function prunePurchases(
     const batch = await database.transaction((tx) => pruneBatch(tx, cutoff, after, archive));
     total.purchases += batch.purchases;
     total.events += batch.events;
+    options.onProgress?.({ ...total });
     if (batch.purchases === 0) break;
     after = batch.lastId;
   }

@@ -21,7 +21,7 @@ import { prepareBudgetDays } from "./guards.js";
 import { sweepDeadSubmitting } from "./ledger.js";
 import { recordPlanPrices } from "./prices.js";
 import type { PurchaseProjection } from "./projection.js";
-import { projectSources, readFirstSeen } from "./projection-read.js";
+import { type ProjectionProgress, projectSources, readFirstSeen } from "./projection-read.js";
 import type { Catalogue } from "./resolve.js";
 import { sealLedgerRollups } from "./rollups.js";
 import { HEARTBEAT_GRACE_MS, HEARTBEAT_MS } from "./run-liveness.js";
@@ -278,6 +278,7 @@ export async function projectRun(
   deps: Pick<PurchaseDeps, "database" | "reseller" | "config" | "logger">,
   request: PassRequest,
   keepItems = Number.POSITIVE_INFINITY,
+  onProgress?: (progress: ProjectionProgress) => void,
 ): Promise<PurchaseProjection> {
   const { database, config } = deps;
   const seen = await readFirstSeen(database.db);
@@ -296,6 +297,7 @@ export async function projectRun(
       jobName: request.job?.name,
       queued: true,
       intake: !request.job,
+      onProgress,
     },
     keepItems,
   );

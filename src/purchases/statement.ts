@@ -103,7 +103,12 @@ export async function reconcileStatement(
   db: Executor,
   statement: Statement,
   /** `file`: the statement's name, for the reasons written; `ledgerPage`: purchases read at a time. */
-  options: { ledgerPage?: number; file?: string } = {},
+  options: {
+    ledgerPage?: number;
+    file?: string;
+    /** Told how many of the statement's lines are matched so far, after each chunk. */
+    onProgress?: (progress: SettleProgress) => void;
+  } = {},
 ): Promise<StatementReport> {
   const file = options.file ?? "the statement";
   const report = emptyReport(statement.lines);
@@ -124,7 +129,11 @@ export async function reconcileStatement(
       date: line.date.toISOString(),
       status: line.status,
     });
+  let seen = 0;
+  options.onProgress?.({ done: 0, total: statement.lines });
   for await (const chunk of statement.chunks()) {
+    seen += chunk.lines.length + chunk.setAside.length;
+    options.onProgress?.({ done: seen, total: statement.lines });
     for (const line of chunk.setAside)
       add(report, "setAside", {
         line: line.line,
@@ -362,6 +371,12 @@ class IdSet {
   }
 }
 
+/** How far a reconciliation has got: statement lines matched, or (applying) resolvable purchases checked by verify. */
+export interface SettleProgress {
+  done: number;
+  total: number;
+}
+
 export interface Applied {
   id: number;
   reference: string;
@@ -379,9 +394,15 @@ export async function applyStatement(
   reseller: ResellerClient,
   report: StatementReport,
   file: string,
+  options: { onProgress?: (progress: SettleProgress) => void } = {},
 ): Promise<Applied[]> {
   const applied: Applied[] = [];
-  for (const item of report.resolvable) applied.push(await applyLine(db, reseller, item, file));
+  const total = report.resolvable.length;
+  for (const item of report.resolvable) {
+    options.onProgress?.({ done: applied.length, total }); // one entry in applied per purchase checked
+    applied.push(await applyLine(db, reseller, item, file));
+  }
+  options.onProgress?.({ done: applied.length, total });
   return applied;
 }
 

@@ -1,13 +1,13 @@
 // Reads what a forecast is decided from, with SELECTs and GETs only: the purchase projection's inputs
 // (src/purchases/projection-read.ts), the live catalogue, the remote websites and their ownership. A service that
 // cannot be read becomes an unknown part of the forecast, never a silent gap.
-import type { WebsiteListing } from "../analytics/client.js";
+import type { ListingOptions, ListingProgress, WebsiteListing } from "../analytics/client.js";
 import type { Config } from "../config/index.js";
 import type { Db } from "../db/client.js";
 import type { Logger } from "../log/logger.js";
 import { loadCatalogue } from "../purchases/catalogue-cache.js";
 import { readPlanPrices } from "../purchases/prices.js";
-import { projectSources, readFirstSeen } from "../purchases/projection-read.js";
+import { type ProjectionProgress, projectSources, readFirstSeen } from "../purchases/projection-read.js";
 import type { Catalogue } from "../purchases/resolve.js";
 import type { ResellerClient } from "../reseller/client.js";
 import { loadOwnership } from "../websites/ownership.js";
@@ -18,26 +18,42 @@ import type { ForecastInputs, JobFires, UnknownPart } from "./forecast-model.js"
 export interface ForecastSources {
   db: Db;
   reseller: ResellerClient;
-  analytics: { listWebsites(): Promise<WebsiteListing> };
+  analytics: { listWebsites(options?: ListingOptions): Promise<WebsiteListing> };
   config: Config;
   logger: Logger;
+  /** Told as the websites' pages are read and as the purchases are projected (the two go on side by side). */
+  onProgress?: (progress: ForecastProgress) => void;
 }
+
+export type ForecastProgress =
+  | ({ part: "websites" } & ListingProgress)
+  | ({ part: "purchases" } & ProjectionProgress);
 
 export async function readForecastInputs(
   sources: ForecastSources,
   window: { now: Date; to: Date; keepItems?: number },
 ): Promise<ForecastInputs> {
-  const { db, config } = sources;
+  const { db, config, onProgress } = sources;
   const { now, to } = window;
-  const [catalogue, listing] = await Promise.all([readCatalogue(sources), readWebsites(sources)]);
+  // The listing (paced by the analytics service, a page at a time) goes on while the purchases are projected.
+  const websites = readWebsites(sources);
+  const catalogue = await readCatalogue(sources);
   const fires = jobFires(config, now, to, await readFirstSeen(db));
   const purchases = await projectSources(
     db,
     config,
     catalogue.value,
-    { now, to, fires: fires.jobs.flatMap(projectedFires(now)), queued: true, intake: true },
+    {
+      now,
+      to,
+      fires: fires.jobs.flatMap(projectedFires(now)),
+      queued: true,
+      intake: true,
+      onProgress: onProgress && ((p) => onProgress({ part: "purchases", ...p })),
+    },
     window.keepItems,
   );
+  const listing = await websites;
   return {
     now,
     to,
@@ -77,7 +93,9 @@ async function readCatalogue(sources: ForecastSources): Promise<Read<Catalogue>>
 
 async function readWebsites(sources: ForecastSources): Promise<Read<WebsiteListing>> {
   try {
-    return { value: await sources.analytics.listWebsites() };
+    const onProgress = sources.onProgress;
+    const onPage = onProgress && ((p: ListingProgress) => onProgress({ part: "websites", ...p }));
+    return { value: await sources.analytics.listWebsites({ onPage }) };
   } catch (error) {
     const reason = `the analytics service's websites could not be listed: ${message(error)}`;
     return { value: null, unknown: { part: "websites", reason } };

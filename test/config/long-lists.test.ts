@@ -168,3 +168,164 @@ describe("long inline lists", () => {
     expect(b.fast).toEqual(b.reference);
   });
 });
+
+/** A website item of many possible forms, valid or not, as lines at `indent` (keys two columns in). */
+function randomWebsite(random: () => number, index: number, indent: string): string[] {
+  const pick = <T>(choices: T[]): T => choices[Math.floor(random() * choices.length)] as T;
+  const keys = `${indent}  `;
+  const domain = pick([
+    `site-${index}.example.com`,
+    `"site-${index}.example.com"`,
+    `'site-${index}.example.com'`,
+    `https://www.Site-${index}.example.com/`, // normalised: a warning
+    `site-${index}.example.com # a comment`,
+  ]);
+  const fields: string[][] = [];
+  const password = random() < 0.15;
+  if (!password && random() < 0.5)
+    fields.push([`privacy: ${pick(["public", "private", "0", "1", '"public"', "'private'"])}`]);
+  if (random() < 0.3) fields.push([`email: ${pick(["true", "false", "True", "1", "0"])}`]);
+  if (random() < 0.3) fields.push([`exclude_bots: ${pick(["true", "FALSE", "0"])}`]);
+  if (random() < 0.4)
+    fields.push(
+      pick([
+        ["exclude_params: [utm_source, utm_medium]"],
+        ['exclude_params: [ "utm_source", ref ]'],
+        ["exclude_params: []"],
+        ["exclude_params:", "  - utm_source", "  - utm_medium"],
+        ["exclude_params:", "- gclid"],
+      ]),
+    );
+  if (random() < 0.3)
+    fields.push(pick([["exclude_ips: [10.0.0.1, 203.0.113.7]"], ["exclude_ips:", "  - 10.0.0.1"]]));
+  if (password) fields.push(["privacy: password", `password: pw-${index}-secret`]);
+  // Now and then anything: what the fast path must leave to the parser, or what the schema refuses.
+  if (random() < 0.02)
+    fields.push(
+      pick([
+        ["privacy: banana"],
+        ["privacy: null"],
+        ["privacy:"],
+        ["email: ~"],
+        ["email: yes"],
+        ["unknown_key: 1"],
+        ["privacy: $" + "{PRIVACY}"], // an interpolation, written so
+        ["extra:", "  nested: map"],
+        ["exclude_ips: [a b]"],
+        ["exclude_params: [utm_source,]"],
+        ["\tprivacy: public"],
+        ["privacy: public   "],
+        ["email: true #c"],
+        ["exclude_params:", "", "  - utm_source"],
+        ["password: 'it''s'"],
+        [`password: "a\\tb"`],
+        ["privacy: &p public"],
+        ["privacy: !!str public"],
+        ["domain: again.example.com"],
+      ]),
+    );
+  const lines = [`${indent}- domain: ${domain}`];
+  for (const field of fields) lines.push(...field.map((line) => (line === "" ? "" : `${keys}${line}`)));
+  if (random() < 0.05) lines.push("");
+  if (random() < 0.05) lines.push(`${keys}# a comment line`);
+  if (random() < 0.004) return [`${indent}- { domain: flow-${index}.example.com }`];
+  if (random() < 0.004) return [`${indent}- domain: site-${index - 1}.example.com`]; // declared twice
+  return lines;
+}
+
+/** The loader's answer with its warnings, which must be the same with the fast path and without. */
+function withWarnings(text: string, env: NodeJS.ProcessEnv = {}): unknown {
+  try {
+    const loaded = parseConfig(text, "config.yaml", env);
+    return {
+      config: loaded.config,
+      warnings: loaded.warnings,
+      at: loaded.positionOf(["websites", "items", 3]),
+    };
+  } catch (error) {
+    if (error instanceof ConfigError) return { issues: error.issues };
+    throw error;
+  }
+}
+
+describe("long inline lists of websites", () => {
+  it("read fast give what the parser gives, values, warnings and issues, on 60 random lists", () => {
+    let collapsedCount = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const random = prng(seed);
+      const indent = random() < 0.5 ? "    " : "  ";
+      const count = 100 + Math.floor(random() * 300);
+      const items = Array.from({ length: count }, (_, i) => randomWebsite(random, i, indent)).flat();
+      const text = yaml(
+        "websites:",
+        ...(indent === "  " ? ["  items:", ...items.map((l) => (l ? `  ${l}` : l))] : ["  items:", ...items]),
+      );
+      const env = { PRIVACY: "private" };
+      const fast = withWarnings(text, env);
+      const reference = withWarnings(`${text}\n# \\0 (no fast path)\n`, env);
+      expect(fast, `seed ${seed}`).toEqual(reference);
+      if (collapseLongLists(text)?.runs.size) collapsedCount++;
+    }
+    expect(collapsedCount).toBeGreaterThan(40);
+  });
+
+  it("every line the patterns do not take for certain is left to the parser, and read as it reads it", () => {
+    const odd = [
+      ["privacy: banana"],
+      ["privacy: null"],
+      ["privacy:"],
+      ["email: ~"],
+      ["email: yes"],
+      ["unknown_key: 1"],
+      ["privacy: $" + "{PRIVACY}"], // an interpolation, written so
+      ["extra:", "  nested: map"],
+      ["exclude_ips: [a b]"],
+      ["exclude_params: [utm_source,]"],
+      ["exclude_params: [a,", "  b]"],
+      ["\tprivacy: public"],
+      ["exclude_params:", "", "  - utm_source"],
+      ["exclude_params:", "  - ~"],
+      ["password: 'it''s'"],
+      ['password: "a\\tb"'],
+      ["privacy: &p public"],
+      ["privacy: !!str public"],
+      ["domain: again.example.com"],
+      ["true: 1"],
+      ["privacy: public", "  continued"],
+      ["privacy: public:"],
+      ["privacy: a#b"],
+    ];
+    for (const lines of odd) {
+      const items = Array.from({ length: 150 }, (_, i) => [
+        `    - domain: site-${i}.example.com`,
+        ...(i === 70 ? lines.map((line) => `      ${line}`) : ["      privacy: public"]),
+      ]);
+      const text = yaml("websites:", "  items:", ...items.flat(), "timezone: UTC");
+      const env = { PRIVACY: "private" };
+      expect(collapseLongLists(text)?.runs.size, lines.join(" / ")).toBeGreaterThan(0);
+      expect(withWarnings(text, env), lines.join(" / ")).toEqual(
+        withWarnings(`${text}\n# \\0 (no fast path)\n`, env),
+      );
+    }
+  });
+
+  it("10,000 websites as `yaml` writes them are one run, their issues at their own lines and columns", () => {
+    const items = Array.from({ length: 10_000 }, (_, i) => [
+      `    - domain: site-${String(i).padStart(5, "0")}.example.com`,
+      "      privacy: public",
+      "      exclude_params:",
+      "        - utm_source",
+      "        - utm_medium",
+    ]);
+    items[4_321]![1] = "      privacy: banana";
+    items[9_000]![3] = "        - 42";
+    const text = yaml("websites:", "  items:", ...items.flat());
+    expect(collapseLongLists(text)?.runs.size).toBe(1);
+    const fast = withWarnings(text);
+    expect(fast).toEqual(withWarnings(`${text}\n# \\0 (no fast path)\n`));
+    const issues = (fast as { issues: Array<{ line: number; column: number; path: string }> }).issues;
+    expect(issues.map((i) => [i.path, i.line, i.column])).toEqual([
+      ['websites.items[4321].privacy (website "site-04321.example.com")', 6 + 2 + 4_321 * 5 + 2, 16],
+    ]);
+  });
+});

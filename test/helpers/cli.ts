@@ -35,6 +35,10 @@ export function readableStderr(stderr: string): string {
     .join("\n");
 }
 
+/**
+ * Runs the CLI with `env` beside PATH. Progress lines are off unless a test asks for them (its own
+ * TOPSYNC_PROGRESS_INTERVAL): a command slowed by a busy machine would otherwise log them into a stderr a test reads.
+ */
 export function runCli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<CliResult> {
   if (!existsSync(CLI))
     throw new Error("dist/cli.js is missing: run `npm run build` (npm test does it first)");
@@ -42,7 +46,11 @@ export function runCli(args: string[], env: Record<string, string> = {}, cwd = R
     execFile(
       process.execPath,
       [CLI, ...args],
-      { cwd, env: { PATH: process.env.PATH ?? "", ...env }, timeout: 60_000 },
+      {
+        cwd,
+        env: { PATH: process.env.PATH ?? "", TOPSYNC_PROGRESS_INTERVAL: "1h", ...env },
+        timeout: 60_000,
+      },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
         resolve({ code, stdout, stderr: readableStderr(stderr), rawStderr: stderr });
