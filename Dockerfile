@@ -17,9 +17,9 @@ RUN npm run build
 # ---- runtime: production dependencies, compiled JS, migrations; no compilers, no dev tools
 FROM node:26-trixie-slim AS runtime
 ENV NODE_ENV=production
-# Not for room (the live heap stays near 25 MB whatever the queue length) but for V8's heap growth: under a
-# 2 GB limit V8 collects at under twice the live heap instead of four times, so a long-lived daemon stays under
-# 150 MB resident. bench/purchases.js reads this line for its memory figure (bench/RESULTS.md).
+# Not for room (a run keeps some 20 MB alive whatever the queue length) but as a hard bound on the heap: under a
+# 2 GB limit V8 also grows the heap by less than twice what survives a collection (topsync holds plain `node` to
+# twice itself, src/cli.ts), so a long-lived daemon stays under 150 MB resident.
 ENV NODE_OPTIONS=--max-old-space-size=1024
 WORKDIR /app
 COPY package.json package-lock.json ./

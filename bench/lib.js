@@ -1,6 +1,7 @@
 // Shared pieces of the benchmarks: a sandbox in its own process, fresh databases, results sections.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 
@@ -97,7 +98,46 @@ export function runWorker(script, args, nodeFlags = []) {
   });
 }
 
-/** Replaces (or appends) one `## Title` section of bench/RESULTS.md, leaving the others as they are. */
+const LOAD_AT_START = os.loadavg()[0];
+
+/**
+ * What a section was measured on: the commit (and whether src/ or bench/ differed from it), and how busy the
+ * machine was — `node -e 0` timed now (median of 5) and the load average when the benchmark started and now.
+ */
+export function provenance() {
+  const git = (...args) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8" });
+  let commit = "unknown";
+  let dirty = "";
+  try {
+    commit = git("rev-parse", "--short", "HEAD").trim();
+    dirty = git("status", "--porcelain", "--", "src", "bench", "package.json", "tools");
+  } catch {
+    // not a git checkout
+  }
+  const runs = Array.from({ length: 5 }, () => {
+    const started = performance.now();
+    spawnSync(process.execPath, ["-e", "0"], { stdio: "ignore" });
+    return performance.now() - started;
+  }).sort((a, b) => a - b);
+  const changed = [
+    ...new Set(
+      dirty
+        .split("\n")
+        .filter((line) => line.length > 3)
+        .map((line) => line.slice(3).split("/")[0]),
+    ),
+  ];
+  const changes = changed.length > 0 ? ` with uncommitted changes to ${changed.join(", ")}` : "";
+  return (
+    `*Commit \`${commit}\`${changes}; measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; ` +
+    `\`node -e 0\` ${runs[2].toFixed(0)} ms then; load average ${LOAD_AT_START.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end.*`
+  );
+}
+
+/**
+ * Replaces (or appends) one `## Title` section of bench/RESULTS.md, leaving the others as they are; the section
+ * starts with its provenance (the commit measured, the machine's state).
+ */
 export function writeSection(title, markdown) {
   const file = fileURLToPath(new URL("RESULTS.md", import.meta.url));
   let text;
@@ -108,7 +148,7 @@ export function writeSection(title, markdown) {
   }
   const heading = `## ${title}`;
   const start = text.indexOf(`${heading}\n`);
-  const section = `${heading}\n\n${markdown.trim()}\n`;
+  const section = `${heading}\n\n${provenance()}\n\n${markdown.trim()}\n`;
   if (start === -1) {
     text = `${text.trimEnd()}\n\n${section}`;
   } else {

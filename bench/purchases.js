@@ -1,8 +1,6 @@
 // `npm run bench:purchases`: topsync on PostgreSQL and on PGlite, graphile-worker (batching on), and a
-// no-database loop doing only the HTTP work, side by side on one sandbox process; then peak RSS for
-// 100,000 queued purchases. Figures go to bench/RESULTS.md (DESIGN §10).
-import { readFileSync } from "node:fs";
-import { getHeapStatistics as heapStatistics } from "node:v8";
+// no-database loop doing only the HTTP work, side by side on one sandbox process, in-process (bench:memory measures
+// the memory of a run as an operator starts it). Figures go to bench/RESULTS.md.
 import { createDatabase, machine, runWorker, startSandboxProcess, writeSection } from "./lib.js";
 
 const KINDS = ["no-database", "topsync-postgres", "graphile-worker", "topsync-pglite"];
@@ -14,17 +12,6 @@ const GRID = [
   { latency: 20, concurrency: 8, count: 600 },
   { latency: 20, concurrency: 32, count: 2000 },
 ];
-const RSS_COUNT = Number(process.env.BENCH_RSS_COUNT ?? 100_000);
-/** The node flags the Docker image runs topsync with (its `ENV NODE_OPTIONS=` line), as README advises outside it. */
-function dockerFlags() {
-  const dockerfile = readFileSync(new URL("../Dockerfile", import.meta.url), "utf8");
-  const match = /^ENV NODE_OPTIONS=(.+)$/m.exec(dockerfile);
-  if (!match) throw new Error("the Dockerfile sets no NODE_OPTIONS");
-  return match[1].trim().split(/\s+/);
-}
-// Read first, so a Dockerfile without the flag stops the benchmark before its grid, not after it.
-const DOCKER_FLAGS = dockerFlags();
-
 async function measure(sandbox, kind, cell) {
   const database = await createDatabase();
   await sandbox.admin("reset", {});
@@ -102,37 +89,6 @@ for (const latency of [0, 20]) {
   }
 }
 
-/** 100,000 queued purchases (written first by another process), processed by one worker process. */
-async function memoryRun(nodeFlags) {
-  const sandbox = await startSandboxProcess({ latency: 0 });
-  const database = await createDatabase();
-  try {
-    const common = {
-      count: RSS_COUNT,
-      concurrency: 32,
-      resellerUrl: sandbox.resellerUrl,
-      databaseUrl: database.url,
-    };
-    await runWorker("purchases-worker.js", { kind: "seed", ...common });
-    return await runWorker(
-      "purchases-worker.js",
-      { kind: "topsync-postgres", seeded: true, ...common },
-      nodeFlags,
-    );
-  } finally {
-    await database.drop();
-    await sandbox.stop();
-  }
-}
-const rss = await memoryRun([]);
-console.error(
-  `${RSS_COUNT} purchases, plain node: ${rss.rate.toFixed(0)}/s, peak RSS ${rss.peakRssMb.toFixed(0)} MB`,
-);
-const withFlags = await memoryRun(DOCKER_FLAGS);
-console.error(
-  `${RSS_COUNT} purchases, ${DOCKER_FLAGS.join(" ")}: ${withFlags.rate.toFixed(0)}/s, peak RSS ${withFlags.peakRssMb.toFixed(0)} MB`,
-);
-
 /** Says, from the figures, which targets this run met. */
 function verdict() {
   const fast = rows.filter((row) => row.latency === 0);
@@ -146,7 +102,6 @@ function verdict() {
   );
 }
 
-const rate = (r) => `${r.rate.toFixed(0)}/s`;
 const perSecond = (x) => `${x.toFixed(0)}/s`;
 const micros = (x) => `${x.toFixed(0)} µs`;
 const table = rows
@@ -205,20 +160,8 @@ sandbox answers the same requests for every contender.
 |---|---|---:|---:|---:|---:|
 ${cpuTable}
 
-**DESIGN §10 targets.** At 0 ms: at least graphile-worker's rate and ≥ 1,000/s on PostgreSQL. At 20 ms: ≥ 90% of the
-no-database ceiling. 100,000 queued purchases under 200 MB peak RSS. ${verdict()} Memory: ${withFlags.peakRssMb < 200 ? "**met**" : "**not met**"} (${withFlags.peakRssMb.toFixed(0)} MB with the Docker image's node flags, ${rss.peakRssMb.toFixed(0)} MB with plain \`node\`).
-
-**Memory** (target: 100,000 queued purchases processed under 200 MB peak RSS). ${RSS_COUNT.toLocaleString("en")} purchases
-queued by another process, then bought and verified by one worker (PostgreSQL, concurrency 32, 0 ms):
-
-| node settings | rate | peak RSS |
-|---|---:|---:|
-| \`${DOCKER_FLAGS.join(" ")}\`, as the Docker image sets (and README advises outside it) | ${rate(withFlags)} | **${withFlags.peakRssMb.toFixed(0)} MB** |
-| plain \`node\` (V8's default heap limit, ${(heapStatistics().heap_size_limit / 2 ** 30).toFixed(1)} GB on this machine) | ${rate(rss)} | ${rss.peakRssMb.toFixed(0)} MB |
-
-Nothing loads the queue (a run reads a window of four claims' worth of due rows at a time), so the live heap stays near 25 MB;
-the difference between the two rows is garbage V8 has not collected yet, not data topsync holds. Under a heap limit below
-2 GB, V8 starts a full collection when the heap reaches under twice what the last one left; above it, four times.
+**Targets.** At 0 ms: at least graphile-worker's rate and ≥ 1,000/s on PostgreSQL. At 20 ms: ≥ 90% of the
+no-database ceiling. ${verdict()} (Memory: the section "Memory", \`npm run bench:memory\`.)
 `,
 );
 console.log(table);

@@ -1,4 +1,5 @@
 // The website analytics API (/api/v1/websites): list every page, read, create, update, delete. Bodies form-encoded.
+import { setMaxListeners } from "node:events";
 import type { CallInfo } from "../http/errors.js";
 import { HttpError, MalformedResponseError } from "../http/errors.js";
 import { parseAnswer } from "../http/parse.js";
@@ -94,8 +95,10 @@ export class AnalyticsClient {
   async readWebsites(options: ListingOptions = {}): Promise<WebsiteListing> {
     const websites: RemoteWebsite[] = [];
     const tracker = new ListingTracker(PER_PAGE);
-    // Pages asked for ahead and not needed after all (the listing ended sooner) are cancelled.
+    // Pages asked for ahead and not needed after all (the listing ended sooner) are cancelled. Every page in flight
+    // listens on this one signal (in the rate limit's wait and in its call), as many as the connections.
     const reading = new AbortController();
+    setMaxListeners(0, reading.signal);
     const cancel = () => reading.abort(options.signal?.reason);
     if (options.signal?.aborted) cancel();
     else options.signal?.addEventListener("abort", cancel, { once: true });

@@ -83,9 +83,16 @@ export function collapseLongLists(text: string): Collapsed | undefined {
   // Where text was taken out, in parsed-text offsets, and how much by then in all.
   const cuts: Array<{ at: number; removed: number }> = [];
   let removed = 0;
+  // Mappings before this line were read as too short a run: not read again from each of their lines.
+  let readUpTo = 0;
   let i = 0;
   while (i < lines.length) {
-    const run = scalarRun(lines, items, i, starts) ?? (records ? recordRun(lines, i, starts) : undefined);
+    let run = scalarRun(lines, items, i, starts);
+    if (!run && records && i >= readUpTo) {
+      const found = recordRun(lines, i, starts);
+      if (found && "short" in found) readUpTo = found.short;
+      else run = found;
+    }
     if (!run) {
       out.push(lines[i] ?? "");
       i++;
@@ -281,8 +288,11 @@ function recordAt(lines: string[], i: number, indent: number, starts: number[]) 
   }
 }
 
-/** Mapping items from line `i` on, at one indent, when there are at least MIN_RUN of them. */
-function recordRun(lines: string[], i: number, starts: number[]): FoundRun | undefined {
+/**
+ * Mapping items from line `i` on, at one indent, when there are at least MIN_RUN of them; when fewer, the line
+ * after them (`short`).
+ */
+function recordRun(lines: string[], i: number, starts: number[]): FoundRun | { short: number } | undefined {
   const line = lines[i] ?? "";
   const indent = indentOf(line);
   if (!line.startsWith("- ", indent) || !KEY.test(line.slice(indent + 2))) return undefined;
@@ -306,7 +316,8 @@ function recordRun(lines: string[], i: number, starts: number[]): FoundRun | und
     )
       break;
   }
-  if (values.length < MIN_RUN) return undefined;
+  if (values.length === 0) return undefined;
+  if (values.length < MIN_RUN) return { short: end };
   return { indent, end, items: { values, offsets, places } };
 }
 
