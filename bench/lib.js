@@ -110,7 +110,8 @@ export function provenance() {
   let dirty = "";
   try {
     commit = git("rev-parse", "--short", "HEAD").trim();
-    dirty = git("status", "--porcelain", "--", "src", "bench", "package.json", "tools");
+    // The results file is what a benchmark writes, not what it measures.
+    dirty = git("status", "--porcelain", "--", "src", "bench", "package.json", "tools", ":!bench/RESULTS.md");
   } catch {
     // not a git checkout
   }
