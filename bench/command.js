@@ -2,7 +2,7 @@
 // from the spawn of the command to its exit, with the N recipients inline in its config, on a database already
 // migrated — beside the same work done by graphile-worker (batched, its addJobs of N timed, its worker already
 // started) and by the no-database loop, on one sandbox process. Then the fixed costs an operator pays on every
-// command. Figures go to bench/RESULTS.md (issue 18).
+// command. Figures go to bench/RESULTS.md.
 //
 // Every database it uses it creates (topsync_bench_…) and drops, also on Ctrl-C; it never touches another.
 import { spawn } from "node:child_process";
@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { CLI, createDatabase, machine, runWorker, startSandboxProcess, writeSection } from "./lib.js";
 
 const CONCURRENCY = 32;
-// Each cell with its target (issue 18): the median ratio against graphile-worker at 0 ms, against the
+// Each cell with its target: the median ratio against graphile-worker at 0 ms, against the
 // no-database loop at 20 ms.
 const GRID = [
   { latency: 0, count: 2000, target: { vs: "vsGraphile", ratio: 0.9 } },
@@ -254,7 +254,7 @@ async function writeResults(rows) {
       count: 10000,
     });
     await migrated(small);
-    // name, arguments, target in ms (issue 18; none for --help)
+    // name, arguments, target in ms (none for --help)
     const commands = [
       ["topsync --help", ["--help"]],
       ["migrate (nothing to apply)", ["migrate", "-c", small], 150],
@@ -373,7 +373,7 @@ the code.
 |---:|---:|---:|---:|---:|---:|---:|---:|
 ${table}
 
-Targets (issue 18): at 0 ms at least graphile-worker's rate at N = 10,000 and 0.9 of it at 2,000; at 20 ms at least
+Targets: at 0 ms at least graphile-worker's rate at N = 10,000 and 0.9 of it at 2,000; at 20 ms at least
 0.95 of the no-database loop at 4,000 and 0.9 at 1,000; the first POST under 400 ms at N = 10,000.
 
 ${verdicts}

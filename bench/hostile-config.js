@@ -61,7 +61,7 @@ for (const [name, text] of cases) {
 }
 writeSection(
   "Hostile configs",
-  `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()} by \`npm run bench:hostile\`: \`topsync config check\` on configs written to exhaust it (before issue 16 a 370-byte alias bomb took 16 s and 266 MB, a 330-byte one 2.1 GB, and 2,000,000 inline recipients 2.26 GB). Peak RSS is the whole process.
+  `Measured ${new Date().toISOString().slice(0, 10)} on ${machine()} by \`npm run bench:hostile\`: \`topsync config check\` on configs written to exhaust it (before the hardening of 2026-11-23 a 370-byte alias bomb took 16 s and 266 MB, a 330-byte one 2.1 GB, and 2,000,000 inline recipients 2.26 GB). Peak RSS is the whole process.
 
 | config | size | exit | time | peak RSS |
 |---|---|---|---|---|

@@ -1,4 +1,4 @@
-// Plan-window benchmark (issue 18 item 5): `topsync plan --window 92d` over 50 jobs, some of them six-field
+// Plan-window benchmark : `topsync plan --window 92d` over 50 jobs, some of them six-field
 // (seconds) schedules, timed from the spawn of the command to its exit against the sandbox and a migrated
 // PostgreSQL database; the fire arithmetic alone timed in-process; and every job's fires compared, fire for
 // fire, with node-cron's own scheduler (its TimeMatcher.getNextMatch, which the daemon's Runner follows).
@@ -173,7 +173,7 @@ Medians of ${ROUNDS} rounds.
 | the same with \`--window 1s\` (the command's fixed cost) | ${fmt(median(fixed))} | ${fixed.map(fmt).join(", ")} |
 | fire arithmetic alone (50 jobs, in-process) | ${fmt(median(arithmetic))} | ${arithmetic.map(fmt).join(", ")} |
 
-**Target (issue 18):** the command under 1 s — ${median(command) < 1000 ? "met" : "not met"}. Before, fires were
+**Target:** the command under 1 s — ${median(command) < 1000 ? "met" : "not met"}. Before, fires were
 found by testing every second (or minute) with node-cron's matcher: \`plan --window 7d\` with 13 jobs took 13.4 s.
 What is left above the fixed cost is planning the ${fires.toLocaleString("en-US")} fires' purchases, not finding them.
 `;

@@ -116,7 +116,7 @@ receiver (this process), the client (its own process) and PostgreSQL. Each deliv
 signed with HMAC-SHA256: verified, parsed, redacted, stored in \`provider_notifications\` with its body hash, and
 answered 200 (processing happens after the answer and is not part of this figure).
 
-**Target (issue 19):** 1,000 notifications per second accepted and stored: ${rows.every((r) => r.rate >= 1000 && r.failed === 0) ? "met" : "not met"} (every row).
+**Target:** 1,000 notifications per second accepted and stored: ${rows.every((r) => r.rate >= 1000 && r.failed === 0) ? "met" : "not met"} (every row).
 
 | deliveries | client concurrency | accepted and stored | refused | load average at start |
 |---:|---:|---:|---:|---:|

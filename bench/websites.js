@@ -1,4 +1,4 @@
-// Website reconciler benchmark (DESIGN §10): plan and apply time for 100 / 1,000 / 10,000 websites against
+// Website reconciler benchmark: plan and apply time for 100 / 1,000 / 10,000 websites against
 // the sandbox at 0 and 20 ms latency, and request counts against the floor (list pages + changes); then
 // `topsync websites plan --json` as an operator runs it (spawn to exit): a no-op plan of 10,000 beside plans
 // with 10,000 changes. Writes the `## Websites` section of bench/RESULTS.md. Run with `npm run bench:websites`.

@@ -1,4 +1,4 @@
-// `npm run bench:ledger-year` (issue 18, part 4): a year of ledger. Creates its own PostgreSQL database, migrates it
+// `npm run bench:ledger-year`: a year of ledger. Creates its own PostgreSQL database, migrates it
 // with topsync's migrate, seeds it in SQL (default 10,000,000 purchases with about 30,000,000 events over 400 days:
 // year-ledger-seed.js), and times, against the same on an empty ledger, in rounds taken in turn:
 // a /metrics scrape of a running daemon; `report --since 7d` and `--since 365d`; `purchases list --state in_doubt`
