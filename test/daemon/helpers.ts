@@ -97,6 +97,12 @@ export function spawnDaemon(
   };
 }
 
+/** Stops a daemon as an operator would (SIGTERM) and gives its exit code once it has exited. */
+export async function stopDaemon(daemon: DaemonProcess): Promise<number> {
+  daemon.child.kill("SIGTERM");
+  return daemon.exited;
+}
+
 /** Polls until `check` gives a truthy value; fails with `what` (and the daemons' logs) otherwise. */
 export function waitFor<T>(
   what: string,

@@ -13,6 +13,7 @@ import {
   daemonConfig,
   freePort,
   spawnDaemon,
+  stopDaemon,
   useLedger,
   waitFor,
   waitReady,
@@ -71,11 +72,6 @@ async function processedBy(daemon: DaemonProcess): Promise<number> {
     .reduce((sum, s) => sum + s.value, 0);
 }
 
-async function stop(daemon: DaemonProcess): Promise<void> {
-  daemon.child.kill("SIGTERM");
-  await daemon.exited;
-}
-
 describe("notifications left received by a daemon that stopped", () => {
   const ledger = useLedger({ seed: 31 });
 
@@ -121,7 +117,7 @@ describe("notifications left received by a daemon that stopped", () => {
       expect(processed.reduce((a, b) => a + b, 0)).toBe(350);
       expect((await outcomes(database)).get("BUSY")).toBe("received");
     } finally {
-      await Promise.all(daemons.map(stop));
+      await Promise.all(daemons.map(stopDaemon));
     }
   });
 });
@@ -180,7 +176,7 @@ describe("deliveries the receiver must not leave received", () => {
       expect(await waitFor("it to be counted", async () => (await processedBy(daemon)) === 1)).toBe(true);
     } finally {
       await admin.end();
-      await stop(daemon);
+      await stopDaemon(daemon);
     }
   });
 
@@ -233,7 +229,7 @@ describe("deliveries the receiver must not leave received", () => {
       });
       expect(await processedBy(daemon)).toBe(3);
     } finally {
-      await stop(daemon);
+      await stopDaemon(daemon);
     }
   });
 });

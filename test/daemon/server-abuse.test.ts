@@ -12,6 +12,7 @@ import {
   daemonConfig,
   freePort,
   spawnDaemon,
+  stopDaemon,
   useLedger,
   waitFor,
   waitReady,
@@ -70,11 +71,6 @@ async function refusals(
     seen.samples.find((s) => s.name === "topsync_notifications_total" && s.labels.outcome === "rejected")
       ?.value ?? 0;
   return { byReason, rejected };
-}
-
-async function stop(daemon: DaemonProcess): Promise<number> {
-  daemon.child.kill("SIGTERM");
-  return daemon.exited;
 }
 
 describe("the daemon's port under abuse", () => {
@@ -148,7 +144,7 @@ describe("the daemon's port under abuse", () => {
       expect(daemon.stderr()).not.toContain(SECRET);
     } finally {
       for (const c of [...clients, ...slow]) c.socket.destroy();
-      expect(await stop(daemon)).toBe(0);
+      expect(await stopDaemon(daemon)).toBe(0);
     }
   });
 
@@ -208,7 +204,7 @@ describe("the daemon's port under abuse", () => {
       expect(log).toContain("a request's target is not a URL");
     } finally {
       for (const c of clients) c.socket.destroy();
-      expect(await stop(daemon)).toBe(0);
+      expect(await stopDaemon(daemon)).toBe(0);
     }
   });
 
@@ -251,7 +247,7 @@ describe("the daemon's port under abuse", () => {
       expect(daemon.stderr()).toContain("server.max_connections");
     } finally {
       for (const c of clients) c.socket.destroy();
-      expect(await stop(daemon)).toBe(0);
+      expect(await stopDaemon(daemon)).toBe(0);
     }
   });
 });
