@@ -117,7 +117,7 @@ const walletLowSchema = z
       .meta({ description: "The episode ends only above this (hysteresis); `below` when absent." }),
   })
   .superRefine((wallet, ctx) => {
-    if (wallet.clear_above !== undefined && wallet.clear_above.lt(wallet.below))
+    if (wallet.clear_above?.lt(wallet.below))
       ctx.addIssue({ code: "custom", path: ["clear_above"], message: "must not be below wallet_low.below" });
   }, evenWithFieldIssues)
   .transform((wallet) => ({ below: wallet.below, clear_above: wallet.clear_above ?? wallet.below }));

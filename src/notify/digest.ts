@@ -4,6 +4,7 @@
 import { sql } from "drizzle-orm";
 import type { Config } from "../config/index.js";
 import { type Executor, rows } from "../db/client.js";
+import { parseMoney } from "../money.js";
 import { budgetDay } from "../purchases/guards.js";
 import { cronLatestFire } from "../time/cron.js";
 import { writeNotices } from "./outbox/write.js";
@@ -61,8 +62,9 @@ export async function digestFacts(
     day,
     spent_today: spent,
     daily_limit: limit ? limit.toFixed(2) : null,
-    budget_used_percent:
-      limit && limit.gt(0) ? Math.round((Number(spent) / Number(limit.toFixed(2))) * 100) : null,
+    budget_used_percent: limit?.gt(0)
+      ? Number(parseMoney(spent).times(100).div(limit).round(0).toFixed(0))
+      : null,
     wallet: found?.wallet ?? null,
     in_doubt: Number(found?.in_doubt ?? 0),
     unverified: Number(found?.unverified ?? 0),
