@@ -48,17 +48,23 @@ export async function notifyListCommand(ctx: CommandContext, flags: ListFlags): 
   );
 }
 
-export async function notifyFlushCommand(ctx: CommandContext, flags: { wait: string }): Promise<void> {
-  const waitMs = parseDuration(flags.wait);
+/** A notifier over this command's ledger, closed when the command ends; `command` names it as the claimer. */
+async function openNotifier(ctx: CommandContext, command: string): Promise<Notifier> {
   const database = await openLedger(ctx);
   const notifier = new Notifier({
     database,
     config: ctx.config,
     logger: ctx.logger,
     clock: systemClock,
-    claimer: `notify-flush:${process.pid}`,
+    claimer: `${command}:${process.pid}`,
   });
   ctx.defer(() => notifier.close());
+  return notifier;
+}
+
+export async function notifyFlushCommand(ctx: CommandContext, flags: { wait: string }): Promise<void> {
+  const waitMs = parseDuration(flags.wait);
+  const notifier = await openNotifier(ctx, "notify-flush");
   const result = await notifier.flush(waitMs);
   if (ctx.globals.json) write(renderJson(result));
   else
@@ -80,15 +86,7 @@ export async function notifyTestCommand(ctx: CommandContext, channel: string): P
       `no channel named "${channel}" under notifications.channels${names.length > 0 ? ` (there are: ${names.join(", ")})` : ""}`,
     );
   }
-  const database = await openLedger(ctx);
-  const notifier = new Notifier({
-    database,
-    config: ctx.config,
-    logger: ctx.logger,
-    clock: systemClock,
-    claimer: `notify-test:${process.pid}`,
-  });
-  ctx.defer(() => notifier.close());
+  const notifier = await openNotifier(ctx, "notify-test");
   const result = await notifier.test(channel);
   const shown = {
     channel,

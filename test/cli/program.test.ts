@@ -231,7 +231,7 @@ describe("a code cache that does not check out costs speed only (src/cli.ts)", (
       const sandbox = async (stop: NodeJS.Signals) => {
         const child = spawn(
           process.execPath,
-          [CLI, "sandbox", "--reseller-port", "0", "--analytics-port", "0"],
+          [CLI, "sandbox", "--reseller-port", "0", "--analytics-port", "0", "--receiver-port", "0"],
           {
             env: { PATH: process.env.PATH ?? "", TOPSYNC_COMPILE_CACHE: cache },
             stdio: ["ignore", "pipe", "pipe"],

@@ -85,7 +85,7 @@ describe("topsync sandbox", () => {
   async function firstListing(flags: string[]): Promise<Headers> {
     const child = spawn(
       process.execPath,
-      [CLI, "sandbox", "--reseller-port", "0", "--analytics-port", "0", ...flags],
+      [CLI, "sandbox", "--reseller-port", "0", "--analytics-port", "0", "--receiver-port", "0", ...flags],
       {
         stdio: ["ignore", "pipe", "inherit"],
       },
