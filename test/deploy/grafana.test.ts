@@ -89,7 +89,7 @@ describe("the Grafana dashboard", () => {
     );
     expect(panels.length).toBeGreaterThan(15);
     for (const panel of panels) {
-      expect(panel.datasource?.uid, panel.title).toBe("${datasource}");
+      expect(panel.datasource?.uid, panel.title).toBe("$" + "{datasource}");
       expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
     }
     expect(new Set(panels.map((p) => p.title)).size).toBe(panels.length);
