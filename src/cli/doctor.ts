@@ -2,6 +2,7 @@
 import type { SettingsCheck } from "../doctor/run.js";
 import { ExitCode } from "../errors.js";
 import { createLogger } from "../log/logger.js";
+import { inertLines } from "../text/inert.js";
 import type { GlobalOptions } from "./context.js";
 import { renderJson, write } from "./output.js";
 
@@ -35,6 +36,7 @@ export async function doctorCommand(globals: GlobalOptions, flags: { quick?: boo
   if (!report.ok) process.exitCode = ExitCode.failure;
 }
 
+/** A message over several lines, its later lines under its first; a service's words cannot act on the terminal. */
 function indent(text: string, by: number): string {
-  return text.replace(/\n/g, `\n${" ".repeat(by)}`);
+  return inertLines(text).replace(/\n/g, `\n${" ".repeat(by)}`);
 }

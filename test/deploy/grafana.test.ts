@@ -4,20 +4,12 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { stringify } from "yaml";
-import {
-  type DaemonProcess,
-  daemonConfig,
-  freePort,
-  spawnDaemon,
-  stopDaemon,
-  useLedger,
-  waitReady,
-} from "../daemon/helpers.js";
 import { PROMTOOL, parsePrometheus } from "../daemon/prometheus.js";
 import { ROOT } from "../helpers/cli.js";
 import { needs } from "../helpers/tools.js";
+import { useLiveDaemon } from "./live-daemon.js";
 
 interface Panel {
   type: string;
@@ -66,20 +58,9 @@ function metricsOf(expr: string): string[] {
   return [...bare.matchAll(/[a-zA-Z_:][a-zA-Z0-9_:]*/g)].map((m) => m[0]).filter((w) => !PROMQL_WORDS.has(w));
 }
 
-const fixture = useLedger({});
-let daemon: DaemonProcess;
-
-beforeAll(async () => {
-  const port = await freePort();
-  const config = daemonConfig(fixture.sandbox, fixture.url, port, {
-    budget: { daily_limit: "50000.00", min_wallet_balance: "1000.00" },
-    notifications: { wallet_low: { below: "20000.00", clear_above: "25000.00" } },
-  });
-  daemon = spawnDaemon(config, port);
-  await waitReady(daemon);
-});
-afterAll(async () => {
-  if (daemon) await stopDaemon(daemon);
+const daemon = useLiveDaemon({
+  budget: { daily_limit: "50000.00", min_wallet_balance: "1000.00" },
+  notifications: { wallet_low: { below: "20000.00", clear_above: "25000.00" } },
 });
 
 describe("the Grafana dashboard", () => {
@@ -116,7 +97,7 @@ describe("the Grafana dashboard", () => {
   });
 
   it("reads only metrics a running daemon exports on /metrics", async () => {
-    const scraped = await daemon.get("/metrics");
+    const scraped = await daemon().get("/metrics");
     expect(scraped.status).toBe(200);
     const { types } = parsePrometheus(scraped.body);
     const exported = new Set<string>();

@@ -11,22 +11,14 @@ import { NetworkPolicy } from "kubernetes-models/networking.k8s.io/v1/NetworkPol
 import { PodDisruptionBudget } from "kubernetes-models/policy/v1/PodDisruptionBudget";
 import { ConfigMap } from "kubernetes-models/v1/ConfigMap";
 import { Service } from "kubernetes-models/v1/Service";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { type Config, parseConfig } from "../../src/config/index.js";
 import { DEFAULT_TOTAL_TIMEOUT_MS } from "../../src/http/service-client.js";
-import {
-  type DaemonProcess,
-  daemonConfig,
-  freePort,
-  spawnDaemon,
-  stopDaemon,
-  useLedger,
-  waitReady,
-} from "../daemon/helpers.js";
 import { ROOT } from "../helpers/cli.js";
 import { needs } from "../helpers/tools.js";
 import { KUBECTL, type KubeObject, kustomize } from "./kubectl.js";
+import { useLiveDaemon } from "./live-daemon.js";
 
 const kubectl = await needs(KUBECTL, "rendering deploy/kubernetes");
 
@@ -82,18 +74,7 @@ function podConfig(objects: KubeObject[]): Config {
   return parseConfig(map!.data!["config.yaml"]!, "config.yaml", env).config;
 }
 
-const fixture = useLedger({});
-let daemon: DaemonProcess;
-
-beforeAll(async () => {
-  if (!kubectl) return;
-  const port = await freePort();
-  daemon = spawnDaemon(daemonConfig(fixture.sandbox, fixture.url, port), port);
-  await waitReady(daemon);
-});
-afterAll(async () => {
-  if (daemon) await stopDaemon(daemon);
-});
+const daemon = useLiveDaemon({}, kubectl);
 
 describe.each(RENDERINGS)("kubectl kustomize %s", (dir) => {
   const objects = kubectl ? kustomize(dir) : [];
@@ -130,7 +111,7 @@ describe.each(RENDERINGS)("kubectl kustomize %s", (dir) => {
       expect(get, `${probe} is an HTTP GET`).toBeDefined();
       if (path) expect(get.path, probe).toBe(path);
       expect([http.name, http.containerPort], `${probe}'s port`).toContain(get.port);
-      const answer = await daemon.get(get.path);
+      const answer = await daemon().get(get.path);
       expect(answer.status, `${probe} ${get.path} on a live daemon`).toBe(200);
     }
     const service = one(objects, "Service");
@@ -140,7 +121,7 @@ describe.each(RENDERINGS)("kubectl kustomize %s", (dir) => {
     expect(monitor.spec.endpoints.map((e: { port: string; path: string }) => [e.port, e.path])).toEqual([
       [ports[0]!.name, "/metrics"],
     ]);
-    expect((await daemon.get("/metrics")).status).toBe(200);
+    expect((await daemon().get("/metrics")).status).toBe(200);
   });
 
   it.runIf(kubectl)(
