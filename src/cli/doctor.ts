@@ -6,7 +6,11 @@ import { inertLines } from "../text/inert.js";
 import type { GlobalOptions } from "./context.js";
 import { renderJson, write } from "./output.js";
 
-/** Checks of settings owned by parts above doctor (the web console's joins here). */
+/**
+ * Checks of settings owned by parts above doctor, each a SettingsCheck (config in, CheckResults out). The web
+ * console's joins here: users present when enabled, its path clear of the daemon's own and of webhooks.path, a
+ * signing key when approvers may approve in it.
+ */
 const SETTINGS_CHECKS: SettingsCheck[] = [];
 
 const MARK = { pass: "ok  ", warn: "WARN", fail: "FAIL", skip: "skip" } as const;

@@ -14,6 +14,7 @@ import { useLiveDaemon } from "./live-daemon.js";
 interface Panel {
   type: string;
   title: string;
+  gridPos: { x: number; y: number; w: number; h: number };
   datasource?: { uid: string };
   targets?: Array<{ expr: string; refId: string }>;
   panels?: Panel[];
@@ -74,6 +75,20 @@ describe("the Grafana dashboard", () => {
       expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
     }
     expect(new Set(panels.map((p) => p.title)).size).toBe(panels.length);
+  });
+
+  it("lays its panels on Grafana's 24-column grid without overlapping", () => {
+    const taken = new Map<string, string>();
+    for (const panel of dashboard.panels) {
+      const { x, y, w, h } = panel.gridPos;
+      expect(x + w, panel.title).toBeLessThanOrEqual(24);
+      for (let column = x; column < x + w; column++)
+        for (let row = y; row < y + h; row++) {
+          const cell = `${column},${row}`;
+          expect(taken.get(cell), `${panel.title} over another panel at ${cell}`).toBeUndefined();
+          taken.set(cell, panel.title);
+        }
+    }
   });
 
   it("draws the daily limit on the spend panel, and the floor on the wallet panel", () => {
