@@ -20,7 +20,7 @@ export function useLiveDaemon(extra: Record<string, unknown> = {}, when = true):
     const port = await freePort();
     daemon = spawnDaemon(daemonConfig(fixture.sandbox, fixture.url, port, extra), port);
     await waitReady(daemon);
-  });
+  }, 90_000);
   afterAll(async () => {
     if (daemon) await stopDaemon(daemon);
   });

@@ -185,7 +185,7 @@ describe("topsync doctor", () => {
     const quick = await doctor(file, "--quick");
     expect(quick.code, quick.stdout).toBe(0);
     expect(quick.check("embedded database folder").status).toBe("warn");
-  });
+  }, 120_000); // migrating an embedded database takes seconds, more on a busy machine
 
   it("fails a config that is not valid, naming the line, and runs nothing else", async () => {
     const { file } = writeConfigFile(sandbox, migrated.url);
