@@ -12,6 +12,7 @@ export interface ClientDeps {
   logger: Logger;
   clock?: Clock;
   observer?: CallObserver;
+  onServerDate?: (date: string, receivedAt: number) => void;
 }
 
 export function createServiceClient(
@@ -31,6 +32,7 @@ export function createServiceClient(
     retry: config.retry,
     clock: deps.clock,
     observer: deps.observer,
+    onServerDate: deps.onServerDate,
     onRetry: (call, error, attempt, delayMs) =>
       deps.logger.warn(
         { service: call.service, endpoint: call.endpoint, code: error.code, attempt, delay_ms: delayMs },

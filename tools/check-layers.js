@@ -11,7 +11,7 @@ export const LAYERS = [
   ["cli.ts"],
   ["cli"],
   ["schedule"],
-  ["report", "server"],
+  ["report", "server", "doctor"],
   ["plans", "notify"],
   ["purchases", "websites", "sandbox", "clients.ts"],
   ["config"],

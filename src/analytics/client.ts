@@ -141,6 +141,22 @@ export class AnalyticsClient {
     }
   }
 
+  /**
+   * One read of the first page, for a check that the key works (`topsync doctor`): one request however many
+   * websites there are. Says how many the service holds, when it says.
+   */
+  async probe(signal?: AbortSignal): Promise<{ total: number | undefined }> {
+    const spec: RequestSpec = {
+      endpoint: "websites.list",
+      method: "GET",
+      path: LIST_CALL.path,
+      query: { per_page: 10, page: 1 },
+      signal,
+    };
+    const parsed = parseAnswer(websitePageSchema, await this.http.request(spec), this.call(spec));
+    return { total: parsed.total };
+  }
+
   /** One page of the listing, its records read. */
   private async listPage(page: number, signal: AbortSignal): Promise<ListedPage> {
     const spec: RequestSpec = {

@@ -249,6 +249,16 @@ program
   .action(withContext(async (ctx) => (await import("./migrate.js")).migrateCommand(ctx)));
 
 program
+  .command("doctor")
+  .description(
+    "say whether this installation can work: config, database, migrations, services, clock, settings",
+  )
+  .option("--quick", "only what a healthcheck can afford: no call to either service")
+  .action(async (flags: { quick?: boolean }) =>
+    (await import("./doctor.js")).doctorCommand(globals(), flags),
+  );
+
+program
   .command("run")
   .description(
     "the daemon: job schedules, intake, verification and the website loop; /healthz, /readyz, /metrics",

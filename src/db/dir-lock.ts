@@ -39,3 +39,15 @@ function isAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+
+/** The live process other than this one that holds the embedded database in `dir`, if any (read, not taken). */
+export function dirLockHolder(dir: string): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, "topsync.lock"), "utf8");
+  } catch {
+    return undefined;
+  }
+  const holder = Number(text.trim());
+  return holder !== process.pid && isAlive(holder) ? holder : undefined;
+}

@@ -42,6 +42,8 @@ export interface ServiceClientOptions {
   random?: () => number;
   observer?: CallObserver;
   onRetry?: (info: CallInfo, error: HttpError, attempt: number, delayMs: number) => void;
+  /** Told the `Date` header of every answer and this clock's time when its headers came (`topsync doctor`'s skew). */
+  onServerDate?: (date: string, receivedAt: number) => void;
 }
 
 /** The most requests a minute a client sends, and what holds it there: its configured rate_limit or the service. */
@@ -276,6 +278,8 @@ export class ServiceClient {
     });
     this.limits.release(ticket, { status: response.statusCode, headers: response.headers });
     held.released = true;
+    const date = response.headers.date;
+    if (typeof date === "string") this.options.onServerDate?.(date, this.clock.now());
     const maxBody = this.options.maxBody ?? DEFAULT_MAX_BODY;
     const read = await readCapped(response.body, maxBody);
     if (!read.complete) {

@@ -19,6 +19,10 @@ export interface LedgerStats {
   fires: Array<{ job: string; status: string; count: number }>;
   lastWebsitePlan?: Partial<PlanSummary>;
   lastWebsiteSuccess?: Date;
+  /** Since the oldest in_doubt purchase last changed, in seconds; 0 when none is in_doubt. */
+  inDoubtOldestSeconds: number;
+  /** Queued purchases due before today's budget day ends, and the most they may spend (their max_price). */
+  queuedToday: { purchases: number; maxSpend: string; withoutMaxPrice: number };
 }
 
 export async function readLedgerStats(db: Executor, now: Date, timeZone: string): Promise<LedgerStats> {
@@ -50,7 +54,31 @@ export async function readLedgerStats(db: Executor, now: Date, timeZone: string)
            where finished_at is not null and summary -> 'planned' is not null order by id desc limit 1) as planned,
           (select max(finished_at) from website_runs where status = 'ok') as last_ok`,
   );
+  const day = budgetDay(now, timeZone);
+  // The queue due by the end of the budget day (the purchases_due index), and the in_doubt rows (purchases_unsettled).
+  const [pending] = await rows<{
+    oldest: Date | string | null;
+    n: number | string;
+    ceiling: string;
+    unpriced: number | string;
+  }>(
+    db,
+    sql`select
+          (select min(updated_at) from purchases where state = 'in_doubt') as oldest,
+          count(*) as n,
+          coalesce(sum(max_price), 0)::text as ceiling,
+          count(*) filter (where max_price is null) as unpriced
+        from purchases
+        where state = 'queued' and not_before < ((${day}::date + 1)::timestamp at time zone ${timeZone})`,
+  );
+  const oldest = pending?.oldest ? new Date(pending.oldest).getTime() : undefined;
   return {
+    inDoubtOldestSeconds: oldest === undefined ? 0 : Math.max(0, (now.getTime() - oldest) / 1000),
+    queuedToday: {
+      purchases: Number(pending?.n ?? 0),
+      maxSpend: pending?.ceiling ?? "0",
+      withoutMaxPrice: Number(pending?.unpriced ?? 0),
+    },
     byState,
     spentToday: today?.committed ?? "0.00",
     noted: Object.fromEntries(

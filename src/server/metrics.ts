@@ -50,6 +50,22 @@ export class DaemonMetrics {
     "topsync_spend_today_naira",
     "Money committed today (budget day in the configured timezone).",
   );
+  private readonly inDoubtOldest = this.gauge(
+    "topsync_purchases_in_doubt_oldest_seconds",
+    "Since the oldest in_doubt purchase last changed (0 when none is in_doubt).",
+  );
+  private readonly queuedToday = this.gauge(
+    "topsync_purchases_queued_today",
+    "Queued purchases due before today's budget day ends (in the configured timezone).",
+  );
+  private readonly queuedMaxSpend = this.gauge(
+    "topsync_queued_max_spend_today_naira",
+    "The most the queued purchases due today may spend: the sum of their max_price (those without one are in topsync_purchases_queued_today_without_max_price).",
+  );
+  private readonly queuedUnpriced = this.gauge(
+    "topsync_purchases_queued_today_without_max_price",
+    "Queued purchases due today with no max_price, so not in topsync_queued_max_spend_today_naira.",
+  );
   /** Only with a budget.daily_limit. */
   private readonly budgetLeft: Gauge | undefined;
   private readonly scheduleFires = this.gauge(
@@ -177,6 +193,10 @@ export class DaemonMetrics {
     this.ledgerGauges = [
       this.purchases,
       this.inDoubt,
+      this.inDoubtOldest,
+      this.queuedToday,
+      this.queuedMaxSpend,
+      this.queuedUnpriced,
       this.unverified,
       this.noted,
       this.spendToday,
@@ -189,6 +209,12 @@ export class DaemonMetrics {
       this.walletBalance,
       this.lastRunFailed,
     ];
+    const floor = config.budget.min_wallet_balance;
+    if (floor !== undefined)
+      this.gauge(
+        "topsync_budget_min_wallet_balance_naira",
+        "budget.min_wallet_balance: purchases never take the wallet below it.",
+      ).set(Number(floor.toFixed(2)));
     const walletLow = config.notifications?.wallet_low;
     if (walletLow)
       this.gauge(
@@ -247,6 +273,10 @@ export class DaemonMetrics {
     for (const [state, count] of Object.entries(stats.byState)) this.purchases.set({ state }, count);
     this.inDoubt.set(stats.byState.in_doubt ?? 0);
     this.unverified.set(stats.byState.unverified ?? 0);
+    this.inDoubtOldest.set(stats.inDoubtOldestSeconds);
+    this.queuedToday.set(stats.queuedToday.purchases);
+    this.queuedMaxSpend.set(Number(stats.queuedToday.maxSpend));
+    this.queuedUnpriced.set(stats.queuedToday.withoutMaxPrice);
     for (const [note, count] of Object.entries(stats.noted)) this.noted.set({ note }, count);
     this.spendToday.set(Number(stats.spentToday));
     const limit = config.budget.daily_limit;

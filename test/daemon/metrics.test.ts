@@ -12,10 +12,15 @@ const stats = {
   noted: { price_mismatch: 1, verify_mismatch: 0 },
   fires: [{ job: "(websites)", status: "done", count: 2 }],
   lastWebsitePlan: { create: 1 },
+  inDoubtOldestSeconds: 120,
+  queuedToday: { purchases: 3, maxSpend: "1050.00", withoutMaxPrice: 1 },
 };
 const LEDGER = [
   "topsync_purchases",
   "topsync_purchases_in_doubt",
+  "topsync_purchases_in_doubt_oldest_seconds",
+  "topsync_purchases_queued_today",
+  "topsync_queued_max_spend_today_naira",
   "topsync_purchases_unverified",
   "topsync_spend_today_naira",
   "topsync_budget_remaining_today_naira",
@@ -35,6 +40,9 @@ describe("daemon metrics", () => {
     let { exposition } = await scrape(metrics);
     expect(sampleValue(exposition, "topsync_purchases_in_doubt")).toBe(2);
     expect(sampleValue(exposition, "topsync_budget_remaining_today_naira")).toBe(48799.5);
+    expect(sampleValue(exposition, "topsync_purchases_in_doubt_oldest_seconds")).toBe(120);
+    expect(sampleValue(exposition, "topsync_queued_max_spend_today_naira")).toBe(1050);
+    expect(sampleValue(exposition, "topsync_budget_min_wallet_balance_naira")).toBe(0);
 
     metrics.setLedger(undefined, config as never);
     ({ exposition } = await scrape(metrics));
