@@ -109,3 +109,44 @@ function nextFires(job: PurchaseJob, timeZone: string, now: Date): Date[] {
   }
   return fires;
 }
+
+/** A fire recorded as skipped, never run. */
+export interface MissedFire {
+  job: string;
+  fireTime: Date;
+  reason: string | null;
+}
+
+/** How many shown per job in a report; the count covers them all. */
+const MISSED_SHOWN = 50;
+
+/**
+ * The fires each job missed since `since` (newest first, up to 50 a job, with the count of all), read per job along
+ * the fires' (job, time) index.
+ */
+export async function readMissedFires(
+  db: Executor,
+  since: Date,
+): Promise<{ fires: MissedFire[]; byJob: Array<{ job: string; missed: number }> }> {
+  const at = since.toISOString();
+  const [fires, counts] = await Promise.all([
+    rows<{ name: string; fire_time: Date | string; reason: string | null }>(
+      db,
+      sql`select j.name, x.fire_time, x.reason from jobs j cross join lateral (
+            select f.fire_time, f.reason from schedule_fires f
+            where f.job_name = j.name and f.fire_time > ${at}::timestamptz and f.status = 'skipped'
+            order by f.fire_time desc limit ${MISSED_SHOWN}) x
+          order by x.fire_time desc, j.name`,
+    ),
+    rows<{ name: string; n: number | string }>(
+      db,
+      sql`select j.name, (select count(*) from schedule_fires f where f.job_name = j.name
+            and f.fire_time > ${at}::timestamptz and f.status = 'skipped') as n
+          from jobs j order by j.name`,
+    ),
+  ]);
+  return {
+    fires: fires.map((f) => ({ job: f.name, fireTime: new Date(f.fire_time), reason: f.reason })),
+    byJob: counts.filter((c) => Number(c.n) > 0).map((c) => ({ job: c.name, missed: Number(c.n) })),
+  };
+}
