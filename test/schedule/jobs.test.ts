@@ -137,6 +137,35 @@ describe("jobs suspend and purchases run", () => {
   });
 });
 
+describe("suspended: true in config", () => {
+  it("suspends the job as config, refuses jobs resume while config says so, and lifts it when config no longer does", async () => {
+    const job = { name: "held", plan: PLAN, recipients: ["08031230101"] };
+    const suspended = config([{ ...job, suspended: true }]);
+    const posts = purchasePosts();
+    const refused = await runCli(["-c", suspended, "purchases", "run", "--job", "held", "--now"]);
+    expect(refused.code).toBe(64);
+    expect(refused.stderr).toContain('job "held" is suspended (suspended: true in config)');
+    expect(purchasePosts()).toBe(posts);
+    const resume = await runCli(["-c", suspended, "jobs", "resume", "held"]);
+    expect(resume.code).toBe(64);
+    expect(resume.stderr).toContain("suspended: true");
+    expect((await jobState("held"))?.state).toBe("suspended");
+
+    const active = config([job]);
+    const run = await runCli(["-c", active, "purchases", "run", "--job", "held", "--now"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(await statesOf("held")).toEqual({ succeeded: 1 });
+    const events = await rows<{ actor: string; to_state: string }>(
+      database.db,
+      sql`select actor, to_state from job_events where job_name = 'held' order by id`,
+    );
+    expect(events).toEqual([
+      { actor: "config", to_state: "suspended" },
+      { actor: "config", to_state: "active" },
+    ]);
+  });
+});
+
 describe("pause_on", () => {
   it("pauses after consecutive_unknown purchases in a row: no further purchase is sent, the rest stay queued", async () => {
     sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
