@@ -92,6 +92,16 @@ describe("suspend and resume across replicas", () => {
       ),
     ).toBeGreaterThanOrEqual(3);
 
+    const report = await cli("--json", "report", "--since", "1h");
+    expect(report.code, report.stderr).toBe(0);
+    const schedules = JSON.parse(report.stdout).schedules;
+    expect(
+      schedules.missed_by_job.find((j: { job: string }) => j.job === "tick").missed,
+    ).toBeGreaterThanOrEqual(3);
+    expect(schedules.state_changes).toContainEqual(
+      expect.objectContaining({ job: "tick", to: "suspended", reason: "provider maintenance" }),
+    );
+
     const resume = await cli("jobs", "resume", "tick", "--reason", "maintenance over");
     expect(resume.code, resume.stderr).toBe(0);
     const resumedAt = Date.now();

@@ -127,6 +127,28 @@ describe("jobs suspend and purchases run", () => {
     expect(again.stdout).toContain("nothing changed");
   });
 
+  it("plan lists a suspended job's fires as not bought, and costs nothing for them", async () => {
+    const jobs = [
+      { name: "quiet", schedule: "0 * * * *", plan: PLAN, recipients: ["08031230201"] },
+      { name: "loud", schedule: "0 * * * *", plan: PLAN, recipients: ["08031230202"] },
+    ];
+    const file = config(jobs);
+    expect((await runCli(["-c", file, "jobs", "suspend", "quiet", "--reason", "quiet hours"])).code).toBe(0);
+    const plan = await runCli(["-c", file, "--json", "plan", "--window", "3h"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    const report = JSON.parse(plan.stdout);
+    const lines = report.purchases.jobs as Array<Record<string, unknown>>;
+    expect(lines.find((j) => j.job === "quiet")).toMatchObject({
+      state: "suspended",
+      state_note: "quiet hours",
+      fires_bought: false,
+    });
+    expect(lines.find((j) => j.job === "loud")).toMatchObject({ state: "active", fires_bought: true });
+    const runs = report.purchases.runs as Array<{ job: string | null }>;
+    expect(runs.some((r) => r.job === "loud")).toBe(true);
+    expect(runs.some((r) => r.job === "quiet")).toBe(false);
+  });
+
   it("refuses an unknown job and a suspension without a reason", async () => {
     const file = config([{ name: "promo", plan: PLAN, recipients: ["08031230001"] }]);
     const unknown = await runCli(["-c", file, "jobs", "suspend", "nope", "--reason", "x"]);
@@ -204,6 +226,11 @@ describe("pause_on", () => {
     expect(await statesOf("flood")).toEqual({ in_doubt: 3, queued: 5 });
     const listed = JSON.parse((await runCli(["-c", file, "--json", "jobs", "list"])).stdout);
     expect(listed[0]).toMatchObject({ job: "flood", state: "paused" });
+    const report = await runCli(["-c", file, "--json", "report", "--since", "1h"]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(JSON.parse(report.stdout).schedules.state_changes).toContainEqual(
+      expect.objectContaining({ job: "flood", from: "active", to: "paused" }),
+    );
 
     expect((await runCli(["-c", file, "jobs", "resume", "flood"])).code).toBe(0);
     const after = await runCli(["-c", file, "purchases", "run"]);
