@@ -2,10 +2,14 @@
 // job's run refused without --force, a job paused by pause_on after N unknown outcomes (no N+1th purchase sent,
 // the rest left queued), one bad phone pausing nothing, and a backfill that lists exactly the missing fires and
 // their spend (sending nothing), buys exactly them, and buys nothing the second time.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Database, openDatabase, rows } from "../../src/db/client.js";
 import { migrate } from "../../src/db/migrate.js";
+import { newKeyPair } from "../../src/plans/approvals.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../helpers/cli.js";
 import { writeConfigFile } from "../helpers/config.js";
@@ -364,6 +368,36 @@ describe("jobs backfill", () => {
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toContain("nothing is missing");
     expect(sandbox.debits().length).toBe(debits + 5);
+  });
+
+  it("goes through the approval rules: above the threshold it waits for approval, then buys exactly its items", async () => {
+    const ada = newKeyPair();
+    const keyFile = join(mkdtempSync(join(tmpdir(), "topsync-key-")), "ada.key");
+    writeFileSync(keyFile, ada.privatePem, { mode: 0o600 });
+    const gated = { ...job, name: "gated", recipients: ["08036670001", "08036670002"] };
+    const file = config([gated], {
+      approvals: { rules: [{ above: "500.00", approvals: 1 }], approvers: { ada: ada.publicKey } },
+    });
+    const window = ["--from", fire(3).toISOString(), "--to", fire(4).toISOString()];
+    const debits = sandbox.debits().length;
+    const held = await runCli(["-c", file, "--json", "jobs", "backfill", "gated", ...window, "--as", "bola"]);
+    expect(held.code, held.stderr).toBe(0);
+    const saved = JSON.parse(held.stdout);
+    expect(saved).toMatchObject({
+      status: "pending_approval",
+      approvals_required: 1,
+      total: "1220.00",
+      to_buy: 4,
+    });
+    expect(sandbox.debits().length).toBe(debits);
+    expect(await statesOf("gated")).toEqual({});
+
+    const approve = await runCli(["-c", file, "approve", saved.plan_id, "--as", "ada", "--key", keyFile]);
+    expect(approve.code, approve.stderr).toBe(0);
+    const apply = await runCli(["-c", file, "apply", saved.plan_id]);
+    expect(apply.code, apply.stderr).toBe(0);
+    expect(sandbox.debits().length).toBe(debits + 4);
+    expect(await statesOf("gated")).toEqual({ succeeded: 4 });
   });
 
   it("refuses a window wider than backfill_max unless told, and a window that ends before it starts", async () => {
