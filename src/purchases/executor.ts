@@ -500,9 +500,10 @@ class PurchaseRun {
   /** Sends one purchase exactly once; its send slot frees as soon as the answer is in, and recording follows. */
   private async send(claimed: Claimed): Promise<void> {
     const job = claimed.row.job_name ?? null;
-    const watched = job !== this.options.forceJob;
+    const watched = this.pauses.watches(job) && job !== this.options.forceJob;
     if (watched && !(await this.pauses.admit(job))) {
-      this.track(this.giveBack(claimed.row, claimed.resolved.amount, `job ${job} paused`), false);
+      // Recorded before this send counts as done, so the run does not end with the row still in submitting.
+      await this.giveBack(claimed.row, claimed.resolved.amount, `job ${job} paused`);
       return;
     }
     try {

@@ -46,6 +46,11 @@ export class PauseWatch {
     }
   }
 
+  /** Whether the job has a pause_on (only then are its purchases admitted and observed). */
+  watches(job: string | null): boolean {
+    return job !== null && this.jobs.has(job);
+  }
+
   /** True when the job's rows must stay queued: it paused in this run. */
   isPaused(job: string | null): boolean {
     return job !== null && this.jobs.get(job)?.paused === true;
