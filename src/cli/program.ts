@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { packageRoot } from "../package-root.js";
 import type { CommandContext, GlobalOptions } from "./context.js";
+import { registerJobsCommands } from "./jobs-commands.js";
 import { registerNotifyCommands } from "./notify-commands.js";
 import { registerPlanCommands } from "./plan-commands.js";
 import { registerReportCommands } from "./report-commands.js";
@@ -146,6 +147,8 @@ purchases
   .option("--fire-time <time>", "with --job: fire it for this ISO time")
   .option("--dry-run", "show what would be bought and rejected; buy nothing, write nothing")
   .option("--show-phone", "print phone numbers unmasked")
+  .option("--force", "with --job: run it although it is suspended or paused (needs --reason)")
+  .option("--reason <text>", "with --force: why; recorded in the job's history")
   .action(
     withContext(async (ctx, flags) => (await import("./purchases-run.js")).purchasesRunCommand(ctx, flags)),
   );
@@ -274,6 +277,7 @@ registerWebsiteCommands(websites, withContext);
 registerReportCommands(program, withContext);
 registerPlanCommands(program, purchases, withContext);
 registerNotifyCommands(program, withContext);
+registerJobsCommands(program, withContext);
 
 /** Runs the command line; resolves to the process's exit code. */
 export async function main(argv: string[]): Promise<number> {

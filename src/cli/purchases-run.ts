@@ -13,6 +13,7 @@ import { onDemandFire } from "../time/fires.js";
 import { gateFor } from "./approval-gate.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
+import { cliActor } from "./jobs.js";
 import { renderJson, renderTable, write } from "./output.js";
 import { countLine, progressReporter, runsDecided } from "./progress.js";
 import { ITEMS_KEPT } from "./report-commands.js";
@@ -23,6 +24,8 @@ export interface RunFlags {
   fireTime?: string;
   dryRun?: boolean;
   showPhone?: boolean;
+  force?: boolean;
+  reason?: string;
 }
 
 export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags): Promise<void> {
@@ -37,6 +40,9 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
       : flags.now
         ? onDemandFire(now)
         : undefined;
+  if (flags.force && !flags.job) throw new UsageError("--force needs --job NAME");
+  if (flags.force && !flags.reason?.trim())
+    throw new UsageError("--force needs --reason TEXT: why the job runs although it is suspended or paused");
   if (job && !fireTime && !job.schedule && !job.at) {
     throw new UsageError(`job "${job.name}" has no schedule or at; run it with --now or --fire-time`);
   }
@@ -45,7 +51,8 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
   const actor = `cli:${process.pid}`;
   const gate = flags.dryRun ? undefined : await gateFor(ctx, database);
   const deps = { database, reseller, config: ctx.config, logger: ctx.logger, actor, gate };
-  const request = { now, job, fireTime, configDir: dirname(ctx.configFile) };
+  const force = flags.force ? { actor: cliActor(), reason: flags.reason!.trim() } : undefined;
+  const request = { now, job, fireTime, configDir: dirname(ctx.configFile), force };
   if (flags.dryRun) {
     const deciding = progressReporter<ProjectionProgress>(
       (p, elapsed) => countLine(runsDecided(p), elapsed),

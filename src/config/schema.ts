@@ -216,6 +216,22 @@ const planSchema = z
 /** Recipients a job may list inline; more belong in a recipients_file, which is streamed, not held whole. */
 export const MAX_INLINE_RECIPIENTS = 50_000;
 
+/** When a job pauses by itself: failures that say the provider refuses everyone, never one bad phone or plan. */
+const pauseOnSchema = z.strictObject({
+  consecutive_unknown: integer(1, 10_000)
+    .optional()
+    .meta({ description: "Pause after this many purchases in a row whose outcome is unknown (in_doubt)." }),
+  auth_failure: boolean()
+    .prefault(false)
+    .meta({ description: "Pause when the reseller answers 401/403 (the key is refused)." }),
+  below_wallet_floor: boolean()
+    .prefault(false)
+    .meta({ description: "Pause, leaving the rows queued, when the wallet floor refuses a purchase." }),
+  provider_down: duration({ min: 1 })
+    .optional()
+    .meta({ description: "Pause when the reseller has given no answer at all for this long." }),
+});
+
 const purchaseJobSchema = z
   .strictObject({
     name: z
@@ -249,6 +265,17 @@ const purchaseJobSchema = z
     catch_up: duration().prefault("6h"),
     max_attempts: integer(1, 100).optional().meta({ description: "Overrides reseller.retry.max_attempts." }),
     enabled: boolean().prefault(true),
+    suspended: boolean().optional().meta({
+      description:
+        "Start the job suspended: its fires are skipped (counted as missed) until the config says otherwise or `topsync jobs resume`.",
+    }),
+    pause_on: pauseOnSchema.optional().meta({
+      description:
+        "Pause the job (its rows stay queued) when the provider fails everyone, instead of rejecting a fire row by row.",
+    }),
+    backfill_max: duration({ min: 1 }).optional().meta({
+      description: "The widest window `topsync jobs backfill` takes without --allow-wide (default 31d).",
+    }),
   })
   .superRefine((job, ctx) => {
     if (job.schedule !== undefined && job.at !== undefined) {

@@ -276,6 +276,8 @@ export const scheduleFires = pgTable(
     claimed_by: text("claimed_by"),
     created_at: at("created_at").notNull().defaultNow(),
     finished_at: at("finished_at"),
+    /** What the fire's own run did: bought, rejected (nothing bought, some refused), held (for approval), queued. */
+    outcome: text("outcome"),
   },
   (t) => [index("schedule_fires_job").on(t.job_name, t.fire_time)],
 );
@@ -302,11 +304,34 @@ export const purchaseRuns = pgTable("purchase_runs", {
   heartbeat_at: at("heartbeat_at").notNull().defaultNow(),
 });
 
-/** When each job first appeared in config: no catch-up fire from before it existed. */
+/** When each job first appeared in config (no catch-up fire from before it existed), and its state. */
 export const jobs = pgTable("jobs", {
   name: text("name").primaryKey(),
   first_seen: at("first_seen").notNull().defaultNow(),
+  /** active | suspended (by a person, or `suspended: true` in config) | paused (by pause_on). */
+  state: text("state").notNull().default("active"),
+  /** Why it is suspended or paused: the person's reason, or the cause and the purchases that caused it. */
+  note: text("note"),
+  state_changed_at: at("state_changed_at"),
+  state_changed_by: text("state_changed_by"),
 });
+
+export const JOB_STATES = ["active", "suspended", "paused"] as const;
+
+/** Every change of a job's state: who (`cli:<user>`, `console:<user>`, `config`, a run), when, why. */
+export const jobEvents = pgTable(
+  "job_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    job_name: text("job_name").notNull(),
+    at: at("at").notNull().defaultNow(),
+    actor: text("actor").notNull(),
+    from_state: text("from_state"),
+    to_state: text("to_state").notNull(),
+    reason: text("reason"),
+  },
+  (t) => [index("job_events_job").on(t.job_name, t.at)],
+);
 
 /** Websites topsync owns: created by it, or adopted with `websites import`. Only these may be deleted. */
 export const websiteOwnership = pgTable("website_ownership", {

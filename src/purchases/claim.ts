@@ -11,7 +11,7 @@ import { budgetNotices } from "../notify/outbox/write.js";
 import { budgetDay, type GuardLimits } from "./guards.js";
 import { idArray } from "./ledger.js";
 import { resolveRow } from "./projection.js";
-import { type DueFilter, type QueuedRow, readQueued } from "./projection-read.js";
+import { type DueFilter, type QueuedRow, readQueued, stoppedJobsFilter } from "./projection-read.js";
 import { reservedAheadSql } from "./reservations.js";
 import type { Catalogue, Resolved } from "./resolve.js";
 import { UNREFLECTED, WALLET_KEY } from "./wallet.js";
@@ -31,6 +31,10 @@ export interface ClaimOptions {
   savedPlan?: string;
   /** Percentages of the daily limit whose crossing writes a `budget` notification (notifications.budget_thresholds). */
   budgetThresholds?: readonly number[];
+  /** A job whose rows are taken whatever its state (`purchases run --job J --force`); others' must be active. */
+  forceJob?: string;
+  /** Jobs whose purchases the wallet floor leaves queued (their job pauses) instead of rejecting them. */
+  holdOnFloor?: (job: string | null) => boolean;
 }
 
 export interface Claimed {
@@ -41,8 +45,10 @@ export interface Claimed {
 export interface ClaimResult {
   toSend: Claimed[];
   rejected: Array<{ row: ClaimedRow; code: string; reason: string }>;
-  /** Candidates another claimer holds or changed since they were read: not this claim's to take. */
+  /** Candidates another claimer holds or changed since they were read, or whose job is not active: not taken. */
   lost: Candidate[];
+  /** Left queued at the wallet floor: their job pauses (pause_on.below_wallet_floor). */
+  held: Array<{ row: ClaimedRow; reason: string }>;
   committed: Money;
 }
 
@@ -60,6 +66,7 @@ export type ClaimedRow = Pick<
   | "max_price"
   | "attempts"
   | "max_attempts"
+  | "job_name"
 >;
 
 /** A due row as read, with its row version (xmin): the claim takes it only if it is still that version. */
@@ -129,7 +136,7 @@ export async function claim(
   candidates: Candidate[],
   options: ClaimOptions,
 ): Promise<ClaimResult> {
-  const result: ClaimResult = { toSend: [], rejected: [], lost: [], committed: ZERO };
+  const result: ClaimResult = { toSend: [], rejected: [], lost: [], held: [], committed: ZERO };
   if (candidates.length === 0) return result;
   const day = await ensureBudgetDay(db, options.now, options.timeZone, options.ensuredDays);
   const outcomes = await decideAndWrite(db, candidates, day, options);
@@ -140,6 +147,8 @@ export async function claim(
     } else if (outcome.action === "submit" && candidate.action === "submit") {
       result.toSend.push({ row: candidate.row, resolved: candidate.resolved });
       result.committed = result.committed.plus(candidate.resolved.amount);
+    } else if (outcome.action === "hold") {
+      result.held.push({ row: candidate.row, reason: outcome.reason ?? "wallet_floor" });
     } else if (outcome.action === "reject") {
       const [code, ...rest] = (outcome.reason ?? "rejected: ").split(": ");
       result.rejected.push({ row: candidate.row, code: code!, reason: rest.join(": ") });
@@ -174,6 +183,7 @@ async function decideAndWrite(
     action: c.action,
     attempt: c.row.attempts + 1,
     reason: c.action === "reject" ? c.reason : null,
+    hold_floor: options.holdOnFloor?.(c.row.job_name ?? null) === true,
     ...(c.action === "submit"
       ? {
           network_id: c.resolved.network.id,
@@ -193,13 +203,14 @@ async function decideAndWrite(
   const moved = await db.all<{ id: string | number; action: string; reason: string | null }>(
     sql`with recursive v as (
           select * from json_to_recordset(${JSON.stringify(payload)}::json) as v(
-            id bigint, version text, ord integer, action text, attempt integer, reason text, network_id text,
+            id bigint, version text, ord integer, action text, attempt integer, reason text, hold_floor boolean, network_id text,
             plan_id text, plan_name text, phone text, amount numeric(14,2))
         ), locked as materialized (
-          select p.id, p.state, p.xmin::text as version from purchases p
+          select p.id, p.state, p.job_name, p.xmin::text as version from purchases p
           where p.id = any(${ids}::bigint[]) for update skip locked
         ), taken as (
           select v.* from v join locked l on l.id = v.id and l.version = v.version where l.state = 'queued'
+            ${stoppedJobsFilter(sql`l.job_name`, options.forceJob)}
         ), g as (
           select (b.committed + ${reservedAheadSql(options.now, options.savedPlan)})::numeric(14,2) as committed, (k.value->>'balance')::numeric(14,2) as balance,
             (${UNREFLECTED}
@@ -231,7 +242,9 @@ async function decideAndWrite(
                 || ', below min_wallet_balance ' || ${floor}::numeric(14,2)
             end as refusal) d
         ), decided as (
-          select t.*, case when t.action = 'submit' and w.refusal is not null then 'reject' else t.action end as final,
+          select t.*, case when t.action = 'submit' and w.refusal is not null then
+              case when t.hold_floor and w.refusal like 'wallet_floor:%' then 'hold' else 'reject' end
+            else t.action end as final,
             coalesce(w.refusal, t.reason) as final_reason
           from taken t left join walk w on w.id = t.id
         ), moved as (
@@ -248,7 +261,7 @@ async function decideAndWrite(
             not_before = case f.final when 'wait' then ${later}::timestamptz else p.not_before end,
             updated_at = now()
           from decided f
-          where p.id = f.id and p.id = any(${ids}::bigint[])
+          where p.id = f.id and p.id = any(${ids}::bigint[]) and f.final <> 'hold'
           returning p.id, p.amount, p.state, f.final as action, f.final_reason as reason, f.attempt
         ), spent as (
           select coalesce(sum(amount), 0) as amount from moved where action = 'submit'
@@ -263,7 +276,8 @@ async function decideAndWrite(
           select id, ${options.actor}, 'queued', state, case action when 'submit' then 'attempt ' || attempt else reason end
           from moved where action <> 'wait'
         )
-        select id, action, reason from moved`,
+        select id, action, reason from moved
+        union all select id, final, final_reason from decided where final = 'hold'`,
   );
   return new Map(moved.map((m) => [Number(m.id), { action: m.action, reason: m.reason }]));
 }

@@ -9,6 +9,7 @@ import type { Config } from "../config/index.js";
 import { type Database, type Executor, rows } from "../db/client.js";
 import { TopsyncError } from "../errors.js";
 import { backoffDelay } from "../http/backoff.js";
+import { isHttpError } from "../http/errors.js";
 import type { Logger } from "../log/logger.js";
 import { formatMoney, type Money, parseMoney, ZERO } from "../money.js";
 import { writeNotices } from "../notify/outbox/write.js";
@@ -19,6 +20,7 @@ import { loadCatalogue } from "./catalogue-cache.js";
 import { type Claimed, type ClaimedRow, claim, ensureBudgetDay } from "./claim.js";
 import { DueWindow } from "./due-window.js";
 import { type GateReport, type GateRun, gateRequired, type HeldRun, type RunGate } from "./gate.js";
+import { pauseJob } from "./job-states.js";
 import {
   type Clashed,
   flagReferenceClash,
@@ -33,6 +35,7 @@ import {
   returnUnsent,
 } from "./ledger.js";
 import { classifyPurchase, type PurchaseOutcome } from "./outcome.js";
+import { type PauseDecision, PauseWatch } from "./pause-watch.js";
 import { readOvercharges, recordOvercharge } from "./prices.js";
 import { guardLimits, priceKey } from "./projection.js";
 import { type Catalogue, overchargedReason, type Resolved } from "./resolve.js";
@@ -74,6 +77,8 @@ export interface RunOptions {
   requestKey?: string;
   /** Only the rows of this saved plan (`topsync apply`). */
   savedPlan?: string;
+  /** This job's rows are bought even while it is suspended or paused (`purchases run --job J --force`). */
+  forceJob?: string;
   concurrency?: number;
   /** Aborting stops claiming; calls in flight finish. */
   signal?: AbortSignal;
@@ -116,6 +121,8 @@ export interface RunSummary extends RunProgress {
   stoppedBy?: string;
   /** Rows the approval gate held for approval instead of buying, one saved plan per run. */
   held: HeldRun[];
+  /** Jobs this run paused by their pause_on (their remaining rows stay queued). */
+  paused: PauseDecision[];
 }
 
 export async function executePurchases(deps: PurchaseDeps, options: RunOptions = {}): Promise<RunSummary> {
@@ -162,6 +169,8 @@ class PurchaseRun {
   private overcharged = new Map<string, Money>();
   private stoppedBy: string | undefined;
   private wake: (() => void) | undefined;
+  private readonly pauses: PauseWatch;
+  private readonly paused: PauseDecision[] = [];
 
   constructor(
     private readonly deps: PurchaseDeps,
@@ -174,6 +183,7 @@ class PurchaseRun {
     this.claimedCap = Math.max(this.concurrency, Math.min(2 * this.concurrency, SMALL_RUN_CLAIMS));
     this.claimBatch = Math.max(1, Math.floor((this.claimedCap * 3) / 4));
     this.batcher = new TransitionBatcher(deps.database);
+    this.pauses = new PauseWatch(deps.config.purchases, () => clock.now());
     this.liveness = new RunLiveness(deps.database, this.runId, this.actor, deps.logger, clock);
     this.verifier = new Verifier({
       db: deps.database,
@@ -221,7 +231,7 @@ class PurchaseRun {
       const summary = await this.executeHoldingLock(catalogue.value);
       if (gated) await this.deps.gate?.after(gated.run);
       if (summary.stoppedBy) await this.noteRunFailed(summary.stoppedBy);
-      return { ...summary, held: gated?.report.held ?? [] };
+      return { ...summary, held: gated?.report.held ?? [], paused: this.paused };
     } catch (error) {
       await this.noteRunFailed((error as Error).message ?? String(error));
       throw error;
@@ -274,7 +284,7 @@ class PurchaseRun {
     return { run, report: await gate.before(run) };
   }
 
-  private async executeHoldingLock(live: Catalogue): Promise<Omit<RunSummary, "held">> {
+  private async executeHoldingLock(live: Catalogue): Promise<Omit<RunSummary, "held" | "paused">> {
     const catalogue = { ...live, overcharged: this.overcharged };
     const window = new DueWindow(
       this.deps.database,
@@ -287,6 +297,8 @@ class PurchaseRun {
         requestKey: this.options.requestKey,
         savedPlan: this.options.savedPlan,
         cleared: gateRequired(this.deps.config),
+        activeJobsOnly: true,
+        forceJob: this.options.forceJob,
       }),
     );
     // A claim is one statement whatever its size, so a new one starts when three quarters of the claimed cap is
@@ -405,6 +417,8 @@ class PurchaseRun {
       ensuredDays: this.ensuredDays,
       savedPlan: this.options.savedPlan,
       budgetThresholds: config.notifications.budget_thresholds,
+      forceJob: this.options.forceJob,
+      holdOnFloor: (job) => job !== this.options.forceJob && this.pauses.holdsOnFloor(job),
     }).catch((error: unknown) => {
       window.settle(candidates, candidates);
       throw error;
@@ -419,8 +433,39 @@ class PurchaseRun {
         { purchase: r.row.id, code: r.code },
         `purchase ${r.row.id} rejected: ${r.reason}`,
       );
+    for (const held of result.held) {
+      const decision = held.row.job_name
+        ? this.pauses.floor(held.row.job_name, held.row.id, held.reason)
+        : undefined;
+      if (decision) this.recordPause(decision);
+    }
     for (const claimed of result.toSend) this.track(this.send(claimed));
     this.report();
+  }
+
+  /** A job paused by its pause_on: written to the ledger (retried while the database is away), logged, kept. */
+  private recordPause(decision: PauseDecision): void {
+    this.paused.push(decision);
+    this.deps.logger.error(
+      { job: decision.job, purchases: decision.purchases.slice(0, 20) },
+      `job ${decision.job} paused: ${decision.cause}; its remaining purchases stay queued until \`topsync jobs resume ${decision.job}\``,
+    );
+    const cause = {
+      actor: this.actor,
+      run: this.runId,
+      cause: decision.cause,
+      purchases: decision.purchases,
+    };
+    const recording = this.persist(decision.purchases[0] ?? 0, () =>
+      pauseJob(this.deps.database, decision.job, cause),
+    ).then(
+      () => undefined,
+      (error: unknown) => {
+        this.failure ??= error;
+      },
+    );
+    this.recordings.add(recording);
+    void recording.finally(() => this.recordings.delete(recording));
   }
 
   /** Follows a send (counted in the slots) or a claim (not counted); wakes the loop when it ends. */
@@ -453,27 +498,51 @@ class PurchaseRun {
   }
 
   /** Sends one purchase exactly once; its send slot frees as soon as the answer is in, and recording follows. */
-  private async send({ row, resolved }: Claimed): Promise<void> {
+  private async send(claimed: Claimed): Promise<void> {
+    const job = claimed.row.job_name ?? null;
+    const watched = this.pauses.watches(job) && job !== this.options.forceJob;
+    if (watched && !(await this.pauses.admit(job))) {
+      // Recorded before this send counts as done, so the run does not end with the row still in submitting.
+      await this.giveBack(claimed.row, claimed.resolved.amount, `job ${job} paused`);
+      return;
+    }
+    try {
+      await this.sendAdmitted(claimed, watched);
+    } finally {
+      if (watched) this.pauses.release(job);
+    }
+  }
+
+  private async sendAdmitted({ row, resolved }: Claimed, watched: boolean): Promise<void> {
     const { reseller } = this.deps;
+    const job = row.job_name ?? null;
     const sent = await this.slots.run(async () => {
       // A run stopped (401/403, or a signal) while this purchase waited for its place: it was never sent.
       if (this.stoppedBy !== undefined || this.options.signal?.aborted) return undefined;
+      // Its job paused while it waited: it goes back to the queue unsent.
+      if (watched && this.pauses.isPaused(job)) return { paused: true as const };
       // Its plan was charged above its listed price while it waited: not sent; the next claim refuses it.
       if (this.overcharged.get(priceKey(resolved.network.id, resolved.plan.id))?.gt(resolved.amount))
         return { blocked: true as const };
-      const classified = classifyPurchase(
-        await reseller
-          .buyData({
-            network_id: resolved.network.id,
-            plan_id: resolved.plan.id,
-            phone_number: resolved.phone,
-            ported_number: row.ported || undefined,
-          })
-          .then(
-            (answer) => ({ answer }),
-            (error: unknown) => ({ error }),
-          ),
-      );
+      const result = await reseller
+        .buyData({
+          network_id: resolved.network.id,
+          plan_id: resolved.plan.id,
+          phone_number: resolved.phone,
+          ported_number: row.ported || undefined,
+        })
+        .then(
+          (answer) => ({ answer }),
+          (error: unknown) => ({ error }),
+        );
+      const classified = classifyPurchase(result);
+      // Counted before the place is handed on, so the job's next purchase sees a pause this one called for.
+      if (watched) {
+        const answered =
+          "answer" in result || (isHttpError(result.error) && result.error.status !== undefined);
+        const pause = this.pauses.observe(job, row.id, classified, answered);
+        if (pause) this.recordPause(pause);
+      }
       // Set before the place is handed on, so the purchase waiting for it sees the stop (or the blocked plan).
       if (classified.kind === "failed" && classified.stopRun) this.stoppedBy ??= classified.message;
       const charge =
@@ -484,9 +553,11 @@ class PurchaseRun {
     const recording = (
       sent === undefined
         ? this.giveBack(row, resolved.amount)
-        : "blocked" in sent
-          ? this.rejectBlocked(row, resolved)
-          : this.record(row, resolved, sent.outcome, sent.charge)
+        : "paused" in sent
+          ? this.giveBack(row, resolved.amount, `job ${job} paused`)
+          : "blocked" in sent
+            ? this.rejectBlocked(row, resolved)
+            : this.record(row, resolved, sent.outcome, sent.charge)
     ).catch((error: unknown) => {
       this.failure ??= error;
     });
@@ -495,8 +566,8 @@ class PurchaseRun {
   }
 
   /** A claimed purchase the run stopped before sending goes back to the queue as it was. */
-  private async giveBack(row: ClaimedRow, amount: Money): Promise<void> {
-    const why = this.stoppedBy ?? "the run was stopped";
+  private async giveBack(row: ClaimedRow, amount: Money, reason?: string): Promise<void> {
+    const why = reason ?? this.stoppedBy ?? "the run was stopped";
     await returnUnsent(this.batcher, row.id, row.attempts, { actor: this.actor, reason: `not sent: ${why}` });
     this.progress.committed = this.progress.committed.minus(amount);
     this.progress.unsent++;

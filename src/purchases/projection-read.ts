@@ -1,7 +1,7 @@
 // The reads a projection is decided from, SELECT-only: queued rows, intake requests not yet moved, the rows due
 // fires would write (recipients files included), which of their keys the ledger has, and the guard state.
 // `purchases run --dry-run`, `buy --dry-run` and `topsync plan` all gather their inputs here.
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Config, PurchaseJob } from "../config/index.js";
 import { type Executor, rows } from "../db/client.js";
 import { ZERO } from "../money.js";
@@ -197,6 +197,10 @@ export interface DueFilter {
   savedPlan?: string;
   /** Only rows the approval gate let through (approval rules are configured). */
   cleared?: boolean;
+  /** Leave out the rows of suspended and paused jobs (what a claim may take). */
+  activeJobsOnly?: boolean;
+  /** With activeJobsOnly: this job's rows are taken whatever its state (`purchases run --job J --force`). */
+  forceJob?: string;
 }
 
 /** A queued row as the claim and the projection read it, with its row version (xmin) for the claim. */
@@ -234,10 +238,17 @@ export async function readQueued(
           ${filter.requestKey ? sql`and request_key = ${filter.requestKey}` : sql``}
           ${filter.savedPlan ? sql`and approval = ${`plan:${filter.savedPlan}`}` : sql``}
           ${filter.cleared ? sql`and approval is not null` : sql``}
+          ${filter.activeJobsOnly ? stoppedJobsFilter(sql`job_name`, filter.forceJob) : sql``}
           ${exclude.length > 0 ? sql`and id <> all(${idArray(exclude)}::bigint[])` : sql``}
         order by not_before, id ${options.limit === undefined ? sql`` : sql`limit ${options.limit}`}`,
   );
   return found.map((row) => ({ ...row, id: Number(row.id), not_before: new Date(row.not_before) }));
+}
+
+/** `and` the row's job (`jobName`, a column) is neither suspended nor paused, unless it is `force`. */
+export function stoppedJobsFilter(jobName: SQL, force?: string): SQL {
+  return sql`and (${jobName} is null or ${jobName} not in (
+    select name from jobs where state <> 'active' ${force ? sql`and name <> ${force}` : sql``}))`;
 }
 
 /** Intake requests not yet moved into the ledger, as the rows the move would write. */

@@ -18,6 +18,15 @@ import {
 } from "./executor.js";
 import { gateRequired } from "./gate.js";
 import { prepareBudgetDays } from "./guards.js";
+import {
+  CONFIG_ACTOR,
+  type JobStatus,
+  readJobStates,
+  recordForcedRun,
+  resumeJob,
+  stoppedMessage,
+  suspendJob,
+} from "./job-states.js";
 import { sweepDeadSubmitting } from "./ledger.js";
 import { recordPlanPrices } from "./prices.js";
 import type { PurchaseProjection } from "./projection.js";
@@ -48,17 +57,79 @@ export async function registerJobs(
   jobs: PurchaseJob[],
   now: Date,
 ): Promise<Map<string, Date>> {
-  if (jobs.length === 0) return new Map();
+  return (await registerJobStates(database, jobs, now)).firstSeen;
+}
+
+export interface RegisteredJobs {
+  firstSeen: Map<string, Date>;
+  /** The jobs that are suspended or paused, with the note. */
+  stopped: Map<string, { state: string; note: string | null }>;
+}
+
+/** `registerJobs`, and which of the jobs are suspended or paused (config's `suspended: true` applied first). */
+export async function registerJobStates(
+  database: Database,
+  jobs: PurchaseJob[],
+  now: Date,
+): Promise<RegisteredJobs> {
+  if (jobs.length === 0) return { firstSeen: new Map(), stopped: new Map() };
   // In one order whatever the config's, so two processes registering at once never wait on each other in a cycle.
   const names = JSON.stringify([...new Set(jobs.map((job) => job.name))].sort());
-  const found = await rows<{ name: string; first_seen: Date | string }>(
+  const found = await rows<{
+    name: string;
+    first_seen: Date | string;
+    state: string;
+    note: string | null;
+    state_changed_by: string | null;
+  }>(
     database.db,
     sql`insert into jobs (name, first_seen)
         select name, ${now.toISOString()}::timestamptz from json_array_elements_text(${names}::json) as name
         on conflict (name) do update set name = excluded.name
-        returning name, first_seen`,
+        returning name, first_seen, state, note, state_changed_by`,
   );
-  return new Map(found.map((r) => [r.name, new Date(r.first_seen)]));
+  const stopped = new Map<string, { state: string; note: string | null }>();
+  for (const row of found) if (row.state !== "active") stopped.set(row.name, row);
+  for (const changed of await followConfigSuspension(database, jobs, found)) {
+    if (changed.state === "active") stopped.delete(changed.name);
+    else stopped.set(changed.name, changed);
+  }
+  return { firstSeen: new Map(found.map((r) => [r.name, new Date(r.first_seen)])), stopped };
+}
+
+/**
+ * `suspended: true` in config suspends an active job (actor `config`); once the config no longer says so, a
+ * suspension config made is lifted. A suspension or pause a person or a run made is theirs to end.
+ */
+async function followConfigSuspension(
+  database: Database,
+  jobs: readonly PurchaseJob[],
+  states: ReadonlyArray<{ name: string; state: string; state_changed_by: string | null }>,
+): Promise<JobStatus[]> {
+  const byName = new Map(jobs.map((job) => [job.name, job]));
+  const changed: JobStatus[] = [];
+  for (const row of states) {
+    const suspended = byName.get(row.name)?.suspended === true;
+    if (suspended && row.state === "active")
+      changed.push(
+        (
+          await suspendJob(database.db, row.name, {
+            actor: CONFIG_ACTOR,
+            reason: "suspended: true in config",
+          })
+        ).status,
+      );
+    else if (!suspended && row.state === "suspended" && row.state_changed_by === CONFIG_ACTOR)
+      changed.push(
+        (
+          await resumeJob(database.db, row.name, {
+            actor: CONFIG_ACTOR,
+            reason: "suspended: true is no longer in config",
+          })
+        ).status,
+      );
+  }
+  return changed;
 }
 
 export function findJob(config: Config, name: string): PurchaseJob {
@@ -134,6 +205,8 @@ export interface PassRequest {
   /** The fire to write for `job`; without it, the job's (or every job's) due fire. */
   fireTime?: Date;
   configDir: string;
+  /** Run `job` even while it is suspended or paused: who asks, and why (an event in the job's history). */
+  force?: { actor: string; reason: string };
 }
 
 /** Executes and records the catalogue's prices, so `topsync plan` sees every run's prices (CLI and daemon). */
@@ -164,10 +237,18 @@ export async function runPurchasePass(
   cataloguing.catch(() => undefined);
   // The connections the run needs once the first rows are in are opened meanwhile.
   database.warm();
-  const registering = registerJobs(database, config.purchases, request.now);
+  const registering = registerJobStates(database, config.purchases, request.now);
   prepareBudgetDays(config.timezone);
-  const firstSeen = await registering;
-  const fires = passFires(config, request, firstSeen);
+  const { firstSeen, stopped } = await registering;
+  const forceJob = await forcedJob(database, request, stopped);
+  const fires = passFires(config, request, firstSeen).filter((fire) => {
+    const state = fire.job.name === forceJob ? undefined : stopped.get(fire.job.name);
+    if (state)
+      logger.warn(
+        `${stoppedMessage(fire.job.name, state)}: its fire ${fire.fireTime.toISOString()} is not written`,
+      );
+    return state === undefined;
+  });
   if (!request.fireTime) {
     for (const job of request.job ? [request.job] : config.purchases) {
       const reason = atWillNotFire(job, request.now, firstSeen.get(job.name));
@@ -210,7 +291,7 @@ export async function runPurchasePass(
   try {
     summary = await executeAndRecord(
       { ...deps, actor },
-      { ...options, jobName: request.job?.name, catalogue, feed: whole ? undefined : feed },
+      { ...options, jobName: request.job?.name, forceJob, catalogue, feed: whole ? undefined : feed },
     );
   } finally {
     // Never leave the writing of a fire behind (its statements would meet a closed connection).
@@ -266,6 +347,27 @@ class RowFeed implements Feed {
   }
 }
 
+/**
+ * The job a pass runs whatever its state: `request.job` when it is suspended or paused and the pass is forced
+ * (recorded in the job's history). A stopped job without force is a usage error naming how to go on.
+ */
+async function forcedJob(
+  database: Database,
+  request: PassRequest,
+  stopped: ReadonlyMap<string, { state: string; note: string | null }>,
+): Promise<string | undefined> {
+  const job = request.job?.name;
+  const state = job === undefined ? undefined : stopped.get(job);
+  if (job === undefined || !state) return undefined;
+  if (!request.force)
+    throw new UsageError(
+      `${stoppedMessage(job, state)}: nothing was run; resume it with \`topsync jobs resume ${job}\`, or run it anyway with --force --reason TEXT`,
+      "JOB_STOPPED",
+    );
+  await recordForcedRun(database.db, job, request.force);
+  return job;
+}
+
 /** Waits out the heartbeat grace (at most once) and sweeps again. */
 async function sweepWhenStale(deps: PurchaseDeps, actor: string): Promise<number> {
   const clock = deps.clock ?? systemClock;
@@ -284,7 +386,15 @@ export async function projectRun(
   const seen = await readFirstSeen(database.db);
   // A job never seen before would be registered now: no catch-up fire from before it existed.
   const firstSeen = new Map(config.purchases.map((job) => [job.name, seen.get(job.name) ?? request.now]));
-  const fires = passFires(config, request, firstSeen);
+  const states = await readJobStates(database.db);
+  const fires = passFires(config, request, firstSeen).filter((fire) => {
+    const state = states.get(fire.job.name);
+    if (!state || state.state === "active" || request.force) return true;
+    deps.logger.warn(
+      `${stoppedMessage(fire.job.name, state)}: its fire ${fire.fireTime.toISOString()} would not be bought`,
+    );
+    return false;
+  });
   const catalogue = await loadCatalogue(deps.reseller, deps.logger);
   return projectSources(
     database.db,

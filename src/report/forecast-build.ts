@@ -86,6 +86,8 @@ function jobLine(fires: JobFires, catalogue: Catalogue | null, globalTimeZone: s
     fires: fires.dueNow ? [fires.dueNow, ...fires.fires] : fires.fires,
     nextFire: fires.nextFire,
     willNotFire: fires.willNotFire ?? null,
+    state: fires.stopped?.state ?? "active",
+    stateNote: fires.stopped?.note ?? null,
   };
   if (!catalogue) return { ...line, reason: "the reseller's networks could not be read" };
   const byRequest = requestedNetwork(catalogue, { network: job.plan.network, plan_id: request.plan_id });

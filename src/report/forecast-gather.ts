@@ -6,6 +6,7 @@ import type { Config } from "../config/index.js";
 import type { Db } from "../db/client.js";
 import type { Logger } from "../log/logger.js";
 import { loadCatalogue } from "../purchases/catalogue-cache.js";
+import { readJobStates } from "../purchases/job-states.js";
 import { readPlanPrices } from "../purchases/prices.js";
 import { type ProjectionProgress, projectSources, readFirstSeen } from "../purchases/projection-read.js";
 import type { Catalogue } from "../purchases/resolve.js";
@@ -39,6 +40,11 @@ export async function readForecastInputs(
   const websites = readWebsites(sources);
   const catalogue = await readCatalogue(sources);
   const fires = jobFires(config, now, to, await readFirstSeen(db));
+  const states = await readJobStates(db);
+  for (const line of fires.jobs) {
+    const status = states.get(line.job.name);
+    if (status && status.state !== "active") line.stopped = { state: status.state, note: status.note };
+  }
   const purchases = await projectSources(
     db,
     config,
@@ -70,10 +76,13 @@ export async function readForecastInputs(
 
 /** The fire due now is taken by a run now; later fires at their own time. */
 function projectedFires(now: Date) {
-  return ({ job, dueNow, fires }: JobFires) => [
-    ...(dueNow ? [{ job, fireTime: dueNow, time: now }] : []),
-    ...fires.map((fireTime) => ({ job, fireTime, time: fireTime })),
-  ];
+  return ({ job, dueNow, fires, stopped }: JobFires) =>
+    stopped
+      ? []
+      : [
+          ...(dueNow ? [{ job, fireTime: dueNow, time: now }] : []),
+          ...fires.map((fireTime) => ({ job, fireTime, time: fireTime })),
+        ];
 }
 
 /** A value read from a service, or the part of the forecast that stays unknown without it. */

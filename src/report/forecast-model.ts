@@ -39,6 +39,8 @@ export interface JobFires {
   nextFire: Date | null;
   /** Why the job's `at` time will never fire (it passed before the job was first seen). */
   willNotFire?: string;
+  /** A suspended or paused job: its fires are listed, not bought. */
+  stopped?: { state: string; note: string | null };
 }
 
 /** Everything the forecast is decided from, read without writing anything. */
@@ -87,6 +89,9 @@ export interface JobLine {
   nextFire: Date | null;
   /** Why the job's `at` time will never fire. */
   willNotFire: string | null;
+  /** active, suspended or paused: the fires of a job that is not active are not bought. */
+  state: string;
+  stateNote: string | null;
 }
 
 export interface PurchaseForecast {

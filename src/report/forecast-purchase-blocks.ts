@@ -29,10 +29,16 @@ export function jobBlocks(jobs: JobLine[], at: (d: Date) => string): Block[] {
         amount(job.maxPrice),
         String(job.fires.length),
         job.nextFire ? at(job.nextFire) : "-",
-        job.status === "ok" ? "ok" : `${job.status}: ${job.reason ?? ""}`,
+        jobStatus(job),
       ]),
     ),
   ];
+}
+
+function jobStatus(job: JobLine): string {
+  const status = job.status === "ok" ? "ok" : `${job.status}: ${job.reason ?? ""}`;
+  if (job.state === "active") return status;
+  return `${job.state}: its fires are not bought${job.stateNote ? ` (${job.stateNote})` : ""}; ${status}`;
 }
 
 function when(job: JobLine, at: (d: Date) => string): string {

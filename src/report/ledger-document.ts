@@ -104,8 +104,44 @@ function ledgerSections(report: LedgerReport, at: (d: Date) => string, showPhone
     open,
     { id: "failures", title: "Failures by the provider's message", blocks: failureBlocks(report, showPhone) },
     { id: "websites", title: "Website passes", blocks: passBlocks(report, at) },
+    ...scheduleSections(report, at),
     ...notificationSections(report, at),
   ];
+}
+
+/** Missed fires and the jobs suspended, paused or resumed in the period, when there are any. */
+function scheduleSections(report: LedgerReport, at: (d: Date) => string): DocSection[] {
+  const schedules = report.schedules;
+  if (!schedules || (schedules.missed.length === 0 && schedules.stateChanges.length === 0)) return [];
+  const blocks: Block[] = [];
+  if (schedules.stateChanges.length > 0)
+    blocks.push(
+      table(
+        "job-states",
+        [left("When"), left("Job"), left("Change"), left("By"), left("Why")],
+        schedules.stateChanges.map((e) => [
+          at(e.at),
+          e.job,
+          `${e.from ?? "-"} → ${e.to}`,
+          e.actor,
+          e.reason ?? "-",
+        ]),
+      ),
+    );
+  if (schedules.missed.length > 0) {
+    const total = schedules.missedByJob.reduce((n, j) => n + j.missed, 0);
+    blocks.push(
+      text(
+        `${counted(total, "fire")} missed, never run: ${schedules.missedByJob.map((j) => `${j.job} ${j.missed}`).join(", ")} (the newest listed; jobs backfill buys them).`,
+      ),
+      table(
+        "missed-fires",
+        [left("Fire"), left("Job"), left("Why")],
+        schedules.missed.map((f) => [at(f.fireTime), f.job, f.reason ?? "-"]),
+      ),
+    );
+  }
+  return [{ id: "schedules", title: "Schedules: pauses and missed fires", blocks }];
 }
 
 /** Notification messages that failed for good, when there are any: a channel to look at. */

@@ -91,6 +91,22 @@ export function ledgerJson(report: LedgerReport, options: { showPhone: boolean }
         changes: pass.changes,
       })),
     },
+    schedules: {
+      missed_by_job: report.schedules?.missedByJob ?? [],
+      missed_fires: (report.schedules?.missed ?? []).map((f) => ({
+        job: f.job,
+        fire_time: f.fireTime.toISOString(),
+        reason: f.reason,
+      })),
+      state_changes: (report.schedules?.stateChanges ?? []).map((e) => ({
+        job: e.job,
+        at: e.at.toISOString(),
+        actor: e.actor,
+        from: e.from,
+        to: e.to,
+        reason: e.reason,
+      })),
+    },
     notifications_failed: (report.notificationsFailed ?? []).map((f) => ({
       id: f.id,
       channel: f.channel,

@@ -3,6 +3,8 @@
 
 import type { Money } from "../money.js";
 import type { GroupRow, SpendRows } from "../purchases/history-read.js";
+import type { MissedFire } from "../purchases/job-list.js";
+import type { JobEvent } from "../purchases/job-states.js";
 import type { RunCounts } from "../websites/runs.js";
 import type { PassRows } from "../websites/runs-read.js";
 import type { OpenPlan } from "./approvals-view.js";
@@ -113,6 +115,12 @@ export interface LedgerReport {
     deleted: number;
     /** The latest passes (up to runs-read's limit), newest first. */
     shown: WebsitePass[];
+  };
+  /** Fires the jobs missed in the period, and the jobs suspended, paused or resumed in it. */
+  schedules?: {
+    missed: MissedFire[];
+    missedByJob: Array<{ job: string; missed: number }>;
+    stateChanges: JobEvent[];
   };
   /** Notification messages of the period that failed for good (absent where the report was built without them). */
   notificationsFailed?: FailedNotification[];

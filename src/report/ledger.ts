@@ -3,6 +3,8 @@
 import type { Executor } from "../db/client.js";
 import { failedMessages } from "../notify/read.js";
 import { readSpendHistory } from "../purchases/history-read.js";
+import { readMissedFires } from "../purchases/job-list.js";
+import { readJobEvents } from "../purchases/job-states.js";
 import { readPassHistory } from "../websites/runs-read.js";
 import { readOpenPlans } from "./approvals-view.js";
 import { buildLedgerReport } from "./ledger-build.js";
@@ -17,9 +19,14 @@ export async function makeLedgerReport(
   const anything = { purchases: anyPurchases, websiteRuns: anyRuns };
   const failed = await failedMessages(db, period.since);
   const openPlans = await readOpenPlans(db, period.now);
+  const missed = await readMissedFires(db, period.since);
+  const stateChanges = (await readJobEvents(db, { since: period.since, limit: 500 })).filter(
+    (e) => e.from !== e.to,
+  );
   return {
     ...buildLedgerReport({ ...spend, ...passes, anything }, period),
     openPlans,
+    schedules: { missed: missed.fires, missedByJob: missed.byJob, stateChanges },
     notificationsFailed: failed.map((m) => ({
       id: m.id,
       channel: m.channel ?? "",

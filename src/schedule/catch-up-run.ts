@@ -1,7 +1,8 @@
 // Acts on the catch-up plan at start-up: records the skipped fires, and claims and writes the one fire to
 // run through the same fire keys node-cron uses, so a fire another replica already ran is not run again.
 import type { PurchaseJob } from "../config/index.js";
-import { planCatchUp } from "./catch-up.js";
+import { activeAt, readJobEvents, readJobState } from "../purchases/job-states.js";
+import { planCatchUp, REPORT_WINDOW_MS } from "./catch-up.js";
 import type { DaemonContext } from "./context.js";
 import { type FireCoordinator, fireKeyOf, jobTaskName } from "./coordinator.js";
 import { lastRecordedFire, recordSkippedFires } from "./fire-ledger.js";
@@ -56,6 +57,20 @@ async function catchUpJob(
     firstSeen,
     lastRecorded: await lastRecordedFire(db, job.name),
   });
+  // A fire that came while the job was suspended or paused is never caught up, even when no replica was up to
+  // record it then; a job stopped now catches up nothing (the fire claim records it skipped).
+  if (plan.run) {
+    const since = new Date(now.getTime() - Math.max(job.catch_up, REPORT_WINDOW_MS));
+    const [state, events] = await Promise.all([
+      readJobState(db, job.name),
+      readJobEvents(db, { job: job.name, since }),
+    ]);
+    const stoppedAt = plan.run;
+    if (!activeAt(events, state?.state ?? "active")(stoppedAt)) {
+      plan.skipped.unshift({ fireTime: stoppedAt, reason: "the job was suspended or paused at that time" });
+      plan.run = undefined;
+    }
+  }
   const refOf = (fireTime: Date) => {
     const slot = slotOf(fireTime);
     return { key: fireKeyOf(jobTaskName(job.name), slot), job: job.name, fireTime: slot };

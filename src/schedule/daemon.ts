@@ -3,11 +3,12 @@
 // claiming, and waits for the work in progress.
 import type { ScheduledTask } from "node-cron";
 import type { PurchaseJob } from "../config/index.js";
+import { JOB_STATES_CHANNEL } from "../purchases/job-states.js";
 import { registerJobs } from "../purchases/run-once.js";
 import { atExpression } from "../time/fires.js";
 import { catchUpJobs } from "./catch-up-run.js";
 import type { DaemonContext } from "./context.js";
-import { FireCoordinator, jobTaskName, WEBSITES_TASK } from "./coordinator.js";
+import { FireCoordinator, fireKeyOf, jobTaskName, WEBSITES_TASK } from "./coordinator.js";
 import { WEBSITES_JOB } from "./fire-ledger.js";
 import { IntakeLoop } from "./intake-loop.js";
 import { fireTimeOf, runJobFire, slotOf } from "./job-fire.js";
@@ -66,6 +67,17 @@ export async function startDaemon(ctx: DaemonContext): Promise<Daemon> {
   for (const task of tasks) await task.start();
   await catchUpJobs(ctx, coordinator, firstSeen, scheduled);
 
+  // A job resumed (or suspended) on any replica: the worker looks at the queue at once. Fires and claims read the
+  // job's state from the ledger themselves, so a suspension holds on every replica without this.
+  const unlistenStates = await ctx.database
+    .listen(JOB_STATES_CHANNEL, (job) => {
+      ctx.logger.info(`job ${job}: its state changed`);
+      wakeWorker();
+    })
+    .catch((error: unknown) => {
+      ctx.logger.warn({ err: error }, `cannot LISTEN on ${JOB_STATES_CHANNEL}: ${String(error)}`);
+      return async () => {};
+    });
   const intake = new IntakeLoop(ctx, wakeWorker);
   const sweeper = new Sweeper(ctx, runs, coordinator, liveness, wakeWorker);
   const notifier = startNotifier(ctx);
@@ -83,6 +95,7 @@ export async function startDaemon(ctx: DaemonContext): Promise<Daemon> {
     async stop() {
       for (const task of tasks) await task.destroy();
       await Promise.all(loops);
+      await unlistenStates().catch(() => {});
       await ctx.work.idle();
       await liveness.drop();
     },
@@ -97,7 +110,8 @@ function jobTask(
   wakeWorker: () => void,
 ): ScheduledTask | undefined {
   if (!job.enabled) return undefined;
-  const run = (slot: Date) => runJobFire(ctx, runs, job, fireTimeOf(job, slot), wakeWorker);
+  const run = (slot: Date) =>
+    runJobFire(ctx, runs, job, fireTimeOf(job, slot), wakeWorker, fireKeyOf(jobTaskName(job.name), slot));
   const spec = { name: jobTaskName(job.name), label: job.name, run };
   if (job.schedule) {
     return createFireTask(ctx, coordinator, {

@@ -16,15 +16,33 @@ export interface FireRef {
 /** schedule_fires.job_name of the website loop: parentheses are not allowed in job names, so it cannot clash. */
 export const WEBSITES_JOB = "(websites)";
 
-/** Inserts the fire as `running`; true when this caller inserted it (elected), false when it already existed. */
+/**
+ * Inserts the fire as `running`; true when this caller inserted it (elected), false when it already existed. A fire
+ * of a suspended or paused job is inserted as `skipped` instead (a missed fire, with its `missed_fire`
+ * notification), by the same statement that reads the job's state, and false is returned: a suspension committed
+ * before a fire holds on every replica.
+ */
 export async function claimFire(db: Executor, fire: FireRef, claimedBy: string): Promise<boolean> {
-  const inserted = await rows<{ fire_key: string }>(
+  const at = fire.fireTime.toISOString();
+  const [result] = await rows<{ ran: number | string }>(
     db,
-    sql`insert into schedule_fires (fire_key, job_name, fire_time, status, claimed_by)
-        values (${fire.key}, ${fire.job}, ${fire.fireTime.toISOString()}::timestamptz, 'running', ${claimedBy})
-        on conflict (fire_key) do nothing returning fire_key`,
+    sql`with stopped as (
+          select state, note from jobs where name = ${fire.job} and state <> 'active'
+        ), ran as (
+          insert into schedule_fires (fire_key, job_name, fire_time, status, claimed_by)
+          select ${fire.key}, ${fire.job}, ${at}::timestamptz, 'running', ${claimedBy}
+          where not exists (select 1 from stopped)
+          on conflict (fire_key) do nothing returning fire_key
+        ), skipped as (
+          insert into schedule_fires (fire_key, job_name, fire_time, status, reason, claimed_by, finished_at)
+          select ${fire.key}, ${fire.job}, ${at}::timestamptz, 'skipped',
+            'the job is ' || s.state || coalesce(': ' || s.note, ''), ${claimedBy}, now()
+          from stopped s
+          on conflict (fire_key) do nothing returning fire_key, job_name, fire_time, reason
+        ), notice as (${missedFireNotices(sql`select * from skipped`)})
+        select (select count(*) from ran) as ran`,
   );
-  return inserted.length === 1;
+  return Number(result?.ran ?? 0) === 1;
 }
 
 /** Closes a running fire; a fire already closed (or taken over by another replica) is left alone. */
@@ -113,4 +131,9 @@ export async function takeOverFire(db: Executor, key: string, from: string, to: 
         where fire_key = ${key} and status = 'running' and claimed_by = ${from} returning fire_key`,
   );
   return moved.length === 1;
+}
+
+/** What a fire's own run did (bought, rejected, held, queued), for `jobs list`. */
+export async function recordFireOutcome(db: Executor, key: string, outcome: string): Promise<void> {
+  await rows(db, sql`update schedule_fires set outcome = ${outcome} where fire_key = ${key}`);
 }

@@ -2,9 +2,11 @@
 // nothing), then a run that buys the job's due purchases. A fire's rows are what makes it "run".
 import type { PurchaseJob } from "../config/index.js";
 import type { Db } from "../db/client.js";
+import type { RunSummary } from "../purchases/executor.js";
 import { gateRequired } from "../purchases/gate.js";
 import { type FireResult, fireJob } from "../purchases/sources/jobs.js";
 import type { DaemonContext } from "./context.js";
+import { recordFireOutcome } from "./fire-ledger.js";
 import type { PurchaseRuns } from "./purchase-runs.js";
 
 /** The fire time a job's rows carry: the `at` time itself for a one-off job, else the schedule's slot. */
@@ -36,6 +38,14 @@ export async function writeFire(ctx: DaemonContext, job: PurchaseJob, fireTime: 
   return result;
 }
 
+/** What a fire's run did, in one word: held for approval, bought, rejected (nothing bought), or left queued. */
+export function fireOutcome(summary: RunSummary): string {
+  if (summary.held.length > 0) return "held";
+  if (summary.submitted > 0) return "bought";
+  if (summary.rejected > 0 || summary.failed > 0 || summary.inDoubt > 0) return "rejected";
+  return summary.paused.length > 0 ? "paused" : "queued";
+}
+
 /** Writes a fire and buys the job's due purchases; retries are handed to the worker so the run ends promptly. */
 export async function runJobFire(
   ctx: DaemonContext,
@@ -43,10 +53,18 @@ export async function runJobFire(
   job: PurchaseJob,
   fireTime: Date,
   wakeWorker: () => void,
+  fireKey?: string,
 ): Promise<void> {
   await writeFire(ctx, job, fireTime);
   if (ctx.signal.aborted) return;
   const summary = await runs.run({ jobName: job.name, resumeVerification: false, retryWaitMs: 0 });
+  if (fireKey)
+    await recordFireOutcome(ctx.database.db, fireKey, fireOutcome(summary)).catch((error: unknown) =>
+      ctx.logger.warn(
+        { err: error },
+        `job ${job.name}: could not record its fire's outcome: ${String(error)}`,
+      ),
+    );
   if (summary.claimed > 0)
     ctx.logger.info(
       { job: job.name, run: summary.runId },

@@ -17,6 +17,8 @@ export interface LedgerStats {
   /** Purchases with a note an operator should see, by kind: price_mismatch, verify_mismatch, reference_clash. */
   noted: Record<string, number>;
   fires: Array<{ job: string; status: string; count: number }>;
+  /** Every job the ledger knows: its state and its last fire that was not skipped. */
+  jobs: Array<{ job: string; state: string; lastFire: Date | null }>;
   lastWebsitePlan?: Partial<PlanSummary>;
   lastWebsiteSuccess?: Date;
   /** Since the oldest in_doubt purchase last changed, in seconds; 0 when none is in_doubt. */
@@ -43,6 +45,13 @@ export async function readLedgerStats(db: Executor, now: Date, timeZone: string)
   const fires = await rows<{ job_name: string; status: string; n: number | string }>(
     db,
     sql`select job_name, status, fires as n from schedule_fire_counts where fires <> 0`,
+  );
+  const jobs = await rows<{ name: string; state: string; last_fire: Date | string | null }>(
+    db,
+    sql`select j.name, j.state,
+          (select f.fire_time from schedule_fires f where f.job_name = j.name and f.status <> 'skipped'
+           order by f.fire_time desc limit 1) as last_fire
+        from jobs j order by j.name limit 1000`,
   );
   const [website] = await rows<{
     planned: Partial<PlanSummary> | string | null;
@@ -85,6 +94,11 @@ export async function readLedgerStats(db: Executor, now: Date, timeZone: string)
       NOTE_KINDS.map((kind) => [kind, noted.filter((n) => n.kind === kind).reduce((sum, n) => sum + n.n, 0)]),
     ),
     fires: fires.map((f) => ({ job: f.job_name, status: f.status, count: Number(f.n) })),
+    jobs: jobs.map((j) => ({
+      job: j.name,
+      state: j.state,
+      lastFire: j.last_fire ? new Date(j.last_fire) : null,
+    })),
     lastWebsitePlan:
       typeof website?.planned === "string" ? JSON.parse(website.planned) : (website?.planned ?? undefined),
     lastWebsiteSuccess: website?.last_ok ? new Date(website.last_ok) : undefined,

@@ -3,6 +3,7 @@
 // call-latency histograms, fed by the clients' CallObserver and by the schedules.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { Config } from "../config/index.js";
+import { JOB_STATES } from "../db/schema.js";
 import type { CallObserver } from "../http/service-client.js";
 import type { DeliveryObserver } from "../notify/deliver.js";
 import type { OutboxStats } from "../notify/read.js";
@@ -25,6 +26,11 @@ const NAMED_LIKE_COUNTERS = [
   "nodejs_active_requests_total",
   "nodejs_active_resources_total",
 ];
+
+/** A fire's status in the ledger as the fires counter names it. */
+function fireOutcomeLabel(status: string): string {
+  return status === "done" ? "run" : status;
+}
 
 const PLAN_ACTIONS = ["create", "update", "delete", "unchanged", "unmanaged", "conflicts"] as const;
 
@@ -73,6 +79,40 @@ export class DaemonMetrics {
     "Fires recorded in schedule_fires by job and status (all replicas).",
     ["job", "status"],
   );
+  private readonly jobState = this.gauge(
+    "topsync_job_state",
+    "1 for the state each job is in (active, suspended, paused), 0 for the others (all replicas).",
+    ["job", "state"],
+  );
+  private readonly jobLastFire = this.gauge(
+    "topsync_job_last_fire_timestamp_seconds",
+    "When each job last fired (its newest fire that was not skipped; all replicas).",
+    ["job"],
+  );
+  /** Counts from the ledger (all replicas), set at each scrape: counters, as they only grow. */
+  private ledgerFires: LedgerStats["fires"] = [];
+  private readonly jobFires = new Counter({
+    name: "topsync_job_fires_total",
+    help: "Fires of each job recorded in the ledger by outcome: run, failed, skipped (missed), running (all replicas).",
+    labelNames: ["job", "outcome"],
+    registers: [this.registry],
+    collect: () => {
+      this.jobFires.reset();
+      for (const f of this.ledgerFires)
+        this.jobFires.inc({ job: f.job, outcome: fireOutcomeLabel(f.status) }, f.count);
+    },
+  });
+  private readonly jobMissed = new Counter({
+    name: "topsync_job_missed_fires_total",
+    help: "Fires of each job skipped, never run: missed beyond catch_up, or while the job was suspended or paused (all replicas).",
+    labelNames: ["job"],
+    registers: [this.registry],
+    collect: () => {
+      this.jobMissed.reset();
+      for (const f of this.ledgerFires)
+        if (f.status === "skipped") this.jobMissed.inc({ job: f.job }, f.count);
+    },
+  });
   private readonly websitePlan = this.gauge(
     "topsync_website_plan",
     "Plan counts of the latest finished website pass (all replicas).",
@@ -178,7 +218,7 @@ export class DaemonMetrics {
   };
 
   /** The gauges read from the ledger: absent from /metrics while the ledger cannot be read. */
-  private readonly ledgerGauges: Gauge[];
+  private readonly ledgerGauges: Array<Gauge | Counter>;
   private ledgerShown = true;
 
   constructor(config: Pick<Config, "budget"> & Partial<Pick<Config, "notifications">>) {
@@ -202,6 +242,10 @@ export class DaemonMetrics {
       this.spendToday,
       ...(this.budgetLeft ? [this.budgetLeft] : []),
       this.scheduleFires,
+      this.jobState,
+      this.jobLastFire,
+      this.jobFires,
+      this.jobMissed,
       this.websitePlan,
       this.outboxOldest,
       this.outboxPending,
@@ -267,7 +311,16 @@ export class DaemonMetrics {
    */
   setLedger(stats: LedgerStats | undefined, config: Pick<Config, "budget">): void {
     this.databaseUp.set(stats ? 1 : 0);
-    for (const gauge of [this.purchases, this.scheduleFires, this.websitePlan, this.noted]) gauge.reset();
+    for (const gauge of [
+      this.purchases,
+      this.scheduleFires,
+      this.websitePlan,
+      this.noted,
+      this.jobState,
+      this.jobLastFire,
+    ])
+      gauge.reset();
+    this.ledgerFires = stats?.fires ?? [];
     this.showLedger(stats !== undefined);
     if (!stats) return;
     for (const [state, count] of Object.entries(stats.byState)) this.purchases.set({ state }, count);
@@ -283,6 +336,10 @@ export class DaemonMetrics {
     if (limit !== undefined)
       this.budgetLeft?.set(Math.max(0, Number(limit.minus(stats.spentToday).toFixed(2))));
     for (const f of stats.fires) this.scheduleFires.set({ job: f.job, status: f.status }, f.count);
+    for (const j of stats.jobs) {
+      for (const state of JOB_STATES) this.jobState.set({ job: j.job, state }, j.state === state ? 1 : 0);
+      if (j.lastFire) this.jobLastFire.set({ job: j.job }, j.lastFire.getTime() / 1000);
+    }
     if (stats.lastWebsitePlan)
       for (const action of PLAN_ACTIONS) this.websitePlan.set({ action }, stats.lastWebsitePlan[action] ?? 0);
     if (stats.lastWebsiteSuccess) this.websiteLastSuccess.set(stats.lastWebsiteSuccess.getTime() / 1000);

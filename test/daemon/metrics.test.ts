@@ -10,7 +10,15 @@ const stats = {
   byState: { queued: 1, in_doubt: 2, unverified: 3, succeeded: 4 },
   spentToday: "1200.50",
   noted: { price_mismatch: 1, verify_mismatch: 0 },
-  fires: [{ job: "(websites)", status: "done", count: 2 }],
+  fires: [
+    { job: "(websites)", status: "done", count: 2 },
+    { job: "promo", status: "done", count: 5 },
+    { job: "promo", status: "skipped", count: 3 },
+  ],
+  jobs: [
+    { job: "promo", state: "suspended", lastFire: new Date("2026-11-26T08:00:00Z") },
+    { job: "staff", state: "active", lastFire: null },
+  ],
   lastWebsitePlan: { create: 1 },
   inDoubtOldestSeconds: 120,
   queuedToday: { purchases: 3, maxSpend: "1050.00", withoutMaxPrice: 1 },
@@ -26,6 +34,10 @@ const LEDGER = [
   "topsync_budget_remaining_today_naira",
   "topsync_schedule_fires",
   "topsync_website_plan",
+  "topsync_job_state",
+  "topsync_job_last_fire_timestamp_seconds",
+  "topsync_job_fires_total",
+  "topsync_job_missed_fires_total",
 ];
 
 async function scrape(metrics: DaemonMetrics) {
@@ -61,6 +73,23 @@ describe("daemon metrics", () => {
     expect(sampleValue(exposition, "topsync_database_up")).toBe(1);
     expect(sampleValue(exposition, "topsync_purchases_in_doubt")).toBe(0);
     expect(sampleValue(exposition, "topsync_schedule_fires", { job: "(websites)" })).toBe(2);
+  });
+
+  it("shows each job's fires, missed fires, last fire and state from the ledger", async () => {
+    const metrics = new DaemonMetrics(config as never);
+    metrics.setLedger(stats, config as never);
+    const { exposition } = await scrape(metrics);
+    expect(exposition.types.get("topsync_job_fires_total")).toBe("counter");
+    expect(sampleValue(exposition, "topsync_job_fires_total", { job: "promo", outcome: "run" })).toBe(5);
+    expect(sampleValue(exposition, "topsync_job_fires_total", { job: "promo", outcome: "skipped" })).toBe(3);
+    expect(sampleValue(exposition, "topsync_job_missed_fires_total", { job: "promo" })).toBe(3);
+    expect(sampleValue(exposition, "topsync_job_last_fire_timestamp_seconds", { job: "promo" })).toBe(
+      Date.parse("2026-11-26T08:00:00Z") / 1000,
+    );
+    expect(sampleValue(exposition, "topsync_job_state", { job: "promo", state: "suspended" })).toBe(1);
+    expect(sampleValue(exposition, "topsync_job_state", { job: "promo", state: "active" })).toBe(0);
+    expect(sampleValue(exposition, "topsync_job_state", { job: "staff", state: "active" })).toBe(1);
+    expect(sampleValue(exposition, "topsync_job_state", { job: "staff", state: "paused" })).toBe(0);
   });
 
   it("has no gauge named like a counter, and promtool check metrics passes", async () => {

@@ -183,3 +183,16 @@ export function planNotices(trigger: PlanTrigger, plans: SQL): SQL {
     from (${plans}) x
     on conflict (trigger, subject, episode) do nothing`;
 }
+
+/**
+ * The `run_failed` rows of jobs paused by their `pause_on`, as the body of a CTE in the statement that pauses
+ * them: `paused` yields `id, job_name, reason, run` (the job event, the note naming the cause, the run that saw it).
+ */
+export function jobPauseNotices(paused: SQL): SQL {
+  return sql`insert into notification_outbox (trigger, subject, episode, kind, facts)
+    select 'run_failed', 'job:' || x.job_name, 'paused:' || x.id, 'open',
+      jsonb_build_object('run', x.run, 'job', x.job_name,
+        'reason', left('job paused: ' || x.reason, ${TEXT_CAP}), 'paused', true)
+    from (${paused}) x
+    on conflict (trigger, subject, episode) do nothing`;
+}
