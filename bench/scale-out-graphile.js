@@ -17,7 +17,8 @@ const client = new ResellerClient(
     timeout: { connect: 5000, headers: 15000, body: 15000 },
     concurrency,
     rateLimit: 1_000_000,
-    retry: { max_attempts: 5, base_delay: 5, max_delay: 50 },
+    // config.yaml's retry of calls certainly not sent, as the replicas have it
+    retry: { max_attempts: 5, base_delay: 200, max_delay: 30_000 },
   }),
 );
 
