@@ -1,7 +1,6 @@
 // The intake table from the daemon: polled every `intake.poll_interval` and, on PostgreSQL, woken
 // at once by a NOTIFY on INTAKE_CHANNEL (a trigger on purchase_requests sends it). Each poll moves every
-// pending request into the ledger and wakes the purchase worker (once the first batch is in, and again when done),
-// which also serves as its periodic tick.
+// pending request into the ledger and wakes the purchase worker, which also serves as its periodic tick.
 import { ingestIntake } from "../purchases/sources/intake.js";
 import type { DaemonContext } from "./context.js";
 import { Waker } from "./waker.js";
@@ -41,9 +40,6 @@ export class IntakeLoop {
         let moved = 0;
         for (;;) {
           const batch = await ingestIntake(this.ctx.database.db, config.intake.batch_size, this.ctx.replica);
-          // Buying starts once the first batch is in, while the rest are moved: a large insert into the intake
-          // table would otherwise wait until all of it was moved (seconds at 3,000 rows on a busy database).
-          if (moved === 0 && batch.moved > 0) this.wakeWorker();
           moved += batch.moved;
           if (batch.invalid > 0)
             logger.warn(`intake: ${batch.invalid} requests name a plan size that is not a size`);
