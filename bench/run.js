@@ -17,9 +17,11 @@ const BENCHMARKS = {
   statement: "statement.js",
   plans: "plans.js",
   notify: "notify.js",
+  "scale-out": "scale-out.js",
 };
 // bench:statement seeds a ledger of 10,000,000 purchases by default; BENCH_STATEMENT_ARGS="--purchases 1000000"
-// measures a smaller one.
+// measures a smaller one. bench:scale-out drains 30,000 purchases at 100 ms a call six times
+// over (1, 2 and 3 processes of each contender), about an hour and a half; BENCH_SCALE_OUT_COUNT=3000 drains fewer.
 const ARGS = { statement: (process.env.BENCH_STATEMENT_ARGS ?? "").split(" ").filter(Boolean) };
 const skipped = new Set((process.env.BENCH_SKIP ?? "").split(",").filter(Boolean));
 for (const name of skipped)
