@@ -1,6 +1,7 @@
 // The intake table from the daemon: polled every `intake.poll_interval` and, on PostgreSQL, woken
 // at once by a NOTIFY on INTAKE_CHANNEL (a trigger on purchase_requests sends it). Each poll moves every
-// pending request into the ledger and wakes the purchase worker, which also serves as its periodic tick.
+// pending request into the ledger, waking the purchase worker after each batch it moves and once at the end (its
+// periodic tick).
 import { ingestIntake } from "../purchases/sources/intake.js";
 import type { DaemonContext } from "./context.js";
 import { Waker } from "./waker.js";
@@ -41,6 +42,8 @@ export class IntakeLoop {
         for (;;) {
           const batch = await ingestIntake(this.ctx.database.db, config.intake.batch_size, this.ctx.replica);
           moved += batch.moved;
+          // The worker buys what is in while the rest moves: a large intake does not hold back the first purchase.
+          if (batch.moved > 0) this.wakeWorker();
           if (batch.invalid > 0)
             logger.warn(`intake: ${batch.invalid} requests name a plan size that is not a size`);
           if (batch.moved < config.intake.batch_size || this.ctx.signal.aborted) break;
