@@ -2,7 +2,8 @@
 // passes in one place — a session for every page and action (anonymous requests see the login page and nothing
 // else), the Origin and the session's CSRF token on every POST, the role (access.ts) for every action, a one-time
 // form token so a form submitted twice acts once. Every answer carries a strict Content-Security-Policy,
-// X-Frame-Options DENY, a Referrer-Policy and no-store. Bodies are small forms: at most 16 KiB, within the
+// X-Frame-Options DENY, Referrer-Policy same-origin (no-referrer would make browsers send `Origin: null` on the
+// console's own forms) and no-store. Bodies are small forms: at most 16 KiB, within the
 // webhook receiver's body deadline.
 import type { KeyObject } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -43,7 +44,7 @@ const SECURITY_HEADERS = {
   "content-security-policy":
     "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   "x-frame-options": "DENY",
-  "referrer-policy": "no-referrer",
+  "referrer-policy": "same-origin",
   "x-content-type-options": "nosniff",
   "cache-control": "no-store",
   "cross-origin-opener-policy": "same-origin",

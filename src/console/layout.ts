@@ -37,7 +37,7 @@ export function page(frame: PageFrame, title: string, body: Markup): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>${title} &middot; topsync console</title>
 <link rel="stylesheet" href="${frame.base}/console.css">
 </head>

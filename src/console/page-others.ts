@@ -18,19 +18,25 @@ const JOBS_SHOWN = 200;
 
 export async function jobsPage(view: ConsoleView): Promise<string> {
   const jobs = view.config.purchases.slice(0, JOBS_SHOWN);
-  const fires = await Promise.all(jobs.map((job) => lastFires(view.database.db, job.name, LAST_SHOWN)));
+  const recorded = await lastFires(
+    view.database.db,
+    jobs.map((job) => job.name),
+    LAST_SHOWN,
+  );
+  const fires = jobs.map((job) => recorded.get(job.name) ?? []);
   const body = html`<h1>Jobs</h1>
 ${jobs.length === 0 ? html`<p class="muted">No purchase job is configured.</p>` : ""}
 ${jobs.map((job, i) => {
   const next = nextFires(view, job);
   return html`<article class="item job" id="job-${job.name}">
 <h3>${job.name} &middot; <span class="state">${job.enabled ? "active" : "disabled in config"}</span></h3>
+<!-- JOB-STATE: the job's state (active, suspended, paused) and its note come from the ledger here once schedules can be suspended -->
 <p>${job.schedule ? `schedule ${job.schedule} (${job.timezone ?? view.config.timezone})` : job.at ? `once at ${instant(view, job.at)}` : "on demand only"}</p>
 <p>Next fires: ${next.length ? next.map((d) => instant(view, d)).join(", ") : "none"}</p>
 <p>Last fires: ${fires[i]!.length ? "" : "none recorded"}</p>
 ${fires[i]!.length ? html`<ul>${fires[i]!.map((f) => html`<li>${instant(view, f.fire_time)} &middot; ${f.status}${f.reason ? `: ${f.reason}` : ""}</li>`)}</ul>` : ""}
 <!-- SUSPEND-RESUME: the suspend and resume forms of this job go here (allowed(..., "suspend" | "resume")), with the state's note above -->
-<p class="placeholder" data-job="${job.name}">suspend / resume: not available yet</p>
+<div class="job-actions" data-job="${job.name}"></div>
 </article>`;
 })}`;
   return render(view, "/jobs", "Jobs", body);
@@ -45,7 +51,7 @@ function nextFires(view: ConsoleView, job: ConsoleView["config"]["purchases"][nu
       job.schedule,
       job.timezone ?? view.config.timezone,
       view.now,
-      new Date(view.now.getTime() + 400 * 86_400_000),
+      new Date(view.now.getTime() + 4 * 366 * 86_400_000),
       NEXT_SHOWN,
     );
   } catch {

@@ -79,8 +79,8 @@ export async function planPage(
   }
   const doc = planDocument(inspected, view.config.timezone, phoneView(false));
   const body = html`${message ?? ""}
-${inspected.row ? decisionForms(view, inspected.row, inspected.status) : ""}
-<div class="document">${trustedMarkup(renderHtmlBody(inertDocument(doc)))}</div>`;
+<div class="document">${trustedMarkup(renderHtmlBody(inertDocument(doc)))}</div>
+${inspected.row ? decisionForms(view, inspected.row, inspected.status) : ""}`;
   return render(view, "/plans", `Plan ${id}`, body);
 }
 

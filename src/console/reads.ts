@@ -205,24 +205,40 @@ export async function failedMessages(db: Executor, now: Date, limit: number): Pr
 }
 
 export interface FireRow {
+  job_name: string;
   fire_time: Date;
   status: string;
   reason: string | null;
   finished_at: Date | null;
 }
 
-/** A job's latest recorded fires, newest first (schedule_fires by job and fire time). */
-export async function lastFires(db: Executor, job: string, limit: number): Promise<FireRow[]> {
+/** Each job's latest recorded fires, newest first: `limit` per job, each read by the fires' (job, time) index. */
+export async function lastFires(
+  db: Executor,
+  jobs: string[],
+  limit: number,
+): Promise<Map<string, FireRow[]>> {
+  const byJob = new Map<string, FireRow[]>();
+  if (jobs.length === 0) return byJob;
   const found = await rows<Raw<FireRow>>(
     db,
-    sql`select fire_time, status, reason, finished_at from schedule_fires
-        where job_name = ${job} order by fire_time desc limit ${limit}`,
+    sql`select j.name as job_name, f.fire_time, f.status, f.reason, f.finished_at
+        from json_array_elements_text(${JSON.stringify(jobs)}::json) as j(name)
+        cross join lateral (
+          select fire_time, status, reason, finished_at from schedule_fires
+          where job_name = j.name order by fire_time desc limit ${limit}
+        ) f
+        order by j.name, f.fire_time desc`,
   );
-  return found.map((r) => ({
-    ...r,
-    fire_time: when(r.fire_time),
-    finished_at: r.finished_at === null ? null : when(r.finished_at),
-  }));
+  for (const r of found) {
+    const row: FireRow = {
+      ...r,
+      fire_time: when(r.fire_time),
+      finished_at: r.finished_at === null ? null : when(r.finished_at),
+    };
+    byJob.set(row.job_name, [...(byJob.get(row.job_name) ?? []), row]);
+  }
+  return byJob;
 }
 
 export interface PurchaseSearch {

@@ -31,6 +31,13 @@ export async function startConsoleFixture(
   const jobs = [
     { name: "lost", plan: { network: "MTN", plan_id: "102" }, recipients: [LOST_PHONE] },
     { name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(3, 900) },
+    // Scheduled, but not within any test: the jobs page shows its next fires.
+    {
+      name: "new-year",
+      schedule: "0 8 1 1 *",
+      plan: { network: "MTN", plan_id: "102" },
+      recipients: mtnPhones(1, 950),
+    },
   ];
   const ledger = await openLedgerFor("postgres", sandbox, { purchases: jobs });
   const keys: Record<string, { file: string; publicKey: string }> = {};

@@ -60,7 +60,7 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     expect(home.headers.get("content-security-policy")).toContain("default-src 'none'");
     expect(home.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(home.headers.get("x-frame-options")).toBe("DENY");
-    expect(home.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(home.headers.get("referrer-policy")).toBe("same-origin");
     expect(home.headers.get("cache-control")).toBe("no-store");
   });
 
@@ -203,6 +203,15 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
       status: "approved",
       approvals: ["ada"],
     });
+  });
+
+  it("shows each job's schedule and next fires, and leaves a marked place for suspend and resume", async () => {
+    const client = new Client(f.base);
+    await client.login("vic");
+    const jobs = await client.get("/console/jobs");
+    expect(jobs.body).toContain("schedule 0 8 1 1 *");
+    expect(jobs.body).toMatch(/Next fires: \d{4}-01-01 08:00, \d{4}-01-01 08:00, \d{4}-01-01 08:00/);
+    expect(jobs.body).toContain('<div class="job-actions" data-job="new-year"></div>');
   });
 
   it("finds a purchase by its request key", async () => {
