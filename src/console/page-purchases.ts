@@ -3,8 +3,10 @@
 // or that could be it — and the forms that settle it (resolve, requeue, cancel) when its state allows.
 import { PURCHASE_STATES, type PurchaseState } from "../db/schema.js";
 import { maskPhone, maskPhonesDeep } from "../log/mask.js";
+import { budgetDay } from "../purchases/guards.js";
 import { type PurchaseRow, RESOLVABLE_STATES } from "../purchases/ledger.js";
 import { readPurchaseNotifications } from "../purchases/ledger-read.js";
+import { wallClockInstant } from "../time/cron.js";
 import { html, type Markup } from "./html.js";
 import {
   candidateNotifications,
@@ -27,7 +29,13 @@ export function purchaseVersion(row: Pick<PurchaseRow, "state" | "updated_at">):
 
 export class SearchProblem extends Error {}
 
-export function parseSearch(params: URLSearchParams, now: Date): PurchaseSearch {
+/** Midnight starting a calendar day (YYYY-MM-DD) in `timeZone`. */
+function dayStart(day: string, timeZone: string): Date {
+  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
+  return new Date(wallClockInstant({ year, month, day: date, hour: 0, minute: 0, second: 0 }, timeZone).ms);
+}
+
+export function parseSearch(params: URLSearchParams, now: Date, timeZone: string): PurchaseSearch {
   const get = (name: string) => params.get(name)?.trim() || undefined;
   const key = get("q");
   const state = get("state");
@@ -41,10 +49,15 @@ export function parseSearch(params: URLSearchParams, now: Date): PurchaseSearch 
     if (!text) return undefined;
     if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`)))
       throw new SearchProblem(`${name} must be a day like 2026-11-26`);
-    return new Date(`${text}T00:00:00Z`);
+    return text;
   };
-  const to = day("to") ? new Date(day("to")!.getTime() + DAY_MS) : new Date(now.getTime() + DAY_MS);
-  const from = day("from") ?? new Date(to.getTime() - 7 * DAY_MS);
+  const next = (text: string) =>
+    new Date(Date.parse(`${text}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10);
+  const toDay = day("to") ?? budgetDay(now, timeZone);
+  const to = dayStart(next(toDay), timeZone);
+  const fromDay = day("from");
+  const from = fromDay ? dayStart(fromDay, timeZone) : new Date(to.getTime() - 7 * DAY_MS);
+  if (from >= to) throw new SearchProblem("from must be a day before to");
   if (to.getTime() - from.getTime() > MAX_DAYS * DAY_MS)
     throw new SearchProblem(
       `a search covers at most ${MAX_DAYS} days; search by reference or request key for older ones`,
@@ -65,7 +78,7 @@ export async function purchasesPage(view: ConsoleView, params: URLSearchParams):
   let search: PurchaseSearch | undefined;
   let problem: string | undefined;
   try {
-    search = parseSearch(params, view.now);
+    search = parseSearch(params, view.now, view.config.timezone);
   } catch (error) {
     if (!(error instanceof SearchProblem)) throw error;
     problem = error.message;
@@ -87,7 +100,7 @@ export async function purchasesPage(view: ConsoleView, params: URLSearchParams):
 <div><button type="submit">Search</button></div>
 </form>
 ${problem ? notice("error", problem) : ""}
-${search && !search.key ? html`<p class="muted">Created ${search.from.toISOString().slice(0, 10)} to ${new Date(search.to.getTime() - DAY_MS).toISOString().slice(0, 10)} (UTC days)${search.state && ["submitting", "in_doubt", "unverified"].includes(search.state) ? ", or any day for an unsettled state" : ""}; newest first, ${PAGE_SIZE} a page.</p>` : ""}
+${search && !search.key ? html`<p class="muted">Created ${instant(view, search.from)} to ${instant(view, search.to)} (${view.config.timezone})${search.state && ["submitting", "in_doubt", "unverified"].includes(search.state) ? ", or any day for an unsettled state" : ""}; newest first, ${PAGE_SIZE} a page.</p>` : ""}
 <div class="scroll"><table id="table-purchases">
 <thead><tr><th>ID</th><th>State</th><th>Job or source</th><th>Phone</th><th class="num">Amount</th><th>Reference</th><th>Updated</th></tr></thead>
 <tbody>

@@ -222,6 +222,15 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     );
     const found = await client.get(`/console/purchases?q=${encodeURIComponent(row!.request_key)}`);
     expect(found.body).toContain(`href="/console/purchases/${f.inDoubtId}"`);
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Africa/Lagos" }).format(new Date());
+    const byPhone = await client.get(`/console/purchases?phone=0001&from=${today}&to=${today}&job=lost`);
+    expect(byPhone.body).toContain(`href="/console/purchases/${f.inDoubtId}"`);
+    const other = await client.get(`/console/purchases?phone=9999&from=${today}&to=${today}`);
+    expect(other.body).toContain("No purchase matches.");
+    const bad = await client.get("/console/purchases?phone=12");
+    expect(bad.body).toContain("give the last 3 to 11 digits");
+    const wide = await client.get("/console/purchases?from=2026-01-01&to=2026-06-30");
+    expect(wide.body).toContain("a search covers at most 31 days");
   });
 });
 
