@@ -64,6 +64,19 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     expect(home.headers.get("cache-control")).toBe("no-store");
   });
 
+  it("ends the session on logout, for every replica (the ledger forgets it)", async () => {
+    const client = new Client(f.base);
+    await client.login("vic");
+    const cookie = client.cookie;
+    const home = await client.get("/console/");
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(home.body)![1]!;
+    const out = await client.post("/console/logout", { _csrf: csrf });
+    expect(out.status).toBe(303);
+    expect(out.headers.get("set-cookie")).toMatch(/Max-Age=0/);
+    client.cookie = cookie; // a copy of the old cookie logs no one in
+    expect((await client.get("/console/")).status).toBe(303);
+  });
+
   it("shows no phone number in full and no secret on any page", async () => {
     const client = new Client(f.base);
     await client.login("ada");
