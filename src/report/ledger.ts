@@ -12,14 +12,11 @@ export async function makeLedgerReport(
   db: Executor,
   period: { now: Date; since: Date; timeZone: string },
 ): Promise<LedgerReport> {
-  // Four reads that do not depend on each other, side by side (on PostgreSQL each takes a connection of the pool).
-  const [{ anyPurchases, ...spend }, { anyRuns, ...passes }, failed, openPlans] = await Promise.all([
-    readSpendHistory(db, period.since, period.timeZone),
-    readPassHistory(db, period.since),
-    failedMessages(db, period.since),
-    readOpenPlans(db, period.now),
-  ]);
+  const { anyPurchases, ...spend } = await readSpendHistory(db, period.since, period.timeZone);
+  const { anyRuns, ...passes } = await readPassHistory(db, period.since);
   const anything = { purchases: anyPurchases, websiteRuns: anyRuns };
+  const failed = await failedMessages(db, period.since);
+  const openPlans = await readOpenPlans(db, period.now);
   return {
     ...buildLedgerReport({ ...spend, ...passes, anything }, period),
     openPlans,
