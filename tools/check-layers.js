@@ -11,6 +11,7 @@ export const LAYERS = [
   ["cli.ts"],
   ["cli"],
   ["schedule"],
+  ["console"],
   ["report", "server", "doctor"],
   ["plans", "notify"],
   ["purchases", "websites", "sandbox", "clients.ts"],

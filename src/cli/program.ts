@@ -98,6 +98,15 @@ config
   .action(async () => (await import("./config.js")).configSchemaCommand());
 
 program
+  .command("console")
+  .description("the web console's users")
+  .command("hash-password")
+  .description(
+    "print a scrypt hash for console.users.NAME.password_hash; the password is read from standard input (first line) or asked for on a terminal, never from the command line",
+  )
+  .action(async () => (await import("./console.js")).hashPasswordCommand());
+
+program
   .command("networks")
   .description("list the reseller's networks")
   .action(withContext(async (ctx) => (await import("./catalogue.js")).networksCommand(ctx)));

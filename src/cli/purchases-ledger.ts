@@ -6,18 +6,8 @@ import { PURCHASE_STATES, type PurchaseState } from "../db/schema.js";
 import { parseDuration } from "../duration.js";
 import { UsageError } from "../errors.js";
 import { maskPhone, maskPhonesDeep, maskPhonesIn } from "../log/mask.js";
-import {
-  CLASH_RESOLVABLE_STATES,
-  cancelByPerson,
-  flagReferenceClash,
-  isClash,
-  otherPurchaseWithReference,
-  type PurchaseRow,
-  REFERENCE_CLASH,
-  RESOLVABLE_STATES,
-  requeueByPerson,
-  resolveByPerson,
-} from "../purchases/ledger.js";
+import { cancelAsPerson, requeueAsPerson, resolveAsPerson } from "../purchases/by-person.js";
+import type { PurchaseRow } from "../purchases/ledger.js";
 import {
   findPurchase,
   type ListFilter,
@@ -184,76 +174,37 @@ export async function purchasesResolveCommand(
   const { db } = await openLedger(ctx);
   const row = await findPurchase(db, target);
   const reference = flags.reference?.trim() || undefined;
-  const actor = `person:${process.env.USER ?? "operator"}`;
-  // A purchase flagged reference_clash may be settled again whatever its state: a person decides which purchase
-  // the provider's transaction is, and the settlement clears the flag.
-  const clash = row.note?.startsWith(REFERENCE_CLASH) ?? false;
-  const holder = reference ? await otherPurchaseWithReference(db, reference, row.id) : undefined;
-  if (holder) return refuseTakenReference(db, row.id, holder, reference!, actor);
-  const moved = await resolveByPerson(
-    db,
-    row.id,
-    flags.as,
-    { reference, clash },
-    { actor, reason: `resolved by hand as ${flags.as}: ${flags.note.trim()}` },
-  );
-  if (isClash(moved)) {
-    const taken = await otherPurchaseWithReference(db, moved.reference, row.id);
-    return refuseTakenReference(
-      db,
-      row.id,
-      taken ?? { id: moved.clashWith, state: "unknown" },
-      moved.reference,
-      actor,
+  const outcome = await resolveAsPerson(db, row, flags.as, reference, {
+    actor: personActor(),
+    reason: `resolved by hand as ${flags.as}: ${flags.note.trim()}`,
+  });
+  if (!outcome.ok && outcome.code === "REFERENCE_TAKEN")
+    throw new UsageError(
+      `--reference ${inert(outcome.reference)} is already on purchase ${outcome.holder.id} (${outcome.holder.state}); one provider reference is one purchase: nothing was settled, and both purchases are flagged reference_clash`,
+      "REFERENCE_TAKEN",
     );
-  }
-  if (!moved) throw wrongState(row, "resolve", [...(clash ? CLASH_RESOLVABLE_STATES : RESOLVABLE_STATES)]);
-  write(`purchase ${row.id}: ${moved.from_state} → ${flags.as}\n`);
-}
-
-/**
- * `--reference` names a reference another purchase carries: nothing is settled, and both purchases are flagged
- * `reference_clash` (the person's word and the ledger disagree about which purchase a transaction is).
- */
-async function refuseTakenReference(
-  db: Database["db"],
-  id: number,
-  holder: { id: number; state: string },
-  reference: string,
-  actor: string,
-): Promise<never> {
-  await flagReferenceClash(
-    db,
-    [id, holder.id],
-    `a person named reference ${reference} for purchase ${id} (purchases resolve --reference), which purchase ${holder.id} carries; one provider transaction cannot be two purchases, a person decides which purchase it is`,
-    { actor },
-  );
-  throw new UsageError(
-    `--reference ${inert(reference)} is already on purchase ${holder.id} (${holder.state}); one provider reference is one purchase: nothing was settled, and both purchases are flagged reference_clash`,
-    "REFERENCE_TAKEN",
-  );
+  if (!outcome.ok) throw wrongState(row, "resolve", [...outcome.allowed]);
+  write(`purchase ${row.id}: ${outcome.moved.from_state} → ${flags.as}\n`);
 }
 
 export async function purchasesRequeueCommand(ctx: CommandContext, target: string): Promise<void> {
   const { db } = await openLedger(ctx);
   const row = await findPurchase(db, target);
-  const moved = await requeueByPerson(db, row.id, {
-    actor: `person:${process.env.USER ?? "operator"}`,
-    reason: "requeued by hand",
-  });
-  if (!moved) throw wrongState(row, "requeue", ["failed", "rejected"]);
-  write(`purchase ${row.id}: ${moved.from_state} → queued (the next purchases run buys it)\n`);
+  const outcome = await requeueAsPerson(db, row, { actor: personActor(), reason: "requeued by hand" });
+  if (!outcome.ok) throw wrongState(row, "requeue", ["failed", "rejected"]);
+  write(`purchase ${row.id}: ${outcome.moved.from_state} → queued (the next purchases run buys it)\n`);
 }
 
 export async function purchasesCancelCommand(ctx: CommandContext, target: string): Promise<void> {
   const { db } = await openLedger(ctx);
   const row = await findPurchase(db, target);
-  const moved = await cancelByPerson(db, row.id, {
-    actor: `person:${process.env.USER ?? "operator"}`,
-    reason: "cancelled by hand",
-  });
-  if (!moved) throw wrongState(row, "cancel", ["queued"]);
+  const outcome = await cancelAsPerson(db, row, { actor: personActor(), reason: "cancelled by hand" });
+  if (!outcome.ok) throw wrongState(row, "cancel", ["queued"]);
   write(`purchase ${row.id}: queued → cancelled\n`);
+}
+
+function personActor(): string {
+  return `person:${process.env.USER ?? "operator"}`;
 }
 
 function wrongState(row: PurchaseRow, action: string, allowed: string[]): UsageError {

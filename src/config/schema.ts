@@ -3,6 +3,7 @@
 import * as z from "zod";
 import { parseSizeMb } from "../reseller/size.js";
 import { approvalsSchema } from "./approvals.js";
+import { consoleSchema } from "./console.js";
 import { domainProblem, normaliseDomain } from "./domain.js";
 import {
   apiKey,
@@ -554,6 +555,7 @@ export const configSchema = z
     statements: statementsSchema.prefault({}),
     approvals: approvalsSchema.prefault({}),
     notifications: notificationsSchema.prefault({}),
+    console: consoleSchema.prefault({}),
     log: logSchema.prefault({}),
   })
   .superRefine(checkUnique, evenWithFieldIssues);
@@ -591,5 +593,6 @@ export type ServerConfig = Config["server"];
 export type WebhooksConfig = Config["webhooks"];
 export type LogConfig = Config["log"];
 export type { ApprovalRule, ApprovalsConfig } from "./approvals.js";
+export { CONSOLE_ROLES, type ConsoleConfig, type ConsoleRole, type ConsoleUser } from "./console.js";
 export type { ChannelConfig, NotificationRule, NotificationsConfig } from "./notifications.js";
 export type LogLevel = LogConfig["level"];

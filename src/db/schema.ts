@@ -539,3 +539,37 @@ export const notificationChannels = pgTable("notification_channels", {
   name: text("name").primaryKey(),
   next_send_at: at("next_send_at").notNull().defaultNow(),
 });
+
+/**
+ * The console's sessions, in the ledger so every replica behind a load balancer knows them and a logout ends one
+ * everywhere. Only the SHA-256 of the session's cookie is kept: a copy of this table logs no one in.
+ */
+export const consoleSessions = pgTable(
+  "console_sessions",
+  {
+    token_hash: text("token_hash").primaryKey(),
+    user_name: text("user_name").notNull(),
+    /** The token every form of this session carries (CSRF): compared with what a POST sends. */
+    csrf: text("csrf").notNull(),
+    created_at: at("created_at").notNull().defaultNow(),
+    expires_at: at("expires_at").notNull(),
+  },
+  (t) => [index("console_sessions_expires").on(t.expires_at)],
+);
+
+/**
+ * Each console form submitted, by the one-time token drawn into it: a second submit of the same form (a double
+ * click, a reload) finds its token here and does nothing.
+ */
+export const consoleFormUses = pgTable(
+  "console_form_uses",
+  {
+    form_token: text("form_token").primaryKey(),
+    user_name: text("user_name").notNull(),
+    action: text("action").notNull(),
+    subject: text("subject").notNull(),
+    outcome: text("outcome"),
+    at: at("at").notNull().defaultNow(),
+  },
+  (t) => [index("console_form_uses_at").on(t.at)],
+);

@@ -4,7 +4,8 @@ import { type Money, ZERO } from "../money.js";
 import { scaledLength } from "./chart-scale.js";
 import { type Block, omittedNote, type ReportDocument } from "./document.js";
 
-const CSS = `
+/** The reports' style sheet (the console serves it too, for the documents it shows). */
+export const REPORT_CSS = `
 :root { color-scheme: light; --fg: #1d232a; --muted: #5b6570; --line: #d8dde3; --bar: #2f6fb3; }
 * { box-sizing: border-box; }
 body { margin: 0 auto; padding: 16px; max-width: 1440px; color: var(--fg); background: #fff;
@@ -67,6 +68,25 @@ svg text { fill: var(--muted); font: 11px sans-serif; }
 `;
 
 export function renderHtml(doc: ReportDocument): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+<meta name="generator" content="topsync">
+<title>${html(doc.title)}</title>
+<style>${REPORT_CSS}</style>
+</head>
+<body>
+${renderHtmlBody(doc)}
+</body>
+</html>
+`;
+}
+
+/** The document's markup without the page around it: the console shows it inside its own pages. */
+export function renderHtmlBody(doc: ReportDocument): string {
   const body = [
     `<h1>${html(doc.title)}</h1>`,
     `<dl class="facts">${doc.facts.map(([k, v]) => `<dt>${html(k)}</dt><dd>${html(v)}</dd>`).join("")}</dl>`,
@@ -76,21 +96,7 @@ export function renderHtml(doc: ReportDocument): string {
         `<section id="${attr(section.id)}">\n<h2>${html(section.title)}</h2>\n${section.blocks.map(blockHtml).join("\n")}\n</section>`,
     ),
   ];
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="generator" content="topsync">
-<title>${html(doc.title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
-${body.join("\n")}
-</body>
-</html>
-`;
+  return body.join("\n");
 }
 
 /** Columns with longer values than this wrap (reasons, messages); the others stay on one line. */

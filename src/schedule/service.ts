@@ -19,6 +19,7 @@ import { Readiness } from "../server/readiness.js";
 import { withTimeout } from "../server/timeout.js";
 import { createWebhookReceiver, type WebhookReceiver } from "../server/webhook.js";
 import { connectWithRetry } from "./connect.js";
+import { startConsole } from "./console-mount.js";
 import type { DaemonContext } from "./context.js";
 import { startDaemon } from "./daemon.js";
 import { NotificationPasses } from "./notification-passes.js";
@@ -72,9 +73,18 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
   const webhook = config.webhooks.enabled
     ? receiver(options, metrics, () => database, notifications)
     : undefined;
+  const mounted = config.console.enabled
+    ? startConsole(options, {
+        database: () => database,
+        reseller: async () => clients.reseller,
+        analytics: async () => clients.analytics,
+        onAction: (action, outcome) => metrics.consoleAction(action, outcome),
+      })
+    : undefined;
   let passes: NotificationPasses | undefined;
   try {
     const server = await startHealthServer({
+      mounted,
       host: config.server.host,
       port: config.server.port,
       readiness,

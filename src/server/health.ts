@@ -38,10 +38,17 @@ export interface HealthServerOptions {
   logger: Logger;
   /** The provider-notification receiver (webhook.ts), when webhooks are enabled. */
   webhook?: WebhookReceiver;
+  /** A part served under its own path (the operations console), when enabled: it answers every method itself. */
+  mounted?: MountedHandler;
   /** Defaults: those of the config's `server` section. */
   limits?: Partial<ServerLimits>;
   /** Counts a refusal (metrics). */
   onRefused?: (reason: ServerRefusal) => void;
+}
+
+export interface MountedHandler {
+  owns(pathname: string): boolean;
+  handle(request: IncomingMessage, response: ServerResponse): Promise<void>;
 }
 
 export interface HealthServer {
@@ -86,7 +93,7 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
   await listen(server, options.host, options.port);
   const url = `http://${options.host.includes(":") ? `[${options.host}]` : options.host}:${options.port}`;
   options.logger.info(
-    `serving /healthz, /readyz and /metrics${options.webhook ? ", and the webhook receiver," : ""} on ${url}`,
+    `serving /healthz, /readyz and /metrics${options.webhook ? ", and the webhook receiver," : ""}${options.mounted ? ", and the console," : ""} on ${url}`,
   );
   return {
     url,
@@ -143,6 +150,10 @@ async function handle(
   }
   if (options.webhook?.owns(path)) {
     await options.webhook.handle(request, response);
+    return;
+  }
+  if (options.mounted?.owns(path)) {
+    await options.mounted.handle(request, response);
     return;
   }
   if (request.method !== "GET" && request.method !== "HEAD") {

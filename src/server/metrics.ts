@@ -139,6 +139,12 @@ export class DaemonMetrics {
     labelNames: ["job", "result"],
     registers: [this.registry],
   });
+  private readonly consoleActions = new Counter({
+    name: "topsync_console_actions_total",
+    help: "Actions taken in the console (resolve, requeue, cancel, approve, reject) by outcome: done or refused.",
+    labelNames: ["action", "outcome"],
+    registers: [this.registry],
+  });
   private readonly websitePasses = new Counter({
     name: "topsync_website_passes_total",
     help: "Website passes run by this replica, by status.",
@@ -293,6 +299,10 @@ export class DaemonMetrics {
 
   notification(outcome: "matched" | "settled" | "unmatched" | "rejected"): void {
     this.notifications.inc({ outcome });
+  }
+
+  consoleAction(action: string, outcome: "done" | "refused"): void {
+    this.consoleActions.inc({ action, outcome });
   }
 
   refused(reason: string): void {

@@ -1,0 +1,264 @@
+// The console over HTTP, on a daemon with the sandbox: nothing for anonymous requests, CSRF and Origin checked on
+// every POST, logins throttled, a form submitted twice acting once, a purchase changed since its page was drawn
+// left alone, cookies with their flags, the security headers, no phone number in full on any page.
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { Client, type ConsoleFixture, formFields, LOST_PHONE, startConsoleFixture } from "./helpers.js";
+
+const PAGES = [
+  "/console/",
+  "/console/purchases",
+  "/console/plans",
+  "/console/jobs",
+  "/console/websites",
+  "/console/report",
+];
+
+describe("the console over HTTP", { timeout: 180_000 }, () => {
+  let f: ConsoleFixture;
+  const events = async (id: number) =>
+    f.ledger.query<{ actor: string; reason: string; to_state: string }>(
+      sql`select actor, reason, to_state from purchase_events where purchase_id = ${id} order by id`,
+    );
+
+  beforeAll(async () => {
+    f = await startConsoleFixture();
+  });
+  afterAll(async () => {
+    await f?.close();
+  });
+
+  it("gives anonymous requests the login page and nothing else, on every page and action", async () => {
+    const anonymous = new Client(f.base);
+    for (const path of [...PAGES, `/console/purchases/${f.inDoubtId}`, `/console/plans/${f.planId}`]) {
+      const page = await anonymous.get(path);
+      expect(page.status, path).toBe(303);
+      expect(page.headers.get("location")).toBe("/console/login");
+      expect(page.body).toBe("");
+    }
+    for (const path of [`/console/purchases/${f.inDoubtId}/resolve`, `/console/plans/${f.planId}/approve`]) {
+      const posted = await anonymous.post(path, { as: "failed", reason: "x", _form: "a".repeat(30) });
+      expect(posted.status, path).toBe(403);
+      expect(posted.body).not.toContain("in_doubt");
+    }
+    expect((await events(f.inDoubtId)).some((e) => e.actor.startsWith("console:"))).toBe(false);
+  });
+
+  it("sets the session cookie HttpOnly, SameSite=Strict, scoped and expiring, and every answer carries the security headers", async () => {
+    const client = new Client(f.base);
+    const login = await client.login("vic");
+    expect(login.status).toBe(303);
+    const cookie = login.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Strict/i);
+    expect(cookie).toMatch(/Max-Age=43200/);
+    expect(cookie).toMatch(/Path=\/console\//);
+    expect(cookie).not.toMatch(/Secure/i); // no https public_url
+    const home = await client.get("/console/");
+    expect(home.status).toBe(200);
+    expect(home.headers.get("content-security-policy")).toContain("default-src 'none'");
+    expect(home.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(home.headers.get("x-frame-options")).toBe("DENY");
+    expect(home.headers.get("referrer-policy")).toBe("same-origin");
+    expect(home.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("ends the session on logout, for every replica (the ledger forgets it)", async () => {
+    const client = new Client(f.base);
+    await client.login("vic");
+    const cookie = client.cookie;
+    const home = await client.get("/console/");
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(home.body)![1]!;
+    const out = await client.post("/console/logout", { _csrf: csrf });
+    expect(out.status).toBe(303);
+    expect(out.headers.get("set-cookie")).toMatch(/Max-Age=0/);
+    client.cookie = cookie; // a copy of the old cookie logs no one in
+    expect((await client.get("/console/")).status).toBe(303);
+  });
+
+  it("shows no phone number in full and no secret on any page", async () => {
+    const client = new Client(f.base);
+    await client.login("ada");
+    for (const path of [
+      ...PAGES,
+      `/console/purchases/${f.inDoubtId}`,
+      `/console/plans/${f.planId}`,
+      "/console/purchases?q=lost",
+    ]) {
+      const page = await client.get(path);
+      expect(page.status, path).toBe(200);
+      expect(page.body, path).not.toContain(LOST_PHONE);
+      expect(page.body, path).not.toMatch(/0803\d{7}/);
+      expect(page.body, path).not.toContain(f.sandbox.apiKey);
+      expect(page.body, path).not.toContain("scrypt$");
+    }
+    const show = await client.get(`/console/purchases/${f.inDoubtId}`);
+    expect(show.body).toContain("0803****001");
+  });
+
+  it("refuses a POST without the CSRF token, or from another Origin, with 403 and no change", async () => {
+    const client = new Client(f.base);
+    await client.login("olu");
+    const page = await client.get(`/console/purchases/${f.inDoubtId}`);
+    const fields = formFields(page.body, "resolve");
+    const form: Record<string, string> = { ...fields, as: "failed", reason: "the provider said no" };
+    const noCsrf = Object.fromEntries(Object.entries(form).filter(([name]) => name !== "_csrf"));
+    expect((await client.post(`/console/purchases/${f.inDoubtId}/resolve`, noCsrf)).status).toBe(403);
+    expect(
+      (await client.post(`/console/purchases/${f.inDoubtId}/resolve`, { ...form, _csrf: "forged" })).status,
+    ).toBe(403);
+    expect(
+      (
+        await client.post(`/console/purchases/${f.inDoubtId}/resolve`, form, {
+          origin: "https://evil.example",
+        })
+      ).status,
+    ).toBe(403);
+    expect(
+      (await client.post(`/console/purchases/${f.inDoubtId}/resolve`, form, { origin: null })).status,
+    ).toBe(403);
+    const [row] = await f.ledger.query<{ state: string }>(
+      sql`select state from purchases where id = ${f.inDoubtId}`,
+    );
+    expect(row?.state).toBe("in_doubt");
+  });
+
+  it("refuses an action to a viewer and needs a reason", async () => {
+    const viewer = new Client(f.base);
+    await viewer.login("vic");
+    const page = await viewer.get(`/console/purchases/${f.inDoubtId}`);
+    expect(page.body).not.toContain('id="resolve"');
+    const operator = new Client(f.base);
+    await operator.login("olu");
+    const fields = formFields((await operator.get(`/console/purchases/${f.inDoubtId}`)).body, "resolve");
+    // The viewer's own session, with a form drawn for someone else: refused by role.
+    const viewerCsrf = /name="_csrf" value="([^"]+)"/.exec(page.body)![1]!;
+    const refused = await viewer.post(`/console/purchases/${f.inDoubtId}/resolve`, {
+      ...fields,
+      _csrf: viewerCsrf,
+      as: "failed",
+      reason: "no",
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toContain("a viewer may not resolve");
+    const noReason = await operator.post(`/console/purchases/${f.inDoubtId}/resolve`, {
+      ...fields,
+      as: "failed",
+      reason: " ",
+    });
+    expect(noReason.status).toBe(400);
+    expect((await events(f.inDoubtId)).some((e) => e.actor.startsWith("console:"))).toBe(false);
+  });
+
+  it("throttles logins after repeated wrong passwords, even with the right one", async () => {
+    const client = new Client(f.base);
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await client.login("bola", `wrong ${i}`)).status);
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(statuses.slice(5)).toEqual([429, 429, 429, 429, 429]);
+    const right = await client.login("bola");
+    expect(right.status).toBe(429);
+    expect(right.headers.get("set-cookie")).toBeNull();
+  });
+
+  it("acts once on a form submitted twice, and refuses a form drawn before the purchase changed", async () => {
+    const client = new Client(f.base);
+    await client.login("olu");
+    const drawn = (await client.get(`/console/purchases/${f.inDoubtId}`)).body;
+    const first = formFields(drawn, "resolve");
+    const second = formFields((await client.get(`/console/purchases/${f.inDoubtId}`)).body, "resolve");
+    const form = { ...first, as: "failed", reason: "the provider's statement has no debit" };
+    const done = await client.post(`/console/purchases/${f.inDoubtId}/resolve`, form);
+    expect(done.status, done.body).toBe(303);
+    const again = await client.post(`/console/purchases/${f.inDoubtId}/resolve`, form);
+    expect(again.status).toBe(409);
+    expect(again.body).toContain("submitted already");
+    const stale = await client.post(`/console/purchases/${f.inDoubtId}/resolve`, {
+      ...second,
+      as: "succeeded",
+      reason: "x",
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.body).toContain("changed since this page was drawn: its state went from in_doubt to failed");
+    const console = (await events(f.inDoubtId)).filter((e) => e.actor.startsWith("console:"));
+    expect(console).toEqual([
+      {
+        actor: "console:olu",
+        to_state: "failed",
+        reason: "resolved in the console as failed: the provider's statement has no debit",
+      },
+    ]);
+    const after = await client.get(done.headers.get("location")!);
+    expect(after.body).toContain("in_doubt -&gt; failed");
+  });
+
+  it("lets an approver approve another's plan with the CLI's approval record, and not their own", async () => {
+    const author = new Client(f.base);
+    await author.login("bola");
+    const own = await author.get(`/console/plans/${f.planId}`);
+    expect(own.body).not.toContain('id="approve"');
+    const ada = new Client(f.base);
+    await ada.login("ada");
+    const page = await ada.get(`/console/plans/${f.planId}`);
+    const approved = await ada.post(`/console/plans/${f.planId}/approve`, {
+      ...formFields(page.body, "approve"),
+      reason: "checked the list",
+    });
+    expect(approved.status, approved.body).toBe(303);
+    const [record] = await f.ledger.query<{ approver: string; decision: string; reason: string }>(
+      sql`select approver, decision, reason from plan_approvals where plan_id = ${f.planId}`,
+    );
+    expect(record).toEqual({ approver: "ada", decision: "approve", reason: "checked the list" });
+    const shown = await f.ledger.cli(["--json", "saved", "list"]);
+    expect(JSON.parse(shown.stdout)[0]).toMatchObject({
+      id: f.planId,
+      status: "approved",
+      approvals: ["ada"],
+    });
+  });
+
+  it("shows each job's schedule and next fires, and leaves a marked place for suspend and resume", async () => {
+    const client = new Client(f.base);
+    await client.login("vic");
+    const jobs = await client.get("/console/jobs");
+    expect(jobs.body).toContain("schedule 0 8 1 1 *");
+    expect(jobs.body).toMatch(/Next fires: \d{4}-01-01 08:00, \d{4}-01-01 08:00, \d{4}-01-01 08:00/);
+    expect(jobs.body).toContain('<div class="job-actions" data-job="new-year"></div>');
+  });
+
+  it("finds a purchase by its request key", async () => {
+    const client = new Client(f.base);
+    await client.login("vic");
+    const [row] = await f.ledger.query<{ request_key: string }>(
+      sql`select request_key from purchases where id = ${f.inDoubtId}`,
+    );
+    const found = await client.get(`/console/purchases?q=${encodeURIComponent(row!.request_key)}`);
+    expect(found.body).toContain(`href="/console/purchases/${f.inDoubtId}"`);
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Africa/Lagos" }).format(new Date());
+    const byPhone = await client.get(`/console/purchases?phone=0001&from=${today}&to=${today}&job=lost`);
+    expect(byPhone.body).toContain(`href="/console/purchases/${f.inDoubtId}"`);
+    const other = await client.get(`/console/purchases?phone=9999&from=${today}&to=${today}`);
+    expect(other.body).toContain("No purchase matches.");
+    const bad = await client.get("/console/purchases?phone=12");
+    expect(bad.body).toContain("give the last 3 to 11 digits");
+    const wide = await client.get("/console/purchases?from=2026-01-01&to=2026-06-30");
+    expect(wide.body).toContain("a search covers at most 31 days");
+  });
+});
+
+describe("console settings", { timeout: 60_000 }, () => {
+  it("refuses a config that enables the console without users (exit 78)", async () => {
+    const { writeFileSync, mkdtempSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const { tmpdir } = await import("node:os");
+    const file = join(mkdtempSync(join(tmpdir(), "topsync-console-")), "config.yaml");
+    writeFileSync(
+      file,
+      "reseller: {base_url: 'http://127.0.0.1:1', api_key: k}\nanalytics: {base_url: 'http://127.0.0.1:1', api_key: k}\nconsole: {enabled: true}\n",
+    );
+    const checked = await runCli(["-c", file, "config", "check"]);
+    expect(checked.code).toBe(78);
+    expect(checked.stderr).toContain("console.users");
+  });
+});
