@@ -13,7 +13,12 @@ export const SERVER = process.env.BENCH_DATABASE_SERVER ?? "postgres://postgres@
  * Starts `topsync sandbox` in a child process (its own core) and resolves when it listens. Its ports are free ones the
  * system picks unless given (the machine may run other sandboxes), read back from what it prints.
  */
-export async function startSandboxProcess({ latency = 0, resellerPort = 0, analyticsPort = 0, extra = [] } = {}) {
+export async function startSandboxProcess({
+  latency = 0,
+  resellerPort = 0,
+  analyticsPort = 0,
+  extra = [],
+} = {}) {
   const child = spawn(
     process.execPath,
     [

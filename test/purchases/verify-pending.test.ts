@@ -52,7 +52,12 @@ describe("verification after a pending answer", () => {
       db: {} as Executor,
       ledger,
       reseller,
-      verification: { initial_delay: STEP, max_interval: 6 * STEP, timeout: 100 * STEP, horizon: 1000 * STEP },
+      verification: {
+        initial_delay: STEP,
+        max_interval: 6 * STEP,
+        timeout: 100 * STEP,
+        horizon: 1000 * STEP,
+      },
       logger: silentLogger(),
       clock,
       actor: "test",
