@@ -169,9 +169,14 @@ export async function runPurchasePass(
   // The connections the run needs once the first rows are in are opened meanwhile.
   database.warm();
   const registering = registerJobs(database, config.purchases, request.now);
+  registering.catch(() => undefined);
   prepareBudgetDays(config.timezone);
-  const firstSeen = await registering;
-  const fires = passFires(config, request, firstSeen);
+  // A given fire (`--now`, `--fire-time`) does not depend on when its job first appeared: its rows are written
+  // while the jobs are registered, and the purchases start only once both are done.
+  const given =
+    request.job && request.fireTime ? { job: request.job, fireTime: request.fireTime } : undefined;
+  const firstSeen = given ? new Map<string, Date>() : await registering;
+  const fires = given ? [given] : passFires(config, request, firstSeen);
   if (!request.fireTime) {
     for (const job of request.job ? [request.job] : config.purchases) {
       const reason = atWillNotFire(job, request.now, firstSeen.get(job.name));
@@ -206,6 +211,15 @@ export async function runPurchasePass(
     () => undefined,
   );
   await feed.first;
+  if (given) {
+    try {
+      await registering;
+    } catch (error) {
+      // Never leave the writing of a fire behind (its statements would meet a closed connection).
+      await feed.done;
+      throw error;
+    }
+  }
   // The approval gate weighs a run whole: with rules configured, buying starts once every row of it is written.
   const whole = gateRequired(config);
   if (feed.failed || whole) await preparing;
