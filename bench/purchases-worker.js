@@ -174,10 +174,15 @@ async function graphileWorker() {
       },
     },
   });
-  if (advised)
+  let failed = 0;
+  if (advised) {
     runner.events.on("job:complete", () => {
       if (++completed === count) allCompleted();
     });
+    runner.events.on("job:failed", () => {
+      failed++;
+    });
+  }
   if (args.addTimed) {
     started = performance.now();
     startPhase();
@@ -185,9 +190,11 @@ async function graphileWorker() {
   }
   if (advised) {
     await lastCompleted;
-    // The last completions are written in a batch a moment later: done when the jobs table is empty.
+    // The last completions are written in a batch a moment later: done when the jobs table is empty but for
+    // jobs that failed for good (one attempt each: a failed purchase stays there, unlocked, and is not counted).
     for (;;) {
-      const [{ left }] = await sql`select exists (select 1 from graphile_worker._private_jobs) as left`;
+      const [{ left }] = await sql`select exists (select 1 from graphile_worker._private_jobs
+        where locked_at is not null or attempts < max_attempts) as left`;
       if (!left) break;
       await new Promise((resolve) => setTimeout(resolve, 1));
     }
@@ -206,7 +213,7 @@ async function graphileWorker() {
   await utils.release();
   await client.close();
   await sql.end();
-  return { seconds, done: count, endedAt };
+  return { seconds, done: count - failed, failed, endedAt };
 }
 
 /**
