@@ -189,7 +189,20 @@ async function graphileWorker() {
     await addAll();
   }
   if (advised) {
-    await lastCompleted;
+    // A worker that stops (its pool refused by a server out of connections, as on a busy shared machine) fails the
+    // run instead of leaving it waiting: so does one that completes nothing for a minute.
+    let lastCount = -1;
+    const stalled = new Promise((_, reject) => {
+      const watch = setInterval(() => {
+        if (completed === lastCount) {
+          clearInterval(watch);
+          reject(new Error(`graphile-worker completed nothing for 60 s (${completed} of ${count})`));
+        }
+        lastCount = completed;
+      }, 60_000);
+      lastCompleted.then(() => clearInterval(watch));
+    });
+    await Promise.race([lastCompleted, runner.promise.then(() => lastCompleted), stalled]);
     // The last completions are written in a batch a moment later: done when the jobs table is empty but for
     // jobs that failed for good (one attempt each: a failed purchase stays there, unlocked, and is not counted).
     for (;;) {
