@@ -72,8 +72,19 @@ for (const signal of ["SIGINT", "SIGTERM"]) {
   });
 }
 
+/** Whether an error is the machine's, not the contender's: a server out of connections, a worker that stalled or died (a worker that fails for its own sake fails every attempt). */
+const busyMachine = (error) =>
+  /too many clients|completed nothing|purchases-worker.js exited with/.test(String(error?.message ?? error));
+
 async function withDatabase(body) {
-  const database = await createDatabase();
+  let database;
+  for (let attempt = 1; !database; attempt++) {
+    database = await createDatabase().catch(async (error) => {
+      if (!busyMachine(error) || attempt === 12) throw error;
+      console.error(`bench:command: ${error.message}; creating the database again in 10 s`);
+      await new Promise((resolve) => setTimeout(resolve, 10_000));
+    });
+  }
   live.add(database);
   try {
     return await body(database);
@@ -246,13 +257,19 @@ try {
         for (let round = 0; round < ROUNDS; round++) {
           const results = {};
           for (const kind of round % 2 === 0 ? KINDS : [...KINDS].reverse()) {
-            // A run that fails for the machine's sake (a server out of connections) is run once more.
-            results[kind] = await run[kind](cell, profile).catch((error) => {
-              console.error(
-                `${profile} ${latency} ms N=${cell.count} round ${round + 1} ${kind} failed, once more: ${error.message}`,
-              );
-              return run[kind](cell, profile);
-            });
+            // A run that fails for the machine's sake (a server out of connections) is run again, a few times.
+            for (let attempt = 1; ; attempt++) {
+              try {
+                results[kind] = await run[kind](cell, profile);
+                break;
+              } catch (error) {
+                if (!busyMachine(error) || attempt === 5) throw error;
+                console.error(
+                  `${profile} ${latency} ms N=${cell.count} round ${round + 1} ${kind} failed, again in 10 s: ${error.message}`,
+                );
+                await new Promise((resolve) => setTimeout(resolve, 10_000));
+              }
+            }
             console.error(
               `${profile} ${latency} ms N=${cell.count} round ${round + 1} ${kind}: ${results[kind].rate.toFixed(0)}/s` +
                 ` (first POST ${results[kind].firstPostMs.toFixed(0)} ms, after it ${results[kind].afterFirstPostRate.toFixed(0)}/s)`,
