@@ -9,11 +9,14 @@ export const ROOT = fileURLToPath(new URL("..", import.meta.url));
 export const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
 export const SERVER = process.env.BENCH_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432";
 
-/** Starts `topsync sandbox` in a child process (its own core) and resolves when it listens. */
+/**
+ * Starts `topsync sandbox` in a child process (its own core) and resolves when it listens. Its ports are free ones the
+ * system picks unless given (the machine may run other sandboxes), read back from what it prints.
+ */
 export async function startSandboxProcess({
   latency = 0,
-  resellerPort = 4710,
-  analyticsPort = 4720,
+  resellerPort = 0,
+  analyticsPort = 0,
   extra = [],
 } = {}) {
   const child = spawn(
@@ -29,18 +32,22 @@ export async function startSandboxProcess({
       String(latency),
       "--wallet",
       "1000000000.00",
+      ...(extra.includes("--receiver-port") ? [] : ["--receiver-port", "0"]),
       ...extra,
     ],
     { stdio: ["ignore", "pipe", "inherit"] },
   );
+  let printed = "";
   await new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`sandbox exited with ${code}`)));
     child.stdout.on("data", (chunk) => {
-      if (String(chunk).includes("sandbox analytics")) resolve();
+      printed += chunk;
+      if (/sandbox analytics\s+http\S+/.test(printed)) resolve();
     });
   });
-  const resellerUrl = `http://127.0.0.1:${resellerPort}`;
-  const analyticsUrl = `http://127.0.0.1:${analyticsPort}`;
+  const resellerUrl = /sandbox reseller\s+(http\S+)/.exec(printed)?.[1];
+  const analyticsUrl = /sandbox analytics\s+(http\S+)/.exec(printed)?.[1];
+  if (!resellerUrl || !analyticsUrl) throw new Error(`the sandbox did not say where it listens: ${printed}`);
   return {
     resellerUrl,
     pid: child.pid,

@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import { DataError, ExitCode, TopsyncError, UsageError } from "../errors.js";
 import { maskPhone } from "../log/mask.js";
 import { formatMoney } from "../money.js";
+import { loadCatalogue } from "../purchases/catalogue-cache.js";
 import type { RunProgress, RunSummary } from "../purchases/executor.js";
 import { explicitFire } from "../purchases/fire-time.js";
 import type { PurchaseProjection } from "../purchases/projection.js";
@@ -46,8 +47,14 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
   if (job && !fireTime && !job.schedule && !job.at) {
     throw new UsageError(`job "${job.name}" has no schedule or at; run it with --now or --fire-time`);
   }
-  // The reseller's client is made while the database connects.
-  const [database, reseller] = await Promise.all([openLedger(ctx), ctx.reseller()]);
+  // The reseller's client is made while the database connects; a run that buys reads the catalogue meanwhile
+  // too (it needs the provider only), so its first purchase does not wait for the ledger and then the catalogue.
+  const resellerReady = ctx.reseller();
+  const cataloguing = flags.dryRun
+    ? undefined
+    : resellerReady.then((client) => loadCatalogue(client, ctx.logger));
+  cataloguing?.catch(() => undefined);
+  const [database, reseller] = await Promise.all([openLedger(ctx), resellerReady]);
   const actor = `cli:${process.pid}`;
   const gate = flags.dryRun ? undefined : await gateFor(ctx, database);
   const deps = { database, reseller, config: ctx.config, logger: ctx.logger, actor, gate };
@@ -65,7 +72,10 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
   const progress = progressReporter<RunProgress>(renderProgress, ctx.logger);
   let pass: PassResult;
   try {
-    pass = await runPurchasePass(deps, request, { onProgress: (p) => progress.update({ ...p }) });
+    pass = await runPurchasePass(deps, request, {
+      onProgress: (p) => progress.update({ ...p }),
+      catalogue: cataloguing,
+    });
   } finally {
     progress.done();
   }

@@ -52,14 +52,26 @@ export async function pendingMigrations(db: Db): Promise<string[]> {
   return migrationTags().filter((tag) => !done?.has(tag));
 }
 
-/** The tags the database has applied; undefined when it has no journal table yet. */
+/**
+ * The tags the database has applied; undefined when it has no journal table yet. One statement, since every command
+ * that opens the ledger asks: a database without the table answers it with "undefined table" (SQLSTATE 42P01).
+ */
 async function appliedTags(db: Db): Promise<Set<string> | undefined> {
-  const exists = await rows<{ present: boolean }>(
-    db,
-    sql`select to_regclass('topsync_migrations') is not null as present`,
-  );
-  if (!exists[0]?.present) return undefined;
-  return new Set(
-    (await rows<{ tag: string }>(db, sql`select tag from topsync_migrations`)).map((r) => r.tag),
-  );
+  try {
+    return new Set(
+      (await rows<{ tag: string }>(db, sql`select tag from topsync_migrations`)).map((r) => r.tag),
+    );
+  } catch (error) {
+    if (sqlState(error) === "42P01") return undefined;
+    throw error;
+  }
+}
+
+/** The SQLSTATE of a failed statement, from the driver's error or the one the ORM wrapped it in. */
+function sqlState(error: unknown): string | undefined {
+  for (let e = error; e instanceof Error; e = e.cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
 }

@@ -227,13 +227,17 @@ export interface PassResult extends PrepareResult {
 export async function runPurchasePass(
   deps: PurchaseDeps,
   request: PassRequest,
-  options: Pick<RunOptions, "onProgress" | "signal"> = {},
+  options: Pick<RunOptions, "onProgress" | "signal"> & {
+    /** The catalogue being read already (`loadCatalogue`), by a caller that started it before the ledger was open. */
+    catalogue?: Promise<Catalogue>;
+  } = {},
 ): Promise<PassResult> {
   const { database, config, logger } = deps;
   const actor = deps.actor ?? `run:${process.pid}`;
   // The catalogue is read while the ledger is prepared: neither needs the other, and the first purchase waits
   // for both. (Handled here, so a failure while preparing leaves no unobserved rejection behind.)
-  const cataloguing = loadCatalogue(deps.reseller, logger);
+  const { catalogue: early, ...runOptions } = options;
+  const cataloguing = early ?? loadCatalogue(deps.reseller, logger);
   cataloguing.catch(() => undefined);
   // The connections the run needs once the first rows are in are opened meanwhile.
   database.warm();
@@ -291,7 +295,7 @@ export async function runPurchasePass(
   try {
     summary = await executeAndRecord(
       { ...deps, actor },
-      { ...options, jobName: request.job?.name, forceJob, catalogue, feed: whole ? undefined : feed },
+      { ...runOptions, jobName: request.job?.name, forceJob, catalogue, feed: whole ? undefined : feed },
     );
   } finally {
     // Never leave the writing of a fire behind (its statements would meet a closed connection).

@@ -161,12 +161,22 @@ export class Verifier {
   private async poll(task: VerifyTask, firstAt: number, deadline: number, once: boolean): Promise<void> {
     const { clock } = this.deps;
     let attempt = task.attempt;
+    let pendingSeen = false;
     await clock.sleep(Math.max(0, firstAt - clock.now()));
     for (;;) {
+      const asked = clock.now();
       const verification = await this.look(task.reference);
       if (await this.settle(task, verification)) return;
-      const wait = this.backoff(attempt);
+      let wait = this.backoff(attempt);
       attempt++;
+      if (verification?.found && !pendingSeen) {
+        // The provider knows the transaction and is settling it: its final status usually follows moments later.
+        // The first such answer is read again after as long as that read took (at most the backoff step), so a
+        // provider that answered at once is asked again soon, and a slow one no faster than it answers; later
+        // `pending` answers wait the whole step.
+        pendingSeen = true;
+        wait = Math.min(wait, clock.now() - asked);
+      }
       if (once || clock.now() + wait > deadline) return this.giveUp(task, verification);
       await clock.sleep(Math.max(1, wait));
     }
