@@ -8,6 +8,7 @@ import {
   requeueAsPerson,
   resolveAsPerson,
 } from "../purchases/by-person.js";
+import { resumeJob, suspendJob } from "../purchases/job-states.js";
 import type { PurchaseRow } from "../purchases/ledger.js";
 import { signingProblem } from "./page-plans.js";
 import { purchaseVersion } from "./page-purchases.js";
@@ -120,4 +121,38 @@ export async function planDecision(
     if (error instanceof DecisionRefused) return { ok: false, message: error.message };
     throw error;
   }
+}
+
+/**
+ * Suspends or resumes a configured job, as `topsync jobs suspend/resume` does: fleet-wide at once, an event in the
+ * job's history with the actor and the reason. A job that config suspends (`suspended: true`) is resumed only by
+ * taking that out of the config. Doing it twice changes nothing the second time, and says so.
+ */
+export async function jobAction(
+  view: ConsoleView,
+  name: string,
+  action: "suspend" | "resume",
+  reason: string,
+): Promise<ActionResult> {
+  const job = view.config.purchases.find((candidate) => candidate.name === name);
+  if (!job) return { ok: false, message: `no job named "${name}" in the config` };
+  if (action === "resume" && job.suspended)
+    return {
+      ok: false,
+      message: `job ${name} has suspended: true in the config; take that out of the config to resume it`,
+    };
+  const change = { actor: actorOf(view), reason };
+  const result =
+    action === "suspend"
+      ? await suspendJob(view.database.db, name, change)
+      : await resumeJob(view.database.db, name, change);
+  if (!result.changed)
+    return { ok: true, message: `job ${name} is ${result.status.state} already; nothing changed` };
+  return {
+    ok: true,
+    message:
+      action === "suspend"
+        ? `job ${name} suspended on every replica by ${view.user.name}: its fires are skipped and counted as missed, its queued purchases stay queued`
+        : `job ${name} resumed by ${view.user.name} (was ${result.from}): it fires again, and its queued purchases are bought`,
+  };
 }

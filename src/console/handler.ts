@@ -16,7 +16,7 @@ import { findPurchase } from "../purchases/ledger-read.js";
 import type { ResellerClient } from "../reseller/client.js";
 import type { WebsiteApi } from "../websites/reconcile.js";
 import { allowed, type ConsoleAction, type ConsoleUserView, refusal } from "./access.js";
-import { MAX_REASON, planDecision, purchaseAction, purchaseChange } from "./actions.js";
+import { jobAction, MAX_REASON, planDecision, purchaseAction, purchaseChange } from "./actions.js";
 import { html } from "./html.js";
 import { CONSOLE_CSS, page } from "./layout.js";
 import { loginPage } from "./login.js";
@@ -245,12 +245,12 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
     if (path === "/") return homePage(view);
     if (path === "/purchases") return purchasesPage(view, params);
     if (path === "/plans") return plansPage(view, params);
-    if (path === "/jobs") return jobsPage(view);
     if (path === "/websites") return websitesPage(view);
     if (path === "/report") return reportPage(view, params);
     const token = params.get("form");
     const outcome = token ? await formOutcome(view.database.db, token, view.user.name) : undefined;
     const message = outcome ? notice(outcome.startsWith("done") ? "ok" : "error", outcome) : undefined;
+    if (path === "/jobs") return jobsPage(view, message);
     const purchase = /^\/purchases\/(\d{1,15})$/.exec(path);
     if (purchase) {
       const row = await findRow(view, purchase[1]!);
@@ -273,9 +273,14 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
   async function act(view: ConsoleView, path: string, form: URLSearchParams, response: ServerResponse) {
     const purchase = /^\/purchases\/(\d{1,15})\/(resolve|requeue|cancel)$/.exec(path);
     const plan = /^\/plans\/([^/]{1,200})\/(approve|reject)$/.exec(path);
-    if (!purchase && !plan) throw new HttpRefusal(404, "not found");
-    const action = (purchase?.[2] ?? plan?.[2]) as ConsoleAction;
-    const subject = purchase ? `purchase:${purchase[1]}` : `plan:${safeDecode(plan![1]!)}`;
+    const job = /^\/jobs\/([^/]{1,200})\/(suspend|resume)$/.exec(path);
+    if (!purchase && !plan && !job) throw new HttpRefusal(404, "not found");
+    const action = (purchase?.[2] ?? plan?.[2] ?? job?.[2]) as ConsoleAction;
+    const subject = purchase
+      ? `purchase:${purchase[1]}`
+      : plan
+        ? `plan:${safeDecode(plan[1]!)}`
+        : `job:${safeDecode(job![1]!)}`;
     const refuse = (status: number, message: string) => {
       deps.onAction?.(action, "refused");
       deps.logger.warn({ user: view.user.name, action, subject }, `console: ${action} refused: ${message}`);
@@ -314,7 +319,9 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
       return done(view, response, subject, token);
     const result = purchase
       ? await purchaseAction(view, row!, action as "resolve" | "requeue" | "cancel", form, reason)
-      : await planDecision(view, safeDecode(plan![1]!), action as "approve" | "reject", reason);
+      : plan
+        ? await planDecision(view, safeDecode(plan[1]!), action as "approve" | "reject", reason)
+        : await jobAction(view, safeDecode(job![1]!), action as "suspend" | "resume", reason);
     await recordFormOutcome(db, token, `${result.ok ? "done" : "refused"}: ${result.message}`);
     deps.onAction?.(action, result.ok ? "done" : "refused");
     deps.logger.info(
@@ -398,9 +405,9 @@ function safeDecode(text: string): string {
 
 function backTo(view: ConsoleView, subject: string): string {
   const [kind, id] = subject.split(/:(.*)/s);
-  return kind === "purchase"
-    ? `${view.base}/purchases/${id}`
-    : `${view.base}/plans/${encodeURIComponent(id ?? "")}`;
+  if (kind === "purchase") return `${view.base}/purchases/${id}`;
+  if (kind === "job") return `${view.base}/jobs`;
+  return `${view.base}/plans/${encodeURIComponent(id ?? "")}`;
 }
 
 /** A urlencoded form of at most 16 KiB, complete within `deadlineMs`. */

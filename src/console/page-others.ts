@@ -1,6 +1,7 @@
 // Jobs (each schedule, its next and last fires, its state), websites (the last pass and the plan it found), and
 // the report (the `report --format html` document).
 import { parseDuration } from "../duration.js";
+import { listJobs } from "../purchases/job-list.js";
 import { inertDocument } from "../report/inert-document.js";
 import { makeLedgerReport } from "../report/ledger.js";
 import { ledgerDocument } from "../report/ledger-document.js";
@@ -9,37 +10,65 @@ import { cronFiresBetween } from "../time/cron.js";
 import { html, type Markup, trustedMarkup } from "./html.js";
 import { driftOf } from "./page-home.js";
 import { lastFires, lastWebsitePass } from "./reads.js";
-import { type ConsoleView, instant, notice, render } from "./view.js";
+import { actionForm, type ConsoleView, can, instant, notice, render } from "./view.js";
 
 const NEXT_SHOWN = 3;
 const LAST_SHOWN = 5;
 /** Jobs listed on one page; a config rarely has more. */
 const JOBS_SHOWN = 200;
 
-export async function jobsPage(view: ConsoleView): Promise<string> {
+export async function jobsPage(view: ConsoleView, message?: Markup): Promise<string> {
   const jobs = view.config.purchases.slice(0, JOBS_SHOWN);
-  const recorded = await lastFires(
-    view.database.db,
-    jobs.map((job) => job.name),
-    LAST_SHOWN,
-  );
-  const fires = jobs.map((job) => recorded.get(job.name) ?? []);
+  const [listed, recorded] = await Promise.all([
+    listJobs(view.database.db, view.config, view.now),
+    lastFires(
+      view.database.db,
+      jobs.map((job) => job.name),
+      LAST_SHOWN,
+    ),
+  ]);
+  const states = new Map(listed.map((job) => [job.name, job]));
   const body = html`<h1>Jobs</h1>
+${message ?? ""}
 ${jobs.length === 0 ? html`<p class="muted">No purchase job is configured.</p>` : ""}
-${jobs.map((job, i) => {
+${jobs.map((job) => {
+  const listing = states.get(job.name);
+  const state = listing?.state ?? "active";
   const next = nextFires(view, job);
+  const fires = recorded.get(job.name) ?? [];
   return html`<article class="item job" id="job-${job.name}">
-<h3>${job.name} &middot; <span class="state">${job.enabled ? "active" : "disabled in config"}</span></h3>
-<!-- JOB-STATE: the job's state (active, suspended, paused) and its note come from the ledger here once schedules can be suspended -->
+<h3>${job.name} &middot; <span class="state state-${state}">${job.enabled ? state : "disabled in config"}</span></h3>
+${listing?.note ? html`<p class="note">${listing.note}${listing.changedBy ? ` (${listing.changedBy}, ${instant(view, listing.changedAt)})` : ""}</p>` : ""}
 <p>${job.schedule ? `schedule ${job.schedule} (${job.timezone ?? view.config.timezone})` : job.at ? `once at ${instant(view, job.at)}` : "on demand only"}</p>
-<p>Next fires: ${next.length ? next.map((d) => instant(view, d)).join(", ") : "none"}</p>
-<p>Last fires: ${fires[i]!.length ? "" : "none recorded"}</p>
-${fires[i]!.length ? html`<ul>${fires[i]!.map((f) => html`<li>${instant(view, f.fire_time)} &middot; ${f.status}${f.reason ? `: ${f.reason}` : ""}</li>`)}</ul>` : ""}
-<!-- SUSPEND-RESUME: the suspend and resume forms of this job go here (allowed(..., "suspend" | "resume")), with the state's note above -->
-<div class="job-actions" data-job="${job.name}"></div>
+<p>Next fires${state === "active" ? "" : " (skipped while it is " + state + ")"}: ${next.length ? next.map((d) => instant(view, d)).join(", ") : "none"}</p>
+<p>Missed fires: ${String(listing?.missedFires ?? 0)}</p>
+<p>Last fires: ${fires.length ? "" : "none recorded"}</p>
+${fires.length ? html`<ul>${fires.map((f) => html`<li>${instant(view, f.fire_time)} &middot; ${f.status}${f.reason ? `: ${f.reason}` : ""}</li>`)}</ul>` : ""}
+${jobForms(view, job.name, state, job.suspended === true)}
 </article>`;
 })}`;
   return render(view, "/jobs", "Jobs", body);
+}
+
+/** Suspend for an active job, resume for a stopped one (unless config suspends it), for those allowed to. */
+function jobForms(view: ConsoleView, name: string, state: string, byConfig: boolean): Markup | string {
+  const url = (action: string) => `${view.base}/jobs/${encodeURIComponent(name)}/${action}`;
+  const id = `job-${name.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+  if (state === "active" && can(view, "suspend"))
+    return actionForm(
+      view,
+      { url: url("suspend"), title: "Suspend", button: "Suspend the job", danger: true, id: `${id}-suspend` },
+      html``,
+    );
+  if (state !== "active" && byConfig)
+    return html`<p class="muted">Suspended by the config (suspended: true): take that out of the config to resume it.</p>`;
+  if (state !== "active" && can(view, "resume"))
+    return actionForm(
+      view,
+      { url: url("resume"), title: "Resume", button: "Resume the job", id: `${id}-resume` },
+      html``,
+    );
+  return "";
 }
 
 function nextFires(view: ConsoleView, job: ConsoleView["config"]["purchases"][number]): Date[] {

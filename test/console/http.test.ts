@@ -218,13 +218,49 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     });
   });
 
-  it("shows each job's schedule and next fires, and leaves a marked place for suspend and resume", async () => {
-    const client = new Client(f.base);
-    await client.login("vic");
-    const jobs = await client.get("/console/jobs");
-    expect(jobs.body).toContain("schedule 0 8 1 1 *");
-    expect(jobs.body).toMatch(/Next fires: \d{4}-01-01 08:00, \d{4}-01-01 08:00, \d{4}-01-01 08:00/);
-    expect(jobs.body).toContain('<div class="job-actions" data-job="new-year"></div>');
+  it("shows each job's schedule and next fires; an operator suspends and resumes it, a viewer may not", async () => {
+    const viewer = new Client(f.base);
+    await viewer.login("vic");
+    const shown = await viewer.get("/console/jobs");
+    expect(shown.body).toContain("schedule 0 8 1 1 *");
+    expect(shown.body).toMatch(/Next fires: \d{4}-01-01 08:00, \d{4}-01-01 08:00, \d{4}-01-01 08:00/);
+    expect(shown.body).not.toContain('id="job-new-year-suspend"');
+    const operator = new Client(f.base);
+    await operator.login("olu");
+    const page = (await operator.get("/console/jobs")).body;
+    const viewerCsrf = /name="_csrf" value="([^"]+)"/.exec(shown.body)![1]!;
+    const fields = formFields(page, "job-new-year-suspend");
+    const refused = await viewer.post("/console/jobs/new-year/suspend", {
+      ...fields,
+      _csrf: viewerCsrf,
+      reason: "no",
+    });
+    expect(refused.status).toBe(403);
+    const form = { ...fields, reason: "campaign stopped" };
+    const suspended = await operator.post("/console/jobs/new-year/suspend", form);
+    expect(suspended.status, suspended.body).toBe(303);
+    expect((await operator.post("/console/jobs/new-year/suspend", form)).status).toBe(409);
+    const after = await operator.get(suspended.headers.get("location")!);
+    expect(after.body).toContain("job new-year suspended on every replica by olu");
+    expect(after.body).toContain("(skipped while it is suspended)");
+    expect(after.body).toContain("campaign stopped");
+    const listed = JSON.parse((await f.ledger.cli(["--json", "jobs", "list"])).stdout) as Array<{
+      job: string;
+      state: string;
+    }>;
+    expect(listed.find((job) => job.job === "new-year")?.state).toBe("suspended");
+    const resumed = await operator.post("/console/jobs/new-year/resume", {
+      ...formFields(after.body, "job-new-year-resume"),
+      reason: "campaign back on",
+    });
+    expect(resumed.status, resumed.body).toBe(303);
+    const history = await f.ledger.query<{ actor: string; to_state: string; reason: string }>(
+      sql`select actor, to_state, reason from job_events where job_name = 'new-year' order by id`,
+    );
+    expect(history).toEqual([
+      { actor: "console:olu", to_state: "suspended", reason: "campaign stopped" },
+      { actor: "console:olu", to_state: "active", reason: "campaign back on" },
+    ]);
   });
 
   it("finds a purchase by its request key", async () => {
