@@ -16,6 +16,7 @@ const BENCHMARKS = {
   "ledger-year": "year-ledger.js",
   statement: "statement.js",
   plans: "plans.js",
+  gate: "gate-memory.js",
   notify: "notify.js",
 };
 // bench:statement seeds a ledger of 10,000,000 purchases by default; BENCH_STATEMENT_ARGS="--purchases 1000000"
