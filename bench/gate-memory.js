@@ -12,7 +12,7 @@ import { sql } from "drizzle-orm";
 import { openDatabase, rows } from "../dist/db/client.js";
 import { migrate } from "../dist/db/migrate.js";
 import { insertPurchases } from "../dist/purchases/ledger.js";
-import { CLI, createDatabase, machine, startSandboxProcess, writeSection } from "./lib.js";
+import { CLI, createDatabase, machine, PEAK_RSS_ON_EXIT, startSandboxProcess, writeSection } from "./lib.js";
 
 const COUNT = Number(process.env.BENCH_GATE_COUNT ?? 1_000_000);
 const PGLITE_COUNT = Number(process.env.BENCH_GATE_PGLITE_COUNT ?? 100_000);
@@ -22,7 +22,7 @@ const dir = mkdtempSync(join(tmpdir(), "topsync-bench-gate-"));
 const probe = join(dir, "probe.mjs");
 writeFileSync(
   probe,
-  `process.on("exit", () => process.stderr.write("\\nmaxrss " + process.resourceUsage().maxRSS + "\\n"));
+  `${PEAK_RSS_ON_EXIT}
 process.argv = [process.argv[0], ${JSON.stringify(CLI)}, ...process.argv.slice(2)];
 await import(${JSON.stringify(CLI)});`,
 );
@@ -78,7 +78,12 @@ approvals:
 
 async function measure(kind, count) {
   const port = 4900 + Math.floor(Math.random() * 400) * 2;
-  const sandbox = await startSandboxProcess({ resellerPort: port, analyticsPort: port + 1 });
+  const sandbox = await startSandboxProcess({
+    resellerPort: port,
+    analyticsPort: port + 1,
+    // Its notification receivers on a port of their own too, so two benchmarks can run at once.
+    extra: ["--receiver-port", String(port + 1000)],
+  });
   const server = kind === "postgres" ? await createDatabase("topsync_bench_gate") : undefined;
   const database = server ? { url: server.url } : { pgliteDir: join(dir, "pglite") };
   try {

@@ -11,7 +11,7 @@ import { getHeapStatistics } from "node:v8";
 import { openDatabase } from "../dist/db/client.js";
 import { migrate } from "../dist/db/migrate.js";
 import { insertPurchases } from "../dist/purchases/ledger.js";
-import { CLI, createDatabase, machine, startSandboxProcess, writeSection } from "./lib.js";
+import { CLI, createDatabase, machine, PEAK_RSS_ON_EXIT, startSandboxProcess, writeSection } from "./lib.js";
 
 const COUNT = Number(process.env.BENCH_RSS_COUNT ?? 100_000);
 const TARGET_MB = 200;
@@ -21,7 +21,7 @@ const dir = mkdtempSync(join(tmpdir(), "topsync-bench-memory-"));
 const probe = join(dir, "probe.mjs");
 writeFileSync(
   probe,
-  `process.on("exit", () => process.stderr.write("\\nmaxrss " + process.resourceUsage().maxRSS + "\\n"));
+  `${PEAK_RSS_ON_EXIT}
 process.argv = [process.argv[0], ${JSON.stringify(CLI)}, ...process.argv.slice(2)];
 await import(${JSON.stringify(CLI)});`,
 );
@@ -67,7 +67,12 @@ database: { url: "${database.url ?? ""}", pglite_dir: "${database.pgliteDir ?? j
 /** One run: queue COUNT purchases, then `topsync purchases run` in a child; its time, peak RSS and summary. */
 async function measure(kind) {
   const port = 4900 + Math.floor(Math.random() * 400) * 2;
-  const sandbox = await startSandboxProcess({ resellerPort: port, analyticsPort: port + 1 });
+  const sandbox = await startSandboxProcess({
+    resellerPort: port,
+    analyticsPort: port + 1,
+    // Its notification receivers on a port of their own too, so two benchmarks can run at once.
+    extra: ["--receiver-port", String(port + 1000)],
+  });
   const server = kind === "postgres" ? await createDatabase("topsync_bench_memory") : undefined;
   const database = server ? { url: server.url } : { pgliteDir: join(dir, "pglite") };
   try {

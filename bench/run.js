@@ -17,6 +17,7 @@ const BENCHMARKS = {
   statement: "statement.js",
   plans: "plans.js",
   gate: "gate-memory.js",
+  "embedded-floor": "embedded-floor.js",
   notify: "notify.js",
 };
 // bench:statement seeds a ledger of 10,000,000 purchases by default; BENCH_STATEMENT_ARGS="--purchases 1000000"

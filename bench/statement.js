@@ -19,7 +19,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { finished } from "node:stream/promises";
 import postgres from "postgres";
-import { CLI, machine, ROOT, SERVER, writeSection } from "./lib.js";
+import { CLI, machine, PEAK_RSS_ON_EXIT, ROOT, SERVER, writeSection } from "./lib.js";
 import { seedPurchases } from "./year-ledger-seed.js";
 
 const PREFIX = "topsync_bench_statement";
@@ -239,7 +239,7 @@ async function writeStatement(url, file) {
 const probe = path.join(dir, "probe.mjs");
 writeFileSync(
   probe,
-  `process.on("exit", () => process.stderr.write("\\nmaxrss " + process.resourceUsage().maxRSS + "\\n"));
+  `${PEAK_RSS_ON_EXIT}
 process.argv = [process.argv[0], ${JSON.stringify(CLI)}, ...process.argv.slice(2)];
 await import(${JSON.stringify(CLI)});`,
 );
