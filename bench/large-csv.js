@@ -1,7 +1,7 @@
 // `npm run bench:csv`: memory of the dry runs over a recipients file of 1,000,000 rows. `purchases run --dry-run`
 // and `topsync plan` decide the file as it streams (batches of 1,000, totals kept as they go, at most 10,000
 // candidates listed), so peak RSS stays flat whatever the file's size. Each command runs in a child process with
-// plain `node` (no flags), on PostgreSQL and on the embedded database; its peak RSS (getrusage of the child) and time
+// plain `node` (no flags), on PostgreSQL and on the embedded database; its peak RSS (the child's VmHWM) and time
 // go to RESULTS.md. A command that does not exit 0 is a failure of the benchmark, not a figure.
 import { spawnSync } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";

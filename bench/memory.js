@@ -1,7 +1,7 @@
 // `npm run bench:memory`: peak RSS of `topsync purchases run` over 100,000 queued purchases, as an operator starts it:
 // the CLI spawned with plain `node` (no flags), on PostgreSQL and on the embedded database (a PGlite folder on disk).
 // The purchases are queued first by this process; the run buys and verifies every one against the sandbox (its own
-// process, 0 ms). The child reports its own peak RSS (getrusage) as it exits; a run that does not exit 0, or does not
+// process, 0 ms). The child reports its own peak RSS (VmHWM) as it exits; a run that does not exit 0, or does not
 // settle every purchase, is a failure. Writes the `## Memory` section of bench/RESULTS.md.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -128,7 +128,7 @@ ${results.map((r) => `${NAMES[r.kind]}: **${r.rss.toFixed(0)} MB**, ${r.rss < TA
 Measured by \`npm run bench:memory\` on ${machine()}: ${COUNT.toLocaleString("en")} purchases queued first, then
 \`topsync purchases run\` spawned with plain \`node\` (no flags; V8's heap limit ${limit} GB here), reseller concurrency 32, the
 sandbox in its own process at 0 ms; every purchase bought and verified to a final status. Peak RSS is the whole process
-(getrusage), the wall time spawn to exit.
+(its VmHWM, not getrusage: see bench/lib.js), the wall time spawn to exit.
 
 | database | purchases | spawn to exit | rate | peak RSS |
 |---|---:|---:|---:|---:|
