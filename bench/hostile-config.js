@@ -1,11 +1,11 @@
 // `npm run bench:hostile`: what loading a config written to exhaust topsync costs — an alias bomb, more inline
 // recipients than allowed, a file over the size limit. Each is loaded by `topsync config check` in a child
-// process, which is refused (exit 78); its time and peak RSS (getrusage of the child) go to RESULTS.md.
+// process, which is refused (exit 78); its time and peak RSS (the child's VmHWM) go to RESULTS.md.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CLI, machine, writeSection } from "./lib.js";
+import { CLI, machine, PEAK_RSS_ON_EXIT, writeSection } from "./lib.js";
 
 const HEAD = `reseller:
   base_url: http://127.0.0.1:4010
@@ -41,7 +41,7 @@ const dir = mkdtempSync(join(tmpdir(), "topsync-bench-hostile-"));
 const probe = join(dir, "probe.mjs");
 writeFileSync(
   probe,
-  `process.on("exit", () => process.stderr.write("\\nmaxrss " + process.resourceUsage().maxRSS + "\\n"));
+  `${PEAK_RSS_ON_EXIT}
 process.argv = [process.argv[0], ${JSON.stringify(CLI)}, ...process.argv.slice(2)];
 await import(${JSON.stringify(CLI)});`,
 );

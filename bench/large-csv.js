@@ -1,14 +1,14 @@
 // `npm run bench:csv`: memory of the dry runs over a recipients file of 1,000,000 rows. `purchases run --dry-run`
 // and `topsync plan` decide the file as it streams (batches of 1,000, totals kept as they go, at most 10,000
 // candidates listed), so peak RSS stays flat whatever the file's size. Each command runs in a child process with
-// plain `node` (no flags), on PostgreSQL and on the embedded database; its peak RSS (getrusage of the child) and time
+// plain `node` (no flags), on PostgreSQL and on the embedded database; its peak RSS (the child's VmHWM) and time
 // go to RESULTS.md. A command that does not exit 0 is a failure of the benchmark, not a figure.
 import { spawnSync } from "node:child_process";
 import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { finished } from "node:stream/promises";
-import { CLI, createDatabase, machine, startSandboxProcess, writeSection } from "./lib.js";
+import { CLI, createDatabase, machine, PEAK_RSS_ON_EXIT, startSandboxProcess, writeSection } from "./lib.js";
 
 const ROWS = Number(process.env.BENCH_CSV_ROWS ?? 1_000_000);
 const TARGET_MB = 200;
@@ -35,7 +35,7 @@ async function writeCsv(file, rows) {
 const probe = join(dir, "probe.mjs");
 writeFileSync(
   probe,
-  `process.on("exit", () => process.stderr.write("\\nmaxrss " + process.resourceUsage().maxRSS + "\\n"));
+  `${PEAK_RSS_ON_EXIT}
 process.argv = [process.argv[0], ${JSON.stringify(CLI)}, ...process.argv.slice(2)];
 await import(${JSON.stringify(CLI)});`,
 );
@@ -54,7 +54,12 @@ function measure(args) {
 }
 
 const port = 4900 + Math.floor(Math.random() * 400) * 2;
-const sandbox = await startSandboxProcess({ resellerPort: port, analyticsPort: port + 1 });
+const sandbox = await startSandboxProcess({
+  resellerPort: port,
+  analyticsPort: port + 1,
+  // Its notification receivers on a port of their own too, so two benchmarks can run at once.
+  extra: ["--receiver-port", String(port + 1000)],
+});
 cleanUp.push(() => sandbox.stop());
 const server = await createDatabase("topsync_bench_csv");
 cleanUp.push(() => server.drop());

@@ -170,3 +170,18 @@ export function machine() {
   const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/model name\s*:\s*(.+)/)?.[1] ?? "unknown CPU";
   return `${cpu.trim()}, ${process.version}`;
 }
+
+/**
+ * The first line of a probe that runs the CLI in a child and prints the child's own peak RSS (in KB) as it exits.
+ * On Linux that is VmHWM of /proc/self/status: the high-water mark of the process's memory since it started the
+ * probe. getrusage's maxRSS is not: Linux carries the parent's resident size at fork into the child's maxRSS, so a
+ * benchmark process that had opened the embedded database (hundreds of MB) saw that figure as the child's peak.
+ */
+export const PEAK_RSS_ON_EXIT = `import { readFileSync as readStatus } from "node:fs";
+process.on("exit", () => {
+  let kb = process.resourceUsage().maxRSS;
+  try {
+    kb = Number(/VmHWM:\\s*(\\d+)/.exec(readStatus("/proc/self/status", "utf8"))[1]);
+  } catch {}
+  process.stderr.write("\\nmaxrss " + kb + "\\n");
+});`;

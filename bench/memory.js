@@ -1,7 +1,7 @@
 // `npm run bench:memory`: peak RSS of `topsync purchases run` over 100,000 queued purchases, as an operator starts it:
 // the CLI spawned with plain `node` (no flags), on PostgreSQL and on the embedded database (a PGlite folder on disk).
 // The purchases are queued first by this process; the run buys and verifies every one against the sandbox (its own
-// process, 0 ms). The child reports its own peak RSS (getrusage) as it exits; a run that does not exit 0, or does not
+// process, 0 ms). The child reports its own peak RSS (VmHWM) as it exits; a run that does not exit 0, or does not
 // settle every purchase, is a failure. Writes the `## Memory` section of bench/RESULTS.md.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -11,7 +11,7 @@ import { getHeapStatistics } from "node:v8";
 import { openDatabase } from "../dist/db/client.js";
 import { migrate } from "../dist/db/migrate.js";
 import { insertPurchases } from "../dist/purchases/ledger.js";
-import { CLI, createDatabase, machine, startSandboxProcess, writeSection } from "./lib.js";
+import { CLI, createDatabase, machine, PEAK_RSS_ON_EXIT, startSandboxProcess, writeSection } from "./lib.js";
 
 const COUNT = Number(process.env.BENCH_RSS_COUNT ?? 100_000);
 const TARGET_MB = 200;
@@ -21,7 +21,7 @@ const dir = mkdtempSync(join(tmpdir(), "topsync-bench-memory-"));
 const probe = join(dir, "probe.mjs");
 writeFileSync(
   probe,
-  `process.on("exit", () => process.stderr.write("\\nmaxrss " + process.resourceUsage().maxRSS + "\\n"));
+  `${PEAK_RSS_ON_EXIT}
 process.argv = [process.argv[0], ${JSON.stringify(CLI)}, ...process.argv.slice(2)];
 await import(${JSON.stringify(CLI)});`,
 );
@@ -67,7 +67,12 @@ database: { url: "${database.url ?? ""}", pglite_dir: "${database.pgliteDir ?? j
 /** One run: queue COUNT purchases, then `topsync purchases run` in a child; its time, peak RSS and summary. */
 async function measure(kind) {
   const port = 4900 + Math.floor(Math.random() * 400) * 2;
-  const sandbox = await startSandboxProcess({ resellerPort: port, analyticsPort: port + 1 });
+  const sandbox = await startSandboxProcess({
+    resellerPort: port,
+    analyticsPort: port + 1,
+    // Its notification receivers on a port of their own too, so two benchmarks can run at once.
+    extra: ["--receiver-port", String(port + 1000)],
+  });
   const server = kind === "postgres" ? await createDatabase("topsync_bench_memory") : undefined;
   const database = server ? { url: server.url } : { pgliteDir: join(dir, "pglite") };
   try {
@@ -123,7 +128,7 @@ ${results.map((r) => `${NAMES[r.kind]}: **${r.rss.toFixed(0)} MB**, ${r.rss < TA
 Measured by \`npm run bench:memory\` on ${machine()}: ${COUNT.toLocaleString("en")} purchases queued first, then
 \`topsync purchases run\` spawned with plain \`node\` (no flags; V8's heap limit ${limit} GB here), reseller concurrency 32, the
 sandbox in its own process at 0 ms; every purchase bought and verified to a final status. Peak RSS is the whole process
-(getrusage), the wall time spawn to exit.
+(its VmHWM, not getrusage: see bench/lib.js), the wall time spawn to exit.
 
 | database | purchases | spawn to exit | rate | peak RSS |
 |---|---:|---:|---:|---:|

@@ -16,6 +16,8 @@ const BENCHMARKS = {
   "ledger-year": "year-ledger.js",
   statement: "statement.js",
   plans: "plans.js",
+  gate: "gate-memory.js",
+  "embedded-floor": "embedded-floor.js",
   notify: "notify.js",
   "scale-out": "scale-out.js",
 };

@@ -19,7 +19,7 @@ import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { finished } from "node:stream/promises";
 import postgres from "postgres";
-import { CLI, machine, ROOT, SERVER, writeSection } from "./lib.js";
+import { CLI, machine, PEAK_RSS_ON_EXIT, ROOT, SERVER, writeSection } from "./lib.js";
 import { seedPurchases } from "./year-ledger-seed.js";
 
 const PREFIX = "topsync_bench_statement";
@@ -239,7 +239,7 @@ async function writeStatement(url, file) {
 const probe = path.join(dir, "probe.mjs");
 writeFileSync(
   probe,
-  `process.on("exit", () => process.stderr.write("\\nmaxrss " + process.resourceUsage().maxRSS + "\\n"));
+  `${PEAK_RSS_ON_EXIT}
 process.argv = [process.argv[0], ${JSON.stringify(CLI)}, ...process.argv.slice(2)];
 await import(${JSON.stringify(CLI)});`,
 );
@@ -338,7 +338,7 @@ ${(Number(sizes.bytes) / 1024 ** 3).toFixed(1)} GB on disk${seededSeconds ? `, s
 purchases with a reference as a Nigerian export writes them (\`DD/MM/YYYY HH:MM:SS\` in Lagos time without a zone,
 \`"₦1,405.00"\`), one in 500 left out, one in 1,000 followed by a debit the ledger lacks, one in 2,000 charged 5 naira
 more, and ${PLACEHOLDERS} lines dated 01/01/1970. \`topsync purchases reconcile --statement F --date-format DD/MM/YYYY
---format json --out R\` from spawn to exit with plain \`node\` (no heap flag), peak RSS by getrusage of the child;
+--format json --out R\` from spawn to exit with plain \`node\` (no heap flag), peak RSS the child's own (VmHWM);
 beside it the same statement against an empty ledger, what reading the file twice costs alone. Before the statement
 was streamed, 120,000 lines crashed the command ("Maximum call stack size exceeded"), and a line dated 1970 made
 the period the whole ledger, read into memory at once.

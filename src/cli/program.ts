@@ -236,11 +236,12 @@ purchases
   );
 purchases
   .command("cancel")
-  .description("withdraw a queued purchase")
+  .description("withdraw a purchase not yet sent: queued, or held for an approval")
   .argument("<id-or-reference>", "purchase id or provider reference")
+  .option("--reason <text>", "why, kept on the purchase and its event")
   .action(
-    withContext(async (ctx, target: string) =>
-      (await import("./purchases-ledger.js")).purchasesCancelCommand(ctx, target),
+    withContext(async (ctx, target: string, flags: { reason?: string }) =>
+      (await import("./purchases-ledger.js")).purchasesCancelCommand(ctx, target, flags),
     ),
   );
 purchases

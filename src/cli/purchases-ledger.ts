@@ -6,8 +6,8 @@ import { PURCHASE_STATES, type PurchaseState } from "../db/schema.js";
 import { parseDuration } from "../duration.js";
 import { UsageError } from "../errors.js";
 import { maskPhone, maskPhonesDeep, maskPhonesIn } from "../log/mask.js";
-import { cancelAsPerson, requeueAsPerson, resolveAsPerson } from "../purchases/by-person.js";
-import type { PurchaseRow } from "../purchases/ledger.js";
+import { requeueAsPerson, resolveAsPerson } from "../purchases/by-person.js";
+import { CANCELLABLE_STATES, type PurchaseRow } from "../purchases/ledger.js";
 import {
   findPurchase,
   type ListFilter,
@@ -195,12 +195,45 @@ export async function purchasesRequeueCommand(ctx: CommandContext, target: strin
   write(`purchase ${row.id}: ${outcome.moved.from_state} → queued (the next purchases run buys it)\n`);
 }
 
-export async function purchasesCancelCommand(ctx: CommandContext, target: string): Promise<void> {
-  const { db } = await openLedger(ctx);
-  const row = await findPurchase(db, target);
-  const outcome = await cancelAsPerson(db, row, { actor: personActor(), reason: "cancelled by hand" });
-  if (!outcome.ok) throw wrongState(row, "cancel", ["queued"]);
-  write(`purchase ${row.id}: queued → cancelled\n`);
+export async function purchasesCancelCommand(
+  ctx: CommandContext,
+  target: string,
+  flags: { reason?: string } = {},
+): Promise<void> {
+  const reason = flags.reason?.trim();
+  if (flags.reason !== undefined && !reason)
+    throw new UsageError("--reason is empty; say why the purchase is cancelled");
+  if (reason && reason.length > 500)
+    throw new UsageError(`--reason is ${reason.length} characters; at most 500`);
+  const database = await openLedger(ctx);
+  const row = await findPurchase(database.db, target);
+  const user = process.env.USER ?? "operator";
+  const { cancelPurchase } = await import("../plans/cancel.js");
+  const result = await cancelPurchase(
+    database,
+    row.id,
+    { actor: personActor(), reason: `cancelled by hand by ${user}: ${reason ?? "no reason given"}` },
+    new Date(),
+  );
+  if (!result.moved) throw wrongState({ ...row, state: result.from }, "cancel", [...CANCELLABLE_STATES]);
+  const plan = result.plan;
+  const tail = !plan
+    ? ""
+    : plan.status === "cancelled"
+      ? `; saved plan ${plan.id} is cancelled: none of its purchases is left`
+      : `; saved plan ${plan.id} (${plan.status}) keeps ${plan.left} purchase${plan.left === 1 ? "" : "s"}, reserving ${plan.reserved}`;
+  if (ctx.globals.json)
+    write(
+      renderJson({
+        id: row.id,
+        from: result.from,
+        to: "cancelled",
+        ...(plan
+          ? { plan: { id: plan.id, status: plan.status, left: plan.left, reserved: plan.reserved } }
+          : {}),
+      }),
+    );
+  else write(`purchase ${row.id}: ${result.from} → cancelled${tail}\n`);
 }
 
 function personActor(): string {

@@ -2,14 +2,14 @@
 // `console:<user>` and the person's reason. A purchase that changed since its page was drawn is not touched: the
 // answer says what changed. Every outcome is logged (who, what, on what, what came of it).
 import { DecisionRefused, decide } from "../plans/decide.js";
+import { cancelPurchase } from "../plans/cancel.js";
 import {
-  cancelAsPerson,
   type PersonOutcome,
   requeueAsPerson,
   resolveAsPerson,
 } from "../purchases/by-person.js";
 import { resumeJob, suspendJob } from "../purchases/job-states.js";
-import type { PurchaseRow } from "../purchases/ledger.js";
+import { CANCELLABLE_STATES, type PurchaseRow } from "../purchases/ledger.js";
 import { signingProblem } from "./page-plans.js";
 import { purchaseVersion } from "./page-purchases.js";
 import { purchaseEvents } from "./reads.js";
@@ -71,8 +71,23 @@ export async function purchaseAction(
     to = "queued";
     outcome = await requeueAsPerson(db, row, { ...act, reason: `requeued in the console: ${reason}` });
   } else {
-    to = "cancelled";
-    outcome = await cancelAsPerson(db, row, { ...act, reason: `cancelled in the console: ${reason}` });
+    // Queued or held for an approval: the saved plan holding it stays true (plans/cancel.ts), as with the CLI.
+    const result = await cancelPurchase(
+      view.database,
+      row.id,
+      { actor: act.actor, reason: `cancelled in the console: ${reason}` },
+      view.now,
+    );
+    if (!result.moved)
+      return {
+        ok: false,
+        message: `cannot cancel purchase ${row.id}: it is ${result.from}, and only ${CANCELLABLE_STATES.join(" or ")} purchases can be`,
+      };
+    const plan = result.plan;
+    return {
+      ok: true,
+      message: `purchase ${row.id}: ${result.from} -> cancelled${plan ? (plan.status === "cancelled" ? `; saved plan ${plan.id} is cancelled: none of its purchases is left` : `; saved plan ${plan.id} keeps ${plan.left}`) : ""}`,
+    };
   }
   if (outcome.ok) return { ok: true, message: `purchase ${row.id}: ${outcome.moved.from_state} -> ${to}` };
   if (outcome.code === "REFERENCE_TAKEN")

@@ -220,7 +220,7 @@ function actions(view: ConsoleView, row: PurchaseRow): Markup {
         html``,
       ),
     );
-  if (row.state === "queued" && can(view, "cancel"))
+  if ((row.state === "queued" || row.state === "held") && can(view, "cancel"))
     forms.push(
       actionForm(
         view,

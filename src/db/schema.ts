@@ -410,6 +410,8 @@ export const SAVED_PLAN_STATUSES = [
   "applied",
   "rejected",
   "expired",
+  /** A plan the approval gate held whose every purchase a person cancelled: nothing of it is left. */
+  "cancelled",
 ] as const;
 export type SavedPlanStatus = (typeof SAVED_PLAN_STATUSES)[number];
 

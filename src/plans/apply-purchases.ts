@@ -152,7 +152,8 @@ export async function applyPurchasePlan(
   if (finished) await markApplied(db, planId, new Date(clock.now()));
   return {
     kind: "applied",
-    plan: (await findPlan(db, planId)) ?? row,
+    // The record as it stands now; its document is the one already in hand (a large value, not read again).
+    plan: (await findPlan(db, planId, row.document)) ?? row,
     summary,
     done: check.done.length,
     queued,

@@ -5,8 +5,8 @@ import type { ApprovalsConfig } from "../config/index.js";
 import type { Executor } from "../db/client.js";
 import { parseMoney } from "../money.js";
 import { approvalsForTotal, approvalsForWebsites, countApprovals, mergeApprovals } from "./approvals.js";
-import type { Approval } from "./document.js";
-import { markApproved, readDecisions, recordDecision, type SavedPlanRow } from "./registry.js";
+import type { Approval, PlanDocument } from "./document.js";
+import { markApproved, type PlanHead, readDecisions, recordDecision, type SavedPlanRow } from "./registry.js";
 
 export interface ApprovalState {
   required: number;
@@ -19,7 +19,8 @@ export interface ApprovalState {
 
 export async function approvalState(
   db: Executor,
-  row: SavedPlanRow,
+  /** A website plan's record needs its document (its deletes count); a purchase plan's does not. */
+  row: PlanHead & { document?: PlanDocument },
   approvals: ApprovalsConfig,
   carried: readonly Approval[] = [],
 ): Promise<ApprovalState> {
@@ -34,7 +35,7 @@ export async function approvalState(
 
 /** The approvals a plan needs: what it was saved with, or more when the rules now ask more. */
 export function requiredNow(
-  row: Pick<SavedPlanRow, "kind" | "total" | "approvals_required" | "document">,
+  row: Pick<SavedPlanRow, "kind" | "total" | "approvals_required"> & { document?: PlanDocument },
   approvals: ApprovalsConfig,
 ): number {
   const now =
@@ -42,7 +43,7 @@ export function requiredNow(
       ? approvalsForTotal(approvals, parseMoney(row.total))
       : approvalsForWebsites(
           approvals,
-          row.document.kind === "websites"
+          row.document?.kind === "websites"
             ? row.document.items.filter((i) => i.action === "delete").length
             : 0,
         );
@@ -79,6 +80,8 @@ export async function admitPlan(
   if (row.status === "applied") return { kind: "already_applied", at: row.applied_at ?? row.created_at };
   if (row.status === "rejected")
     return { kind: "refused", reason: `plan ${row.id} was rejected: ${row.reason ?? ""}`.trim() };
+  if (row.status === "cancelled")
+    return { kind: "refused", reason: `plan ${row.id} was cancelled: ${row.reason ?? ""}`.trim() };
   if (row.status === "expired")
     return {
       kind: "refused",

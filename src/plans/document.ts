@@ -18,19 +18,23 @@ const MAX_PLAN_BYTES = 512 * 1024 * 1024;
 const moneyText = z.string().regex(/^\d{1,12}\.\d{2}$/, "an amount with two decimals, like 305.00");
 const instant = z.iso.datetime({ offset: true });
 
-/** One purchase of a purchase plan: exactly what `apply` buys, and the price it may pay at most. */
+/**
+ * One purchase of a purchase plan: exactly what `apply` buys, and the price it may pay at most. Its fields are
+ * declared in canonical order (sorted, canonical.ts), which is the order an item read from a file comes out in: its
+ * `JSON.stringify` text is then its canonical text, and hashing a plan's items needs no sorting of their keys.
+ */
 export const purchaseItemSchema = z.object({
-  request_key: z.string().min(1),
-  source: z.string(),
-  job: z.string().nullable(),
   fire_time: instant.nullable(),
-  phone: z.string().min(1),
-  ported: z.boolean(),
-  network_id: z.string().min(1),
+  job: z.string().nullable(),
   network: z.string(),
+  network_id: z.string().min(1),
+  phone: z.string().min(1),
   plan_id: z.string().min(1),
   plan_name: z.string(),
+  ported: z.boolean(),
   price: moneyText,
+  request_key: z.string().min(1),
+  source: z.string(),
 });
 export type PurchaseItem = z.infer<typeof purchaseItemSchema>;
 

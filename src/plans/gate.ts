@@ -2,20 +2,42 @@
 // plans past their time expire; approved held plans whose signatures the config's keys verify are released into the
 // queue, capped at their planned prices; and the run's new rows are weighed together — at or below the first
 // threshold they are let through for this run, above it they are held as one saved plan awaiting approval.
+import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Config } from "../config/index.js";
 import { type Database, type Queryable, rows } from "../db/client.js";
 import type { Logger } from "../log/logger.js";
-import { formatMoney, parseMoney, sumMoney } from "../money.js";
+import { formatMoney, ZERO } from "../money.js";
 import type { GateReport, GateRun, HeldRun, RunGate } from "../purchases/gate.js";
-import { clearRows, holdRows, planRowStates, releaseHeld } from "../purchases/plan-rows.js";
+import {
+  addGated,
+  clearGated,
+  createGatedTable,
+  type GatedRow,
+  gatedItemsByKey,
+  gatedItemsJsonSql,
+  holdGated,
+  planRowStates,
+  releaseHeldPlan,
+} from "../purchases/plan-rows.js";
 import { resolveRow } from "../purchases/projection.js";
 import { approvalShortfall, approvalState } from "./approval-state.js";
-import { firstThreshold } from "./approvals.js";
-import type { PurchaseItem } from "./document.js";
+import { approvalsForTotal, firstThreshold } from "./approvals.js";
+import {
+  newPlanId,
+  PLAN_FORMAT_VERSION,
+  type PurchaseItem,
+  type PurchasePlan,
+  planDigest,
+} from "./document.js";
 import { expireOpenPlans } from "./expire.js";
-import { planOf } from "./purchase-plan.js";
-import { applyingHeldPlans, approvedHeldPlans, markApplied, markApplying, registerPlan } from "./registry.js";
+import {
+  applyingHeldPlans,
+  approvedHeldPlans,
+  markApplied,
+  markApplying,
+  registerPlanBuilt,
+} from "./registry.js";
 
 export interface GateOptions {
   database: Database;
@@ -55,9 +77,9 @@ async function releaseApproved(options: GateOptions, run: GateRun): Promise<stri
       );
       continue;
     }
-    if (plan.document.kind !== "purchases" || !(await markApplying(db, plan.id))) continue;
-    const caps = plan.document.items.map((i) => ({ request_key: i.request_key, price: i.price }));
-    const moved = await releaseHeld(db, plan.id, caps, {
+    if (plan.kind !== "purchases" || !(await markApplying(db, plan.id))) continue;
+    // Each row was held at its planned price (its max_price), so the release needs nothing of the plan's document.
+    const moved = await releaseHeldPlan(db, plan.id, {
       actor: run.actor,
       reason: `approved by ${state.valid.join(", ")}: saved plan ${plan.id}, at most its planned price`,
     });
@@ -83,60 +105,92 @@ interface NewRow {
   phone: string;
   ported: boolean;
   max_price: string | null;
+  /** Where the next page starts: `not_before` as the database writes it. */
+  after: string;
 }
 
+/** Rows weighed at a time: memory holds one page, whatever the run's size. */
+export const GATE_PAGE = 5000;
+
 /**
- * The run's due rows no gate has looked at, locked so no other run weighs them at once: their total at live prices
- * at or below the first threshold lets them through; above it holds them all as one plan.
+ * The run's due rows no gate has looked at, locked page by page so no other run weighs them at once, and kept with
+ * their prices in the transaction's own table: their total at live prices at or below the first threshold lets
+ * them through; above it holds them all as one plan, whose digest and document are made from that table a page at
+ * a time (the document by the database itself).
  */
 async function gateNewRows(options: GateOptions, run: GateRun): Promise<HeldRun[]> {
   const threshold = firstThreshold(options.config.approvals);
   if (!threshold) return [];
   return options.database.transaction(async (tx) => {
-    const found = await lockNewRows(tx, run);
-    if (found.length === 0) return [];
-    const priced: Array<{ row: NewRow; item: PurchaseItem }> = [];
-    const refused: number[] = [];
-    for (const row of found) {
-      const resolution = resolveRow(row, run.catalogue);
-      if (resolution.outcome === "buy") priced.push({ row, item: itemOf(row, resolution.resolved) });
-      else if (resolution.outcome === "reject") refused.push(Number(row.id));
-      // Unknown (plans unread): left for a run that can price it.
+    await createGatedTable(tx);
+    let total = ZERO;
+    let found = 0;
+    let priced = 0;
+    let ord = 0;
+    const prices = new Map<unknown, string>();
+    for (let after: { at: string; id: string } | null = null; ; ) {
+      const page: NewRow[] = await lockNewRows(tx, run, after, GATE_PAGE);
+      const gated: GatedRow[] = [];
+      for (const row of page) {
+        const resolution = resolveRow(row, run.catalogue);
+        const id = Number(row.id);
+        if (resolution.outcome === "buy") {
+          // A plan's price is the same for many rows: its text is made once.
+          let price = prices.get(resolution.resolved.amount);
+          if (price === undefined) {
+            price = resolution.resolved.amount.toFixed(2);
+            prices.set(resolution.resolved.amount, price);
+          }
+          const item = itemOf(row, resolution.resolved, price);
+          gated.push({ id, ord: ord++, request_key: row.request_key, price, item: JSON.stringify(item) });
+          total = total.plus(resolution.resolved.amount);
+          priced++;
+        } else if (resolution.outcome === "reject")
+          gated.push({ id, ord: ord++, request_key: row.request_key, price: null, item: null });
+        // Unknown (plans unread): left for a run that can price it.
+      }
+      await addGated(tx, gated);
+      found += page.length;
+      if (page.length < GATE_PAGE) break;
+      const last = page[page.length - 1]!;
+      after = { at: last.after, id: String(last.id) };
     }
-    const total = sumMoney(priced.map((p) => parseMoney(p.item.price)));
+    if (found === 0) return [];
     if (total.lte(threshold)) {
-      await clearRows(tx, [...refused, ...priced.map((p) => Number(p.row.id))], run.runId);
+      await clearGated(tx, "all", run.runId);
       return [];
     }
     // Refused rows cost nothing: the claim rejects them with their reasons, as without a gate.
-    await clearRows(tx, refused, run.runId);
-    const plan = planOf(
-      priced.map((p) => p.item),
-      [],
-      {
-        now: run.now,
-        author: options.author,
-        configDigest: null,
-        approvals: options.config.approvals,
-        request: { now: run.now, queued: !run.jobName, configDir: "" },
-      },
-    );
-    await registerPlan(tx, plan, "held");
-    const reason = `held for approval: saved plan ${plan.plan_id}, ${priced.length} purchases for ${formatMoney(total)}, above ${formatMoney(threshold)}`;
-    await holdRows(
-      tx,
-      priced.map((p) => Number(p.row.id)),
-      plan.plan_id,
-      { actor: run.actor, reason },
-    );
+    await clearGated(tx, "refused", run.runId);
+    const totalText = formatMoney(total);
+    const created = run.now;
+    const plan: Omit<PurchasePlan, "items" | "rejected" | "approvals"> = {
+      format_version: PLAN_FORMAT_VERSION,
+      kind: "purchases",
+      plan_id: newPlanId(),
+      created_at: created.toISOString(),
+      expires_at: new Date(created.getTime() + options.config.approvals.plan_ttl).toISOString(),
+      author: options.author,
+      config_digest: null,
+      digest: await gatedDigest(tx),
+      total: total.toFixed(2),
+      approvals_required: approvalsForTotal(options.config.approvals, total),
+      request: { job: run.jobName ?? null, fire_time: null, queued: !run.jobName },
+    };
+    // The document is the plan's fields with its items and no rejected ones, as a saved plan's file has them.
+    const head = JSON.stringify(plan);
+    const document = sql`${`${head.slice(0, -1)},"items":`} || ${gatedItemsJsonSql()} || ${`,"rejected":[]}`}`;
+    await registerPlanBuilt(tx, plan, priced, "held", document);
+    const reason = `held for approval: saved plan ${plan.plan_id}, ${priced} purchases for ${totalText}, above ${formatMoney(threshold)}`;
+    await holdGated(tx, plan.plan_id, { actor: run.actor, reason });
     options.logger.warn(
-      { plan: plan.plan_id, purchases: priced.length, total: plan.total },
+      { plan: plan.plan_id, purchases: priced, total: plan.total },
       `${reason}; approve with \`topsync approve ${plan.plan_id} --as NAME --key FILE\``,
     );
     return [
       {
         plan: plan.plan_id,
-        purchases: priced.length,
+        purchases: priced,
         total: plan.total,
         approvalsRequired: plan.approvals_required,
         expiresAt: plan.expires_at,
@@ -145,36 +199,79 @@ async function gateNewRows(options: GateOptions, run: GateRun): Promise<HeldRun[
   });
 }
 
-async function lockNewRows(tx: Queryable, run: GateRun): Promise<NewRow[]> {
+/**
+ * The digest of the gate's priced items (as planDigest computes it for a plan of them), read a page at a time in
+ * request key order. The database orders keys byte by byte (UTF-8) and the digest by UTF-16 code units: they agree
+ * but for keys mixing characters above U+FFFF with ones from U+E000, for which the items are read whole and sorted
+ * here instead.
+ */
+async function gatedDigest(tx: Queryable): Promise<string> {
+  const hash = createHash("sha256");
+  hash.update("[");
+  let previous: string | null = null;
+  for (;;) {
+    const page = await gatedItemsByKey(tx, previous, GATE_PAGE);
+    for (const { request_key, item } of page) {
+      if (previous !== null && !(previous < request_key)) return gatedDigestInMemory(tx);
+      hash.update(previous === null ? item : `,${item}`);
+      previous = request_key;
+    }
+    if (page.length < GATE_PAGE) break;
+  }
+  hash.update("]");
+  return `sha256:${hash.digest("hex")}`;
+}
+
+async function gatedDigestInMemory(tx: Queryable): Promise<string> {
+  const items: PurchaseItem[] = [];
+  for (let after: string | null = null; ; ) {
+    const page = await gatedItemsByKey(tx, after, GATE_PAGE);
+    for (const { item } of page) items.push(JSON.parse(item) as PurchaseItem);
+    if (page.length < GATE_PAGE) break;
+    after = page[page.length - 1]!.request_key;
+  }
+  return planDigest({ kind: "purchases", items });
+}
+
+async function lockNewRows(
+  tx: Queryable,
+  run: GateRun,
+  after: { at: string; id: string } | null,
+  limit: number,
+): Promise<NewRow[]> {
   return rows<NewRow>(
     tx,
     sql`select id, request_key, source, job_name, fire_time, network, plan_id, plan_selector, phone, ported,
-          max_price::text as max_price
+          max_price::text as max_price, not_before::text as after
         from purchases
         where state = 'queued' and approval is null and not_before <= ${run.now.toISOString()}::timestamptz
           ${run.jobName ? sql`and job_name = ${run.jobName}` : sql``}
           ${run.requestKey ? sql`and request_key = ${run.requestKey}` : sql``}
+          ${after ? sql`and (not_before, id) > (${after.at}::timestamptz, ${after.id}::bigint)` : sql``}
         order by not_before, id
+        limit ${limit}
         for update skip locked`,
   );
 }
 
+/** A plan item with its keys in canonical order (canonical.ts): its JSON text is its canonical text. */
 function itemOf(
   row: NewRow,
   resolved: Extract<ReturnType<typeof resolveRow>, { outcome: "buy" }>["resolved"],
+  price: string,
 ): PurchaseItem {
   return {
-    request_key: row.request_key,
-    source: row.source,
-    job: row.job_name,
     fire_time: row.fire_time === null ? null : new Date(row.fire_time).toISOString(),
-    phone: resolved.phone,
-    ported: row.ported,
-    network_id: resolved.network.id,
+    job: row.job_name,
     network: resolved.network.name,
+    network_id: resolved.network.id,
+    phone: resolved.phone,
     plan_id: resolved.plan.id,
     plan_name: resolved.plan.name,
-    price: resolved.amount.toFixed(2),
+    ported: row.ported,
+    price,
+    request_key: row.request_key,
+    source: row.source,
   };
 }
 

@@ -1,7 +1,7 @@
 // The ledger's record of saved plans (`saved_plans`) and their signed decisions (`plan_approvals`): each status
 // change is one statement naming the statuses it expects, and returns the row it moved or nothing when the plan
 // was elsewhere already (another process got there first).
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import type { SavedPlanStatus } from "../db/schema.js";
 import { planNotices } from "../notify/outbox/write.js";
@@ -29,6 +29,9 @@ export interface SavedPlanRow {
   ended_at: Date | null;
   reason: string | null;
 }
+
+/** A plan's record without its document. */
+export type PlanHead = Omit<SavedPlanRow, "document">;
 
 /** Statuses in which a plan may still be approved, applied, rejected or expire. */
 export const OPEN_STATUSES: readonly SavedPlanStatus[] = ["pending_approval", "approved", "applying"];
@@ -76,6 +79,48 @@ export async function registerPlan(
   text?: string,
 ): Promise<SavedPlanRow> {
   const { approvals: _carried, ...document } = plan;
+  const head = await insertPlan(
+    db,
+    plan,
+    plan.items.length,
+    origin,
+    sql`${text ?? JSON.stringify(document)}`,
+  );
+  return { ...head, document: document as PlanDocument };
+}
+
+/**
+ * Records a plan whose document the database puts together (`document`: an expression of JSON text), so a plan of
+ * a million items never passes through this process whole: the approval gate's held runs.
+ */
+export async function registerPlanBuilt(
+  db: Executor,
+  plan: Omit<PlanDocument, "items" | "rejected" | "approvals">,
+  items: number,
+  origin: PlanOrigin,
+  document: SQL,
+): Promise<PlanHead> {
+  return insertPlan(db, plan, items, origin, document);
+}
+
+async function insertPlan(
+  db: Executor,
+  plan: Pick<
+    PlanDocument,
+    | "plan_id"
+    | "kind"
+    | "author"
+    | "digest"
+    | "config_digest"
+    | "total"
+    | "approvals_required"
+    | "created_at"
+    | "expires_at"
+  >,
+  items: number,
+  origin: PlanOrigin,
+  document: SQL,
+): Promise<PlanHead> {
   const approved = plan.approvals_required === 0;
   // A plan that needs approval is an `approval_needed` notification, written by the statement that records it.
   const [row] = await rows<RawRow>(
@@ -85,14 +130,15 @@ export async function registerPlan(
             approvals_required, reserved, created_at, expires_at, approved_at)
           values (${plan.plan_id}, ${plan.kind}, ${origin}, ${plan.author},
             ${approved ? "approved" : "pending_approval"}, ${plan.digest}, ${plan.config_digest},
-            ${text ?? JSON.stringify(document)}::json, ${plan.total}::numeric, ${plan.items.length}, ${plan.approvals_required},
+            (${document})::json, ${plan.total}::numeric, ${items}, ${plan.approvals_required},
             ${approved && plan.kind === "purchases" ? plan.total : "0"}::numeric, ${plan.created_at}::timestamptz,
             ${plan.expires_at}::timestamptz, ${approved ? plan.created_at : null}::timestamptz)
-          returning ${COLUMNS}
+          returning ${sql.raw(HEAD_COLUMNS)}
         ), notice as (${planNotices("approval_needed", sql`select * from registered where status = 'pending_approval'`)})
-        select * from registered`,
+        select *, null::json as document from registered`,
   );
-  return toRow(row!);
+  const { document: _none, ...head } = toRow(row!);
+  return head;
 }
 
 /**
@@ -144,12 +190,21 @@ export async function expirePlans(
   );
 }
 
-/** Enough valid approvals: the plan is approved, and reserves its total (purchases) from now until applied or ended. */
+/** What a plan's purchases cancelled by hand before it was approved were planned at: no longer reserved. */
+function cancelledSum(id: string) {
+  return sql`coalesce((select sum(p.max_price) from purchases p
+    where p.approval = ${`plan:${id}`} and p.state = 'cancelled'), 0)`;
+}
+
+/**
+ * Enough valid approvals: the plan is approved, and reserves its total (purchases) from now until applied or ended,
+ * less what a person cancelled of it meanwhile.
+ */
 export async function markApproved(db: Executor, id: string, now: Date): Promise<boolean> {
   const moved = await rows<{ id: string }>(
     db,
     sql`update saved_plans set status = 'approved', approved_at = ${now.toISOString()}::timestamptz,
-          reserved = case when kind = 'purchases' then total else 0 end
+          reserved = case when kind = 'purchases' then greatest(total - ${cancelledSum(id)}, 0) else 0 end
         where id = ${id} and status = 'pending_approval' returning id`,
   );
   return moved.length > 0;
@@ -185,15 +240,21 @@ export async function markRejected(db: Executor, id: string, reason: string, now
   return moved.length > 0;
 }
 
-/** Held plans whose approvals are in and whose rows no run has released yet. */
-export async function approvedHeldPlans(db: Executor, now: Date): Promise<SavedPlanRow[]> {
+/**
+ * Held plans whose approvals are in and whose rows no run has released yet, without their documents (a held run of
+ * a million purchases is a large value; its rows carry what a release needs).
+ */
+export async function approvedHeldPlans(db: Executor, now: Date): Promise<PlanHead[]> {
   const found = await rows<RawRow>(
     db,
-    sql`select ${COLUMNS} from saved_plans
+    sql`select ${sql.raw(HEAD_COLUMNS)}, null::json as document from saved_plans
         where status = 'approved' and origin = 'held' and expires_at > ${now.toISOString()}::timestamptz
         order by approved_at, id`,
   );
-  return found.map(toRow);
+  return found.map((row) => {
+    const { document: _none, ...head } = toRow(row);
+    return head;
+  });
 }
 
 /** Held plans whose rows runs are buying, for the end of a run: those with nothing left to buy are applied. */

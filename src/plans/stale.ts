@@ -48,6 +48,16 @@ const WAITING: readonly string[] = ["queued", "held"];
 export function checkPurchaseItems(inputs: CheckInputs): ItemCheck {
   const result: ItemCheck = { toBuy: [], done: [], stale: [] };
   const ours = planTag(inputs.planId);
+  // A plan has few distinct prices: each is read once.
+  const prices = new Map<string, Money>();
+  const planned = (text: string) => {
+    let price = prices.get(text);
+    if (price === undefined) {
+      price = parseMoney(text);
+      prices.set(text, price);
+    }
+    return price;
+  };
   for (const item of inputs.items) {
     const row = inputs.existing.get(item.request_key);
     if (row && row.approval === ours && !row.pruned && !WAITING.includes(row.state)) {
@@ -59,7 +69,7 @@ export function checkPurchaseItems(inputs: CheckInputs): ItemCheck {
       result.stale.push({ item, code: "key_taken", why: taken });
       continue;
     }
-    const priced = livePrice(item, inputs.catalogue);
+    const priced = livePrice(item, planned(item.price), inputs.catalogue);
     if ("why" in priced) result.stale.push({ item, ...priced });
     else result.toBuy.push({ item, live: priced.live, ...(row ? { existing: row } : {}) });
   }
@@ -78,9 +88,9 @@ function keyTaken(row: KeyedRow, ours: string): string | null {
 /** The item against the live catalogue: its live price, or why it is stale. */
 function livePrice(
   item: PurchaseItem,
+  planned: Money,
   catalogue: Catalogue,
 ): { live: Money } | { code: StaleCode; why: string } {
-  const planned = parseMoney(item.price);
   const resolved = resolvePurchase(
     { network: item.network_id, plan_id: item.plan_id, phone: item.phone, ported: item.ported },
     catalogue,

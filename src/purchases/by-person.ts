@@ -1,11 +1,10 @@
-// What a person does to one purchase (the CLI's `purchases resolve/requeue/cancel`, the console's buttons): each
+// What a person does to one purchase (the CLI's `purchases resolve/requeue`, the console's buttons; a cancel, which a saved plan may hold, is plans/cancel.ts): each
 // a transition that names the states it moves from, with the person as the event's actor and their reason. A
 // reference another purchase carries settles nothing and flags both purchases `reference_clash`.
 import type { Executor } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
 import {
   CLASH_RESOLVABLE_STATES,
-  cancelByPerson,
   flagReferenceClash,
   isClash,
   type Moved,
@@ -61,11 +60,6 @@ export async function requeueAsPerson(
 ): Promise<PersonOutcome> {
   const moved = await requeueByPerson(db, row.id, act);
   return moved ? { ok: true, moved } : { ok: false, code: "WRONG_STATE", allowed: ["failed", "rejected"] };
-}
-
-export async function cancelAsPerson(db: Executor, row: PurchaseRow, act: PersonAct): Promise<PersonOutcome> {
-  const moved = await cancelByPerson(db, row.id, act);
-  return moved ? { ok: true, moved } : { ok: false, code: "WRONG_STATE", allowed: ["queued"] };
 }
 
 /**

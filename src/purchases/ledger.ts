@@ -629,9 +629,22 @@ export function requeueByPerson(
   );
 }
 
-/** A person withdraws a purchase that has not been sent. */
+/** States a person may cancel a purchase in: not sent, whether queued or held for an approval. */
+export const CANCELLABLE_STATES: readonly PurchaseState[] = ["queued", "held"];
+
+/**
+ * A person withdraws a purchase that has not been sent (queued, or held for an approval); the reason is kept on the
+ * row and its event. A purchase a saved plan covers is cancelled through plans/cancel.ts, which keeps the plan true.
+ */
 export function cancelByPerson(db: Executor, id: number, event: TransitionEvent): Promise<Moved | undefined> {
-  return transition(db, id, ["queued"], "cancelled", { settled_at: new Date() }, event);
+  return transition(
+    db,
+    id,
+    CANCELLABLE_STATES,
+    "cancelled",
+    { settled_at: new Date(), reason: event.reason ?? null },
+    event,
+  );
 }
 
 /**

@@ -1,10 +1,9 @@
 // The ledger rows of saved plans and of the approval gate: each move is one statement naming the states it expects,
 // setting `approval` (what lets a run buy the row) and appending the event. None of these states counts against a
 // budget (queued, held, cancelled), so no budget row changes.
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
-import { idArray } from "./ledger.js";
 
 /** A plan's purchase as the ledger takes it: the planned price is its `max_price` (never bought above it). */
 export interface PlanRow {
@@ -122,40 +121,123 @@ export async function planRowStates(db: Executor, planId: string): Promise<Map<P
   return new Map(found.map((r) => [r.state, r.n]));
 }
 
-/** The approval gate let these queued rows through for this run: their total needed no approval. */
-export async function clearRows(db: Executor, ids: readonly number[], runId: string): Promise<number> {
-  if (ids.length === 0) return 0;
-  const moved = await rows<{ id: number }>(
+/**
+ * The approval gate weighs a run's new rows a page at a time, keeping what it decided of each in a table of the
+ * transaction's own (dropped at its end) rather than in memory: the row's id, request key, the price it would be
+ * bought at and its plan item as canonical JSON text (null: the claim will reject it with its reason). `ord` keeps
+ * the order the rows were found in.
+ */
+export const GATED = "gated_rows";
+
+export async function createGatedTable(db: Executor): Promise<void> {
+  await rows(
     db,
-    sql`update purchases set approval = ${`run:${runId}`}
-        where id = any(${idArray(ids)}::bigint[]) and state = 'queued' and approval is null returning id`,
+    sql`create temporary table ${sql.raw(GATED)} (id bigint primary key, ord bigint not null,
+          request_key text collate "C" not null, price numeric(14,2), item text) on commit drop`,
   );
-  return moved.length;
+}
+
+export interface GatedRow {
+  id: number;
+  ord: number;
+  request_key: string;
+  price: string | null;
+  item: string | null;
+}
+
+export async function addGated(db: Executor, page: readonly GatedRow[]): Promise<void> {
+  if (page.length === 0) return;
+  await rows(
+    db,
+    sql`insert into ${sql.raw(GATED)} (id, ord, request_key, price, item)
+        select id, ord, request_key, price, item from json_to_recordset(${JSON.stringify(page)}::json)
+          as x(id bigint, ord bigint, request_key text, price numeric, item text)`,
+  );
+}
+
+/** The gate's priced items in request key order, a page after `after` (their digest is computed in that order). */
+export async function gatedItemsByKey(
+  db: Executor,
+  after: string | null,
+  limit: number,
+): Promise<Array<{ request_key: string; item: string }>> {
+  return rows(
+    db,
+    sql`select request_key, item from ${sql.raw(GATED)}
+        where item is not null ${after === null ? sql`` : sql`and request_key > ${after}`}
+        order by request_key limit ${limit}`,
+  );
+}
+
+/** The gate's priced items as a JSON array text, in the order they were found: built by the database, not here. */
+export function gatedItemsJsonSql(): SQL {
+  return sql`'[' || coalesce((select string_agg(item, ',' order by ord) from ${sql.raw(GATED)}
+    where item is not null), '') || ']'`;
 }
 
 /**
- * A run's rows wait for approval: queued → held, covered by the saved plan registered for them. Returns the ids
- * moved (a row another run took meanwhile is left to it).
+ * The gate let the run's rows through (`all`), or only those the claim will reject (`refused`, which cost nothing),
+ * for this run. Returns how many.
  */
-export async function holdRows(
-  db: Executor,
-  ids: readonly number[],
-  planId: string,
-  event: { actor: string; reason: string },
-): Promise<number[]> {
-  if (ids.length === 0) return [];
-  const moved = await rows<{ id: string | number }>(
+export async function clearGated(db: Executor, which: "all" | "refused", runId: string): Promise<number> {
+  const [moved] = await rows<{ n: number }>(
     db,
     sql`with moved as (
-          update purchases set state = 'held', approval = ${planTag(planId)}, updated_at = now()
-          where id = any(${idArray(ids)}::bigint[]) and state = 'queued' and approval is null returning id
+          update purchases p set approval = ${`run:${runId}`} from ${sql.raw(GATED)} g
+          where p.id = g.id ${which === "refused" ? sql`and g.item is null` : sql``}
+            and p.state = 'queued' and p.approval is null returning p.id
+        ) select count(*)::int as n from moved`,
+  );
+  return moved?.n ?? 0;
+}
+
+/**
+ * The run's priced rows wait for approval: queued → held, covered by the saved plan registered for them, each never
+ * to be bought above the price it was held at (`max_price`, which a release keeps). Returns how many moved.
+ */
+export async function holdGated(
+  db: Executor,
+  planId: string,
+  event: { actor: string; reason: string },
+): Promise<number> {
+  const [moved] = await rows<{ n: number }>(
+    db,
+    sql`with moved as (
+          update purchases p set state = 'held', approval = ${planTag(planId)}, updated_at = now(),
+            max_price = least(coalesce(p.max_price, g.price), g.price)
+          from ${sql.raw(GATED)} g
+          where p.id = g.id and g.item is not null and p.state = 'queued' and p.approval is null returning p.id
         ), events as (
           insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
           select id, ${event.actor}, 'queued', 'held', ${event.reason} from moved
         )
-        select id from moved`,
+        select count(*)::int as n from moved`,
   );
-  return moved.map((r) => Number(r.id));
+  return moved?.n ?? 0;
+}
+
+/**
+ * An approved held plan's rows go back to the queue at the prices they were held at (their `max_price`), all in one
+ * statement, whatever their number. Returns how many.
+ */
+export async function releaseHeldPlan(
+  db: Executor,
+  planId: string,
+  event: { actor: string; reason: string },
+): Promise<number> {
+  const [moved] = await rows<{ n: number }>(
+    db,
+    sql`with moved as (
+          update purchases p set state = 'queued', not_before = now(), updated_at = now()
+          where p.approval = ${planTag(planId)} and p.state = 'held'
+          returning p.id
+        ), events as (
+          insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
+          select id, ${event.actor}, 'held', 'queued', ${event.reason} from moved
+        )
+        select count(*)::int as n from moved`,
+  );
+  return moved?.n ?? 0;
 }
 
 /**

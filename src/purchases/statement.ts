@@ -95,8 +95,9 @@ export const STATEMENT_MATCH_WINDOW_MS = SLACK_MS;
 const LEDGER_PAGE = 2000;
 
 /**
- * Matches a statement's lines against the ledger for the statement's period (a day of slack either side): each
- * chunk of lines against the purchases its references name, then the period's purchases, page by page, against
+ * Matches a statement's lines against the ledger for the statement's period: each chunk of lines against the
+ * purchases its references name (an in_doubt purchase with a day of slack either side, as a line near an edge may
+ * be a purchase sent just outside it), then the purchases sent within exactly the period, page by page, against
  * the references seen. Memory holds a chunk, a page, the ids of the purchases listed and the in_doubt purchases.
  */
 export async function reconcileStatement(
@@ -223,7 +224,9 @@ export async function reconcileStatement(
   for (const { line, purchase } of [...waiting.values()].sort((a, b) => a.line.line - b.line.line))
     add(report, "resolvable", { id: purchase.id, state: purchase.state, ...resolvableLine(line) });
   listed.seal();
-  for await (const page of purchasesSentBetween(db, start, end, options.ledgerPage ?? LEDGER_PAGE))
+  // The statement vouches only for its own period: a purchase sent in the slack before its first line or after its
+  // last may sit on the neighbouring statement, so it is not reported missing from this one.
+  for await (const page of purchasesSentBetween(db, from, to, options.ledgerPage ?? LEDGER_PAGE))
     for (const row of page)
       if (!listed.has(Number(row.id)))
         add(report, "ledgerOnly", {

@@ -71,6 +71,11 @@ function statusLine(view: PlanView): { tone: Tone; text: string } {
       return { tone: "error", text: `Rejected: ${view.row.reason ?? ""}`.trim() };
     case "expired":
       return { tone: "error", text: `Expired: not applied before ${view.row.expires_at.toISOString()}.` };
+    case "cancelled":
+      return {
+        tone: "error",
+        text: `Cancelled: ${view.row.reason ?? "every purchase it held was cancelled"}.`,
+      };
   }
   const approvals = view.approvals;
   const short = approvals && approvals.valid.length < approvals.required;

@@ -234,7 +234,7 @@ describe("settling the ledger by hand", () => {
     expect(requeue.stderr).toContain("only failed or rejected purchases can be requeued");
     const cancel = await runCli(["-c", file, "purchases", "cancel", id]);
     expect(cancel.code).toBe(64);
-    expect(cancel.stderr).toContain("only queued purchases can be cancelled");
+    expect(cancel.stderr).toContain("only queued or held purchases can be cancelled");
     const missing = await runCli(["-c", file, "purchases", "show", "999999"]);
     expect(missing.code).toBe(65);
     const [row] = await query<{ state: string; events: number }>(

@@ -346,15 +346,23 @@ describe.each(DB_KINDS)("reconcileStatement reads the ledger in pages (%s)", (ki
       { reference: "L7", state: "succeeded", amount: "305.00", sent: null, created: "2026-11-05T10:00:00Z" },
       { reference: "OUT", state: "succeeded", amount: "305.00", sent: "2026-10-01T09:00:00Z" },
     ]);
-    const line = (n: number, reference: string): StatementLine => ({
+    const line = (n: number, reference: string, date: string): StatementLine => ({
       line: n,
       reference,
       phone: "",
       amount: "305.00",
-      date: new Date("2026-11-05T09:30:00Z"),
+      date: new Date(date),
       status: "successful",
     });
-    const statement = statementOf([line(2, "L2"), line(3, "L5"), line(4, "L7")], new Date("2026-12-01"));
+    // The statement's period, from its first line to its last, holds every purchase but OUT.
+    const statement = statementOf(
+      [
+        line(2, "L2", "2026-11-05T08:30:00Z"),
+        line(3, "L5", "2026-11-05T09:30:00Z"),
+        line(4, "L7", "2026-11-05T11:00:00Z"),
+      ],
+      new Date("2026-12-01"),
+    );
     const unlisted = [ids[0], ids[2], ids[3], ids[5]];
     for (const ledgerPage of [1, 2, 3, 1000]) {
       const report = await reconcileStatement(test.database.db, statement, { ledgerPage });
@@ -364,6 +372,47 @@ describe.each(DB_KINDS)("reconcileStatement reads the ledger in pages (%s)", (ki
         `page ${ledgerPage}`,
       ).toEqual(unlisted);
     }
+  });
+
+  it("reports missing from the statement only purchases sent within its period, not in the day of slack at either edge", async () => {
+    const ids = await ledger(test.database.db, [
+      { reference: "IN1", state: "succeeded", amount: "305.00", sent: "2026-11-05T08:00:00Z" },
+      { reference: "BEFORE", state: "succeeded", amount: "305.00", sent: "2026-11-04T20:00:00Z" },
+      { reference: "IN2", state: "succeeded", amount: "305.00", sent: "2026-11-05T12:00:00Z" },
+      { reference: "AFTER", state: "succeeded", amount: "305.00", sent: "2026-11-06T02:00:00Z" },
+      // Settled by proof, no submitted_at: its creation dates it, inside and outside the period alike.
+      {
+        reference: "BEFORE2",
+        state: "succeeded",
+        amount: "305.00",
+        sent: null,
+        created: "2026-11-04T23:00:00Z",
+      },
+      { reference: "LISTED", state: "succeeded", amount: "305.00", sent: "2026-11-05T17:00:00Z" },
+    ]);
+    const line = (n: number, reference: string, date: string): StatementLine => ({
+      line: n,
+      reference,
+      phone: "",
+      amount: "305.00",
+      date: new Date(date),
+      status: "successful",
+    });
+    // The statement runs from 06:00 to 18:00 on 5 November: the purchases sent the evening before and the night
+    // after are within a day of its edges, yet it does not cover them.
+    const statement = statementOf(
+      [
+        line(2, "PROVIDER-ONLY", "2026-11-05T06:00:00Z"),
+        line(3, "IN1", "2026-11-05T08:00:01Z"),
+        line(4, "LISTED", "2026-11-05T18:00:00Z"),
+      ],
+      new Date("2026-12-01"),
+    );
+    const report = await reconcileStatement(test.database.db, statement, { ledgerPage: 2 });
+    expect(report.period).toEqual({ from: "2026-11-05T06:00:00.000Z", to: "2026-11-05T18:00:00.000Z" });
+    expect(report.matched).toBe(2);
+    expect(report.ledgerOnly.map((r) => r.reference)).toEqual(["IN2"]);
+    expect(report.ledgerOnly.map((r) => r.id)).toEqual([ids[2]]);
   });
 
   it("lists a line that waited for its in_doubt purchase in its place, when a later line could be that purchase too", async () => {
