@@ -1,13 +1,10 @@
 // The console's actions, each a ledger change through the same core function the CLI calls, with the actor
 // `console:<user>` and the person's reason. A purchase that changed since its page was drawn is not touched: the
 // answer says what changed. Every outcome is logged (who, what, on what, what came of it).
-import { DecisionRefused, decide } from "../plans/decide.js";
+
 import { cancelPurchase } from "../plans/cancel.js";
-import {
-  type PersonOutcome,
-  requeueAsPerson,
-  resolveAsPerson,
-} from "../purchases/by-person.js";
+import { DecisionRefused, decide } from "../plans/decide.js";
+import { type PersonOutcome, requeueAsPerson, resolveAsPerson } from "../purchases/by-person.js";
 import { resumeJob, suspendJob } from "../purchases/job-states.js";
 import { CANCELLABLE_STATES, type PurchaseRow } from "../purchases/ledger.js";
 import { signingProblem } from "./page-plans.js";
