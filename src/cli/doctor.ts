@@ -7,11 +7,13 @@ import type { GlobalOptions } from "./context.js";
 import { renderJson, write } from "./output.js";
 
 /**
- * Checks of settings owned by parts above doctor, each a SettingsCheck (config in, CheckResults out). The web
- * console's joins here: users present when enabled, its path clear of the daemon's own and of webhooks.path, a
- * signing key when approvers may approve in it.
+ * Checks of settings owned by parts above doctor, each a SettingsCheck (config in, CheckResults out): the web
+ * console's (its signing key readable, its approvers able to sign, TLS in front of it). Loaded with the command.
  */
-const SETTINGS_CHECKS: SettingsCheck[] = [];
+async function settingsChecks(): Promise<SettingsCheck[]> {
+  const { checkConsole } = await import("../console/settings.js");
+  return [checkConsole];
+}
 
 const MARK = { pass: "ok  ", warn: "WARN", fail: "FAIL", skip: "skip" } as const;
 
@@ -23,7 +25,7 @@ export async function doctorCommand(globals: GlobalOptions, flags: { quick?: boo
     env: process.env,
     quick: flags.quick === true,
     logger,
-    settingsChecks: SETTINGS_CHECKS,
+    settingsChecks: await settingsChecks(),
   });
   if (globals.json) write(renderJson(report));
   else {

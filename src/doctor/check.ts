@@ -21,10 +21,10 @@ export interface DoctorReport {
 }
 
 /**
- * A check of settings doctor itself does not know (the web console's): handed the valid config, it says what it
- * finds. The command line passes these in, so a part above doctor's layer can add its own.
+ * A check of settings doctor itself does not know (the web console's): handed the valid config and the folder its
+ * relative paths start from, it says what it finds. The command line passes these in, so a part above doctor's layer can add its own.
  */
-export type SettingsCheck = (config: Config) => CheckResult[] | Promise<CheckResult[]>;
+export type SettingsCheck = (config: Config, configDir: string) => CheckResult[] | Promise<CheckResult[]>;
 
 export const pass = (name: string, message: string): CheckResult => ({ name, status: "pass", message });
 export const warn = (name: string, message: string, fix: string): CheckResult => ({

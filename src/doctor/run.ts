@@ -1,6 +1,7 @@
 // `topsync doctor`: whether this installation can work, check by check. With `quick`, only what a container's
 // healthcheck or a startup probe can afford every few seconds: no call to either service (the analytics service
 // allows 60 requests a minute).
+import { dirname } from "node:path";
 import { type Clock, systemClock } from "../clock.js";
 import { ConfigError, checkConfigFiles, type LoadedConfig, loadConfig } from "../config/index.js";
 import type { Logger } from "../log/logger.js";
@@ -38,7 +39,8 @@ export async function runDoctor(options: DoctorOptions): Promise<DoctorReport> {
   const { config } = loaded.config;
   checks.push(checkTimeZone(config, new Date(clock.now())));
   checks.push(...checkWebhooks(config));
-  for (const check of options.settingsChecks ?? []) checks.push(...(await check(config)));
+  const configDir = dirname(loaded.file ?? options.configFile);
+  for (const check of options.settingsChecks ?? []) checks.push(...(await check(config, configDir)));
   checks.push(
     ...(await checkDatabase({
       url: config.database.url || options.env.DATABASE_URL || "",
