@@ -37,7 +37,9 @@ import { readOvercharges, recordOvercharge } from "./prices.js";
 import { guardLimits, priceKey } from "./projection.js";
 import { type Catalogue, overchargedReason, type Resolved } from "./resolve.js";
 import { HEARTBEAT_MS, RunLiveness } from "./run-liveness.js";
-import { Verifier } from "./verifier.js";
+import { SettleTimes } from "./settle-times.js";
+import type { SettleWatch } from "./settle-watch.js";
+import { Verifier, type VerifyReadTally } from "./verifier.js";
 import { recordWalletBalance } from "./wallet.js";
 
 const WALLET_FLUSH_MS = 50;
@@ -66,6 +68,12 @@ export interface PurchaseDeps {
   actor?: string;
   /** The approval gate; a run refuses to start without one when approval rules are configured. */
   gate?: RunGate;
+  /**
+   * What verification shares across the runs of a process: when first reads are due (learned; a run without one
+   * starts from the ledger's recent purchases), the wait for notifications (where they are received), the count
+   * of reads per purchase.
+   */
+  verifying?: { settleTimes?: SettleTimes; watch?: SettleWatch; tally?: VerifyReadTally };
 }
 
 export interface RunOptions {
@@ -133,6 +141,7 @@ class PurchaseRun {
   private readonly claimedCap: number;
   private readonly claimBatch: number;
   private readonly verifier: Verifier;
+  private readonly settleTimes: SettleTimes;
   private readonly batcher: TransitionBatcher;
   private readonly progress: RunProgress = {
     claimed: 0,
@@ -175,6 +184,10 @@ class PurchaseRun {
     this.claimBatch = Math.max(1, Math.floor((this.claimedCap * 3) / 4));
     this.batcher = new TransitionBatcher(deps.database);
     this.liveness = new RunLiveness(deps.database, this.runId, this.actor, deps.logger, clock);
+    const { verification } = deps.config;
+    this.settleTimes =
+      deps.verifying?.settleTimes ??
+      new SettleTimes({ min: verification.initial_delay, max: verification.timeout });
     this.verifier = new Verifier({
       db: deps.database,
       ledger: this.batcher,
@@ -184,6 +197,9 @@ class PurchaseRun {
       clock,
       actor: this.actor,
       slots: this.slots,
+      settleTimes: this.settleTimes,
+      watch: deps.verifying?.watch,
+      tally: deps.verifying?.tally,
       onSettled: (state) => {
         if (state === "succeeded") this.progress.succeeded++;
         else if (state === "failed") this.progress.failed++;
@@ -207,6 +223,7 @@ class PurchaseRun {
           Promise.all([
             readOvercharges(database),
             this.options.resumeVerification !== false ? this.verifier.readDue() : [],
+            this.settleTimes.seed(database, this.clock.now()),
           ]),
       ),
     ]);
@@ -600,6 +617,7 @@ class PurchaseRun {
           recordedAt: this.clock.now(),
           attempt: 0,
           expect: { phone: resolved.phone, amount: amount.toFixed(2) },
+          network: resolved.network.id,
         });
         break;
       }
