@@ -17,6 +17,7 @@ const BENCHMARKS = {
   statement: "statement.js",
   plans: "plans.js",
   notify: "notify.js",
+  "verify-reads": "verify-reads.js",
 };
 // bench:statement seeds a ledger of 10,000,000 purchases by default; BENCH_STATEMENT_ARGS="--purchases 1000000"
 // measures a smaller one.

@@ -1,7 +1,8 @@
 // When to make a purchase's first verify read: when the provider usually has its final status. Learned per
-// network from recent purchases: after a first read that found the purchase final the wait shrinks a little,
-// after one that found it not yet final it grows (never past when that purchase was found final), so that about
-// nine first reads in ten find the final status and most purchases cost one read. A new process starts from the
+// network from recent purchases: after a first read that found the purchase final the wait shrinks a little;
+// after one that found it not yet final it grows, at least to the last read that still found it not final and
+// at most a step past the read that found it final, so that about nine first reads in ten find the final status and most
+// purchases cost one read. A new process starts from the
 // ledger: the median time from the POST answer to the settlement of the network's recent purchases. The wait is
 // never below `verification.initial_delay` nor above `verification.timeout`.
 import { sql } from "drizzle-orm";
@@ -28,14 +29,22 @@ export class SettleTimes {
   }
 
   /**
-   * What the first read of a purchase of `network` found: its final status, or not (then `finalAfter`, when known:
-   * how long after its POST answer a later read found it final).
+   * What the first read of a purchase of `network` found: its final status, or not. When not, `later` says how long
+   * after its POST answer the last read found it not yet final and, when one did, a read found it final.
    */
-  observe(network: string | undefined, final: boolean, finalAfter?: number): void {
+  observe(
+    network: string | undefined,
+    final: boolean,
+    later: { notFinalAfter?: number; finalAfter?: number } = {},
+  ): void {
     if (network === undefined) return;
     const wait = this.firstRead(network);
-    let next = final ? wait * (1 - STEP * (1 - TARGET)) : wait * (1 + STEP * TARGET);
-    if (!final && finalAfter !== undefined) next = Math.min(next, Math.max(wait, finalAfter));
+    let next = wait * (1 - STEP * (1 - TARGET));
+    if (!final) {
+      next = Math.max(wait * (1 + STEP * TARGET), later.notFinalAfter ?? 0);
+      if (later.finalAfter !== undefined)
+        next = Math.min(next, Math.max(wait, later.finalAfter) * (1 + STEP * TARGET));
+    }
     this.waits.set(network, this.clamp(next));
   }
 

@@ -204,7 +204,7 @@ export class Verifier {
       const until = Math.min(deadline, task.submittedAt + Math.max(verification.notification_wait, learned));
       const seen = await watch.wait(task.id, task.reference, until);
       if (seen.kind === "settled") {
-        this.deps.tally?.forget(task.id);
+        // Settled by the notification's read (counted by the verifier that made it); none was made here.
         if (seen.state === "succeeded" || seen.state === "failed" || seen.state === "unverified")
           this.deps.onSettled(seen.state);
         return;
@@ -228,9 +228,11 @@ export class Verifier {
     const { clock, settleTimes } = this.deps;
     let attempt = task.attempt;
     let firstFinal: boolean | undefined;
+    let notFinalAfter: number | undefined;
     await clock.sleep(Math.max(0, firstAt - clock.now()));
     for (;;) {
       const verification = await this.look(task.id, task.reference, deadline);
+      const readAfter = clock.now() - task.submittedAt;
       const settled = await this.settle(task, verification);
       if (learn && verification !== undefined && firstFinal === undefined) {
         firstFinal = settled;
@@ -238,14 +240,15 @@ export class Verifier {
       }
       if (settled) {
         if (learn && firstFinal === false)
-          settleTimes?.observe(task.network, false, clock.now() - task.submittedAt);
+          settleTimes?.observe(task.network, false, { notFinalAfter, finalAfter: readAfter });
         this.deps.tally?.end(task.id);
         return;
       }
+      if (verification !== undefined) notFinalAfter = readAfter;
       const wait = this.backoff(attempt);
       attempt++;
       if (once || clock.now() + wait > deadline) {
-        if (learn && firstFinal === false) settleTimes?.observe(task.network, false);
+        if (learn && firstFinal === false) settleTimes?.observe(task.network, false, { notFinalAfter });
         // An unverified purchase looked at once more is not a verification of its own.
         if (once) this.deps.tally?.forget(task.id);
         else this.deps.tally?.end(task.id);

@@ -228,6 +228,28 @@ describe("verifying a purchase", () => {
     expect(statuses).toEqual([404, 404, "success"]);
   });
 
+  it("by default lags verify by the time since the purchase, however often it is read", async () => {
+    const readThrice = async () => {
+      const reference = (await buy(sandbox)).body.data.reference as string;
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        const result = await verify(sandbox, reference);
+        statuses.push(result.status === 404 ? 404 : result.body.data.transaction.status);
+      }
+      return statuses;
+    };
+    try {
+      sandbox.reset({ verifyLag: "time", verifyNotFoundMs: 60_000, verifyPendingMs: 0 });
+      expect(await readThrice()).toEqual([404, 404, 404]);
+      sandbox.reset({ verifyLag: "time", verifyNotFoundMs: 0, verifyPendingMs: 60_000 });
+      expect(await readThrice()).toEqual(["pending", "pending", "pending"]);
+      sandbox.reset({ verifyLag: "time", verifyNotFoundMs: 0, verifyPendingMs: 0 });
+      expect(await readThrice()).toEqual(["success", "success", "success"]);
+    } finally {
+      sandbox.reset();
+    }
+  });
+
   it("refunds a failed purchase once, when verify reveals it", async () => {
     sandbox.reset({ failRate: 1, verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
     const reference = (await buy(sandbox)).body.data.reference as string;
