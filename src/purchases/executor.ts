@@ -37,7 +37,7 @@ import { readOvercharges, recordOvercharge } from "./prices.js";
 import { guardLimits, priceKey } from "./projection.js";
 import { type Catalogue, overchargedReason, type Resolved } from "./resolve.js";
 import { HEARTBEAT_MS, RunLiveness } from "./run-liveness.js";
-import { SettleTimes } from "./settle-times.js";
+import { SettleTimes, settleBounds } from "./settle-times.js";
 import type { SettleWatch } from "./settle-watch.js";
 import { Verifier, type VerifyReadTally } from "./verifier.js";
 import { recordWalletBalance } from "./wallet.js";
@@ -185,9 +185,7 @@ class PurchaseRun {
     this.batcher = new TransitionBatcher(deps.database);
     this.liveness = new RunLiveness(deps.database, this.runId, this.actor, deps.logger, clock);
     const { verification } = deps.config;
-    this.settleTimes =
-      deps.verifying?.settleTimes ??
-      new SettleTimes({ min: verification.initial_delay, max: verification.timeout });
+    this.settleTimes = deps.verifying?.settleTimes ?? new SettleTimes(settleBounds(verification));
     this.verifier = new Verifier({
       db: deps.database,
       ledger: this.batcher,
@@ -588,7 +586,7 @@ class PurchaseRun {
     switch (outcome.kind) {
       case "submitted": {
         const submittedAt = this.clock.now();
-        const firstCheck = new Date(submittedAt + this.deps.config.verification.initial_delay);
+        const firstCheck = new Date(submittedAt + this.verifier.firstCheckAfter(resolved.network.id));
         const { amount, note } = charge ?? chargeOf(row, resolved, outcome.charged);
         const moved = await this.persist(row.id, () =>
           markSubmitted(

@@ -1,10 +1,11 @@
 // When to make a purchase's first verify read: when the provider usually has its final status. Learned per
 // network from recent purchases: after a first read that found the purchase final the wait shrinks a little;
-// after one that found it not yet final it grows, at least to the last read that still found it not final and
-// at most a step past the read that found it final, so that about nine first reads in ten find the final status and most
-// purchases cost one read. A new process starts from the
-// ledger: the median time from the POST answer to the settlement of the network's recent purchases. The wait is
-// never below `verification.initial_delay` nor above `verification.timeout`.
+// after one that found it not yet final it grows, at least to the last read that still found it not final and at
+// most a step past the read that found it final, so that about nine first reads in ten find the final status and
+// most purchases cost one read. A new process starts from the ledger: the median time from the POST answer to the
+// settlement of the network's recent purchases. The wait is never below `verification.initial_delay`, nor above
+// `initial_delay + max_interval` (by then a poll would have read twice; a provider whose first read is never
+// final, however late it comes, cannot push the first read towards `timeout`), nor above `timeout`.
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 
@@ -15,6 +16,16 @@ const STEP = 0.1;
 /** Purchases of the ledger read to start from, and how recent. */
 const SEED_PURCHASES = 500;
 const SEED_SINCE_MS = 24 * 3_600_000;
+
+/** The bounds of the wait for a verification config (see above). */
+export function settleBounds(verification: {
+  initial_delay: number;
+  max_interval: number;
+  timeout: number;
+}): { min: number; max: number } {
+  const max = Math.min(verification.timeout, verification.initial_delay + verification.max_interval);
+  return { min: Math.min(verification.initial_delay, max), max };
+}
 
 export class SettleTimes {
   private readonly waits = new Map<string, number>();

@@ -191,17 +191,34 @@ export class Verifier {
     while (this.tasks.size > 0 && !signal?.aborted) await Promise.race(this.tasks);
   }
 
+  /**
+   * How long after its answer a purchase of `network` is first read (or, where notifications are received, read
+   * when none came): what the ledger records as its next check, so that a sweep leaves it to this verification.
+   */
+  firstCheckAfter(network: string | undefined): number {
+    const { verification, watch } = this.deps;
+    const learned = this.learnedWait(network);
+    // The wait for a notification leaves at least half of `timeout` to poll in.
+    return watch
+      ? Math.min(verification.timeout / 2, Math.max(verification.notification_wait, learned))
+      : learned;
+  }
+
+  private learnedWait(network: string | undefined): number {
+    const { verification, settleTimes } = this.deps;
+    return settleTimes && verification.learn_settle
+      ? settleTimes.firstRead(network)
+      : verification.initial_delay;
+  }
+
   private async follow(task: VerifyTask): Promise<void> {
-    const { verification, clock, settleTimes, watch } = this.deps;
+    const { verification, clock, watch } = this.deps;
     const deadline = Math.max(task.submittedAt, task.recordedAt ?? 0) + verification.timeout;
     if (task.unverified) return this.poll(task, clock.now(), deadline, true, false);
-    const learned =
-      settleTimes && verification.learn_settle
-        ? settleTimes.firstRead(task.network)
-        : verification.initial_delay;
+    const learned = this.learnedWait(task.network);
     if (watch) {
       // The provider's notification comes when the purchase is final; its read settles the purchase.
-      const until = Math.min(deadline, task.submittedAt + Math.max(verification.notification_wait, learned));
+      const until = Math.min(deadline, task.submittedAt + this.firstCheckAfter(task.network));
       const seen = await watch.wait(task.id, task.reference, until);
       if (seen.kind === "settled") {
         // Settled by the notification's read (counted by the verifier that made it); none was made here.

@@ -12,7 +12,7 @@ import type { Logger } from "../log/logger.js";
 import { readOutboxStats } from "../notify/read.js";
 import { NotificationBacklog } from "../purchases/notification-backlog.js";
 import { notificationDeps } from "../purchases/notifications.js";
-import { SettleTimes } from "../purchases/settle-times.js";
+import { SettleTimes, settleBounds } from "../purchases/settle-times.js";
 import { SettleWatch } from "../purchases/settle-watch.js";
 import { VerifyReadTally } from "../purchases/verifier.js";
 import { startHealthServer } from "../server/health.js";
@@ -59,10 +59,7 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
   };
   // Shared by the verifications of every run and of the notifications of this replica.
   const verifying: NonNullable<DaemonContext["verifying"]> = {
-    settleTimes: new SettleTimes({
-      min: config.verification.initial_delay,
-      max: config.verification.timeout,
-    }),
+    settleTimes: new SettleTimes(settleBounds(config.verification)),
     tally: new VerifyReadTally((reads) => metrics.verified(reads)),
   };
   let backlog: NotificationBacklog | undefined;

@@ -11,7 +11,7 @@ import { silentLogger } from "../../src/log/logger.js";
 import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
 import { notificationDeps, processNotification } from "../../src/purchases/notifications.js";
-import { SettleTimes } from "../../src/purchases/settle-times.js";
+import { SettleTimes, settleBounds } from "../../src/purchases/settle-times.js";
 import { SettleWatch } from "../../src/purchases/settle-watch.js";
 import { VerifyReadTally } from "../../src/purchases/verifier.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
@@ -73,7 +73,7 @@ describe("verify reads, on postgres", () => {
     sandbox.reset({ verifyLag: "time", verifyNotFoundMs: 0, verifyPendingMs: 1000, verifyLagJitter: 0 });
     reseller = resellerFor(sandbox);
     const config = testConfig(sandbox, {
-      verification: { initial_delay: "5ms", timeout: "10s", max_interval: "20ms", horizon: "72h" },
+      verification: { initial_delay: "5ms", timeout: "10s", max_interval: "2s", horizon: "72h" },
     });
     const fixed = { ...config, verification: { ...config.verification, learn_settle: false } };
     const run = async (batch: number, settleTimes?: SettleTimes) => {
@@ -97,7 +97,7 @@ describe("verify reads, on postgres", () => {
     const polled = await run(0);
     expect(polled).toBeGreaterThan(8 * 3);
     // Learning: the first runs find the settle time, the next reads each purchase about once.
-    const settleTimes = new SettleTimes({ min: 5, max: 10_000 });
+    const settleTimes = new SettleTimes(settleBounds(config.verification));
     await run(1, settleTimes);
     expect(settleTimes.firstRead("1")).toBeGreaterThan(500);
     await run(2, settleTimes);
@@ -120,6 +120,15 @@ describe("verify reads, on postgres", () => {
     const bounded = new SettleTimes({ min: 5, max: 1000 });
     await bounded.seed(test.database.db, Date.now());
     expect(bounded.firstRead("1")).toBe(1000);
+    // The learned wait stays below initial_delay + max_interval, and below timeout.
+    expect(settleBounds({ initial_delay: 2000, max_interval: 30_000, timeout: 600_000 })).toEqual({
+      min: 2000,
+      max: 32_000,
+    });
+    expect(settleBounds({ initial_delay: 2000, max_interval: 30_000, timeout: 10_000 })).toEqual({
+      min: 2000,
+      max: 10_000,
+    });
   });
 
   it("where notifications are received, the notification's read settles the purchase and the run reads none", async () => {
