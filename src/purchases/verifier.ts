@@ -31,8 +31,22 @@ import { verifyDisagreements } from "./verify-check.js";
  */
 export class VerifyReadTally {
   private readonly reads = new Map<number, number>();
+  /** Purchases a verification of this process follows now: a sweep's run leaves them to it. */
+  private readonly following = new Set<number>();
 
   constructor(private readonly report: (reads: number) => void) {}
+
+  /** False when another verification of this process already follows purchase `id`. */
+  follow(id: number): boolean {
+    if (this.following.has(id)) return false;
+    this.following.add(id);
+    return true;
+  }
+
+  /** That verification has ended. */
+  unfollow(id: number): void {
+    this.following.delete(id);
+  }
 
   add(id: number): void {
     this.reads.set(id, (this.reads.get(id) ?? 0) + 1);
@@ -110,6 +124,10 @@ export class Verifier {
 
   /** Verifies one purchase from its first check to a final state, in the background. */
   schedule(task: VerifyTask): void {
+    // A purchase another verification of this process follows (a sweep found it due while its run waits or
+    // backs off) is left to that one: two would read it twice.
+    const { tally } = this.deps;
+    if (tally && !tally.follow(task.id)) return;
     // A verification that cannot record its result (the database is away) leaves the row as it was; a later
     // run or sweep looks again. It must never end the process as an unobserved rejection.
     const running = this.follow(task).catch((error: unknown) => {
@@ -119,7 +137,10 @@ export class Verifier {
       );
     });
     this.tasks.add(running);
-    void running.finally(() => this.tasks.delete(running));
+    void running.finally(() => {
+      this.tasks.delete(running);
+      tally?.unfollow(task.id);
+    });
   }
 
   /**

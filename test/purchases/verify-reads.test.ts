@@ -131,6 +131,39 @@ describe("verify reads, on postgres", () => {
     });
   });
 
+  it("a purchase one verification of the process follows is left to it by a sweep's run of the same process", async () => {
+    sandbox.reset({ verifyLag: "reads", verifyNotFoundPolls: 0, verifyPendingPolls: 1_000_000 });
+    reseller = resellerFor(sandbox);
+    const config = testConfig(sandbox, {
+      verification: { initial_delay: "5ms", timeout: "60s", max_interval: "50ms", horizon: "72h" },
+    });
+    const observed: number[] = [];
+    const verifying = { tally: new VerifyReadTally((reads) => observed.push(reads)) };
+    await insertPurchases(
+      test.database.db,
+      MTN_NUMBERS(3).map((p) => purchase(p)),
+      "test",
+    );
+    let verifyingNow = 0;
+    const buying = executePurchases(
+      { database: test.database, reseller, config, logger: silentLogger(), verifying },
+      { resumeVerification: false, onProgress: (p) => (verifyingNow = p.verifying) },
+    );
+    await waitFor("three purchases being verified", () => verifyingNow === 3);
+    // A sweep finds them due (their next check has passed) while the run still reads them.
+    await test.database.db.execute(sql`update purchases set next_verify_at = now() - interval '1 second'`);
+    const sweep = await executePurchases(
+      { database: test.database, reseller, config, logger: silentLogger(), verifying },
+      { resumeVerification: true },
+    );
+    expect(sweep.verifying).toBe(0);
+    expect(sweep.succeeded + sweep.unverified).toBe(0);
+    sandbox.setOptions({ verifyPendingPolls: 0 });
+    const summary = await buying;
+    expect(summary.succeeded).toBe(3);
+    expect(observed).toHaveLength(3);
+  });
+
   it("where notifications are received, the notification's read settles the purchase and the run reads none", async () => {
     const port = await freePort();
     sandbox.reset({
