@@ -58,6 +58,7 @@ async function measure(webhooks) {
   const sandbox = await startSandboxProcess({
     resellerPort: base,
     analyticsPort: base + 1,
+    verifyLag: "time",
     extra: [
       "--receiver-port",
       "0",
