@@ -27,7 +27,7 @@ const LATENCY_ROUNDS = Number(process.env.BENCH_LATENCY_ROUNDS ?? 40);
 const GROUPED = 1000;
 const PENDING = 10_000;
 
-const sandbox = await startSandbox({ seed: 3 });
+const sandbox = await startSandbox({ seed: 3, verifyLag: "reads" });
 const created = await createDatabase("topsync_bench_notify");
 const database = await openDatabase({ url: created.url, maxConnections: 8 });
 await migrate(database.db);

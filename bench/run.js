@@ -20,6 +20,8 @@ const BENCHMARKS = {
   "embedded-floor": "embedded-floor.js",
   notify: "notify.js",
   "scale-out": "scale-out.js",
+  console: "console.js",
+  "verify-reads": "verify-reads.js",
 };
 // bench:statement seeds a ledger of 10,000,000 purchases by default; BENCH_STATEMENT_ARGS="--purchases 1000000"
 // measures a smaller one. bench:scale-out drains 30,000 purchases at 100 ms a call six times

@@ -1,15 +1,23 @@
-// A counting semaphore: at most `size` holders at once; the rest wait in arrival order, except that a task
-// run `ahead` waits in front of every task that was not.
+// A counting semaphore: at most `size` holders at once; the rest wait in arrival order, in two lanes. Tasks that
+// start new work and tasks that follow up work already started (`lane: "follow"`) take turns for a freed place
+// while both wait, so neither can hold the other back; an urgent task waits in front of both.
 
 export interface WaitOptions {
-  /** Wait in front of the ordinary waiters (behind earlier tasks run ahead). */
-  ahead?: boolean;
+  /** `start` (the default): new work; `follow`: following up work already started. */
+  lane?: "start" | "follow";
+  /** Wait in front of every task that is not urgent (behind earlier urgent tasks). */
+  urgent?: boolean;
 }
 
 export class Semaphore {
   private active = 0;
-  private readonly waiting: Array<() => void> = [];
-  private readonly waitingAhead: Array<() => void> = [];
+  private readonly waiting = {
+    urgent: [] as Array<() => void>,
+    start: [] as Array<() => void>,
+    follow: [] as Array<() => void>,
+  };
+  /** The lane served last while both waited. */
+  private lastLane: "start" | "follow" = "follow";
 
   constructor(private readonly size: number) {}
 
@@ -23,7 +31,7 @@ export class Semaphore {
       this.active++;
       return this.holding(task);
     }
-    const queue = options.ahead ? this.waitingAhead : this.waiting;
+    const queue = this.waiting[options.urgent ? "urgent" : (options.lane ?? "start")];
     return new Promise<void>((resolve) => queue.push(resolve)).then(() => this.holding(task));
   }
 
@@ -32,9 +40,20 @@ export class Semaphore {
       return await task();
     } finally {
       // The place passes straight to the next waiter, so a newcomer cannot overtake the queue.
-      const next = this.waitingAhead.shift() ?? this.waiting.shift();
+      const next = this.next();
       if (next) next();
       else this.active--;
     }
+  }
+
+  private next(): (() => void) | undefined {
+    const { urgent, start, follow } = this.waiting;
+    if (urgent.length > 0) return urgent.shift();
+    if (start.length > 0 && follow.length > 0) {
+      this.lastLane = this.lastLane === "start" ? "follow" : "start";
+      return this.waiting[this.lastLane].shift();
+    }
+    this.lastLane = start.length > 0 ? "start" : "follow";
+    return start.shift() ?? follow.shift();
   }
 }

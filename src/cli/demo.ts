@@ -27,7 +27,7 @@ import { websitesApplyCommand, websitesPlanCommand } from "./websites-commands.j
 const DEMO_DIR = "./.topsync/demo";
 
 export async function demoCommand(globals: GlobalOptions): Promise<void> {
-  const sandbox = await startSandbox({ seed: 7, failRate: 0.05, reverseRate: 0.03 });
+  const sandbox = await startSandbox({ seed: 7, failRate: 0.05, reverseRate: 0.03, verifyLag: "reads" });
   sandbox.seedWebsites([
     { domain: "shop.example.org", privacy: 0 },
     { domain: "status.example.org", privacy: 1, exclude_bots: 0 },

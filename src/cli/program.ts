@@ -77,6 +77,11 @@ program
   .option("--record-shape <shape>", "single websites: wrapped ({data}) or bare", "wrapped")
   .option("--per-page-cap <n>", "answer at most this many websites a page")
   .option(
+    "--verify-lag <kind>",
+    "verify lags a purchase by time (404 for 1 s, pending until 3 s) or by reads (404, then pending, then final)",
+    "time",
+  )
+  .option(
     "--notify-url <url>",
     "POST each debit's signed notification here (webhooks.secret: sandbox-webhook-secret)",
   )

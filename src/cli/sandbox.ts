@@ -21,6 +21,7 @@ export interface SandboxFlags {
   pageShape: string;
   recordShape: string;
   perPageCap?: string;
+  verifyLag: string;
   notifyUrl?: string;
   /** `ID=PRICE`, repeatable: a plan's price, listed and debited. */
   price?: string[];
@@ -72,6 +73,7 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
     recordShape: choice(flags.recordShape, "--record-shape", ["wrapped", "bare"] as const),
     perPageCap:
       flags.perPageCap === undefined ? undefined : integer(flags.perPageCap, "--per-page-cap", 1, 100),
+    verifyLag: choice(flags.verifyLag, "--verify-lag", ["time", "reads"] as const),
     notifyUrl: flags.notifyUrl === undefined ? undefined : httpUrl(flags.notifyUrl, "--notify-url"),
     planPrices: planPrices(flags.price),
   });

@@ -127,8 +127,18 @@ const budgetSchema = z.strictObject({
 });
 
 const verificationSchema = z.strictObject({
-  initial_delay: duration().prefault("2s"),
+  initial_delay: duration().prefault("2s").meta({
+    description: "The earliest first read after a purchase's answer (and the first step of the backoff).",
+  }),
   timeout: duration({ min: 1 }).prefault("10m"),
+  learn_settle: boolean().prefault(true).meta({
+    description:
+      "Wait before the first read as long as the provider has recently taken to settle a purchase of its network (at least initial_delay); false: read first after initial_delay.",
+  }),
+  notification_wait: duration().prefault("30s").meta({
+    description:
+      "With webhooks enabled, how long after a purchase's answer the daemon waits for the provider's notification before it reads the purchase itself.",
+  }),
   max_interval: duration({ min: 1 }).prefault("30s"),
   horizon: duration()
     .prefault("72h")

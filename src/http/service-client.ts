@@ -21,7 +21,7 @@ import {
 } from "./errors.js";
 import { parseJsonExact } from "./json-text.js";
 import { providerMessage, redactSecret } from "./message.js";
-import { RateLimiter } from "./rate-limit.js";
+import { type Lane, RateLimiter } from "./rate-limit.js";
 import { readLimitHeaders, ServerLimits, type Ticket } from "./server-limits.js";
 import { type HttpPool, openHttpPool } from "./undici-pool.js";
 
@@ -68,6 +68,10 @@ export interface RequestSpec {
    * returned rather than thrown, which costs an error and its stack trace on every such read.
    */
   expect?: readonly number[];
+  /** Its lane at the rate limit: `start` (the default) for new work, `follow` for following up work started. */
+  lane?: Lane;
+  /** Goes before every request that is not urgent at the rate limit (a follow-up whose deadline is near). */
+  urgent?: boolean;
 }
 
 export interface ServiceResponse {
@@ -215,7 +219,7 @@ export class ServiceClient {
     const ticket = await this.limits.acquire(spec.signal);
     const held = { released: false };
     try {
-      await this.limiter.acquire(spec.signal);
+      await this.limiter.acquire({ signal: spec.signal, lane: spec.lane, urgent: spec.urgent });
       const totalMs = this.options.timeout.total ?? DEFAULT_TOTAL_TIMEOUT_MS;
       // One controller for the call: the deadline or the caller's signal aborts it. (A listener removed
       // afterwards rather than AbortSignal.any, so a long-lived caller signal does not collect a follower per call.)

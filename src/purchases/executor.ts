@@ -40,7 +40,9 @@ import { readOvercharges, recordOvercharge } from "./prices.js";
 import { guardLimits, priceKey } from "./projection.js";
 import { type Catalogue, overchargedReason, type Resolved } from "./resolve.js";
 import { HEARTBEAT_MS, RunLiveness } from "./run-liveness.js";
-import { Verifier } from "./verifier.js";
+import { SettleTimes, settleBounds } from "./settle-times.js";
+import type { SettleWatch } from "./settle-watch.js";
+import { Verifier, type VerifyReadTally } from "./verifier.js";
 import { recordWalletBalance } from "./wallet.js";
 
 const WALLET_FLUSH_MS = 50;
@@ -69,6 +71,12 @@ export interface PurchaseDeps {
   actor?: string;
   /** The approval gate; a run refuses to start without one when approval rules are configured. */
   gate?: RunGate;
+  /**
+   * What verification shares across the runs of a process: when first reads are due (learned; a run without one
+   * starts from the ledger's recent purchases), the wait for notifications (where they are received), the count
+   * of reads per purchase.
+   */
+  verifying?: { settleTimes?: SettleTimes; watch?: SettleWatch; tally?: VerifyReadTally };
 }
 
 export interface RunOptions {
@@ -140,6 +148,7 @@ class PurchaseRun {
   private readonly claimedCap: number;
   private readonly claimBatch: number;
   private readonly verifier: Verifier;
+  private readonly settleTimes: SettleTimes;
   private readonly batcher: TransitionBatcher;
   private readonly progress: RunProgress = {
     claimed: 0,
@@ -185,6 +194,8 @@ class PurchaseRun {
     this.batcher = new TransitionBatcher(deps.database);
     this.pauses = new PauseWatch(deps.config.purchases, () => clock.now());
     this.liveness = new RunLiveness(deps.database, this.runId, this.actor, deps.logger, clock);
+    const { verification } = deps.config;
+    this.settleTimes = deps.verifying?.settleTimes ?? new SettleTimes(settleBounds(verification));
     this.verifier = new Verifier({
       db: deps.database,
       ledger: this.batcher,
@@ -194,6 +205,9 @@ class PurchaseRun {
       clock,
       actor: this.actor,
       slots: this.slots,
+      settleTimes: this.settleTimes,
+      watch: deps.verifying?.watch,
+      tally: deps.verifying?.tally,
       onSettled: (state) => {
         if (state === "succeeded") this.progress.succeeded++;
         else if (state === "failed") this.progress.failed++;
@@ -217,6 +231,7 @@ class PurchaseRun {
           Promise.all([
             readOvercharges(database),
             this.options.resumeVerification !== false ? this.verifier.readDue() : [],
+            this.settleTimes.seed(database, this.clock.now()),
           ]),
       ),
     ]);
@@ -642,7 +657,7 @@ class PurchaseRun {
     switch (outcome.kind) {
       case "submitted": {
         const submittedAt = this.clock.now();
-        const firstCheck = new Date(submittedAt + this.deps.config.verification.initial_delay);
+        const firstCheck = new Date(submittedAt + this.verifier.firstCheckAfter(resolved.network.id));
         const { amount, note } = charge ?? chargeOf(row, resolved, outcome.charged);
         const moved = await this.persist(row.id, () =>
           markSubmitted(
@@ -671,6 +686,7 @@ class PurchaseRun {
           recordedAt: this.clock.now(),
           attempt: 0,
           expect: { phone: resolved.phone, amount: amount.toFixed(2) },
+          network: resolved.network.id,
         });
         break;
       }

@@ -24,7 +24,7 @@ import {
   stillOnly,
 } from "./proof-match.js";
 import { isFinalAnswer, proofProblems, settleByProof } from "./proof-settle.js";
-import { Verifier } from "./verifier.js";
+import { Verifier, type VerifyReadTally } from "./verifier.js";
 
 /** The actor of a ledger event a notification and its verify answer caused. */
 export const NOTIFICATION_ACTOR = "webhook+verify";
@@ -124,6 +124,8 @@ export function notificationDeps(parts: {
   config: Pick<Config, "verification" | "webhooks">;
   logger: Logger;
   clock: Clock;
+  /** Counts verify reads per purchase with the process's other verifiers. */
+  tally?: VerifyReadTally;
 }): NotificationDeps {
   const verifier = new Verifier({
     db: parts.db,
@@ -134,6 +136,7 @@ export function notificationDeps(parts: {
     clock: parts.clock,
     actor: NOTIFICATION_ACTOR,
     slots: new Semaphore(2),
+    tally: parts.tally,
     onSettled: () => {},
   });
   return {

@@ -1,7 +1,11 @@
-// Verification (DESIGN §4): poll the transaction with backoff from `initial_delay` until a final status or
-// `timeout`. 404, pending and unknown statuses are not final. Rows that time out become `unverified` and are
-// checked again by later runs until `horizon`. An answer that is not about this purchase (verify-check.ts)
-// settles nothing: the purchase becomes `unverified` with a `verify_mismatch` note, for a person.
+// Verification: poll the transaction with backoff until a final status or `timeout`. The first read waits as long
+// as the provider usually takes to settle a purchase of its network (settle-times.ts, at least `initial_delay`);
+// in the daemon with webhooks enabled it waits for the provider's notification instead (settle-watch.ts: the
+// notification's own read settles the purchase, here or at another replica) and polls only when none came within
+// `notification_wait`. 404, pending and unknown statuses are not final. Rows that time out become `unverified` and
+// are checked again by later runs until `horizon`. An answer that is not about this purchase (verify-check.ts)
+// settles nothing: the purchase becomes `unverified` with a `verify_mismatch` note, for a person. Reads wait for
+// their place in the lane of follow-ups, taking turns with purchases not yet sent.
 import { sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config/index.js";
@@ -17,7 +21,48 @@ import {
   markVerifyMismatch,
   postponeVerify,
 } from "./ledger.js";
+import type { SettleTimes } from "./settle-times.js";
+import type { SettleWatch } from "./settle-watch.js";
 import { verifyDisagreements } from "./verify-check.js";
+
+/**
+ * Verify reads per purchase, counted in this process from its first read to its settlement: every verifier of the
+ * process (a run's, the notifications') counts into one tally, and the one that settles the purchase reports it.
+ */
+export class VerifyReadTally {
+  private readonly reads = new Map<number, number>();
+  /** Purchases a verification of this process follows now: a sweep's run leaves them to it. */
+  private readonly following = new Set<number>();
+
+  constructor(private readonly report: (reads: number) => void) {}
+
+  /** False when another verification of this process already follows purchase `id`. */
+  follow(id: number): boolean {
+    if (this.following.has(id)) return false;
+    this.following.add(id);
+    return true;
+  }
+
+  /** That verification has ended. */
+  unfollow(id: number): void {
+    this.following.delete(id);
+  }
+
+  add(id: number): void {
+    this.reads.set(id, (this.reads.get(id) ?? 0) + 1);
+  }
+
+  /** The purchase is settled (or given up on) here: reports its reads. */
+  end(id: number): void {
+    this.report(this.reads.get(id) ?? 0);
+    this.reads.delete(id);
+  }
+
+  /** Settled elsewhere: its reads here are forgotten. */
+  forget(id: number): void {
+    this.reads.delete(id);
+  }
+}
 
 export interface VerifyTask {
   id: number;
@@ -34,6 +79,8 @@ export interface VerifyTask {
   unverified?: boolean;
   /** What the verify answer must name to settle the purchase. */
   expect: { phone: string; amount: string };
+  /** The purchase's network (its id): when its first read is due is learned per network. */
+  network?: string;
 }
 
 export interface VerifierDeps {
@@ -47,6 +94,12 @@ export interface VerifierDeps {
   actor: string;
   slots: Semaphore;
   onSettled: (state: "succeeded" | "failed" | "unverified") => void;
+  /** When the first read is due, per network (absent: `initial_delay` after the answer). */
+  settleTimes?: SettleTimes;
+  /** Set where the provider's notifications are received: the first read waits for one. */
+  watch?: SettleWatch;
+  /** Counts the reads of each purchase. */
+  tally?: VerifyReadTally;
 }
 
 /** A purchase an earlier run left to verify, as `readDue` reads it. */
@@ -57,6 +110,7 @@ export interface ResumableRow {
   submitted_at: Date | string;
   phone: string;
   amount: string;
+  network_id?: string | null;
 }
 
 export class Verifier {
@@ -70,6 +124,10 @@ export class Verifier {
 
   /** Verifies one purchase from its first check to a final state, in the background. */
   schedule(task: VerifyTask): void {
+    // A purchase another verification of this process follows (a sweep found it due while its run waits or
+    // backs off) is left to that one: two would read it twice.
+    const { tally } = this.deps;
+    if (tally && !tally.follow(task.id)) return;
     // A verification that cannot record its result (the database is away) leaves the row as it was; a later
     // run or sweep looks again. It must never end the process as an unobserved rejection.
     const running = this.follow(task).catch((error: unknown) => {
@@ -79,7 +137,10 @@ export class Verifier {
       );
     });
     this.tasks.add(running);
-    void running.finally(() => this.tasks.delete(running));
+    void running.finally(() => {
+      this.tasks.delete(running);
+      tally?.unfollow(task.id);
+    });
   }
 
   /**
@@ -91,7 +152,7 @@ export class Verifier {
     const now = clock.now();
     return rows<ResumableRow>(
       this.deps.db,
-      sql`select id, reference, state, submitted_at, phone, coalesce(charged_amount, amount)::text as amount from purchases
+      sql`select id, reference, state, submitted_at, phone, network_id, coalesce(charged_amount, amount)::text as amount from purchases
           where state in ('submitted', 'unverified') and next_verify_at <= ${new Date(now).toISOString()}
             and submitted_at >= ${new Date(now - verification.horizon).toISOString()}
           order by next_verify_at limit 10000`,
@@ -108,6 +169,7 @@ export class Verifier {
         attempt: 0,
         unverified: row.state === "unverified",
         expect: { phone: row.phone, amount: row.amount },
+        network: row.network_id ?? undefined,
       });
     }
   }
@@ -118,7 +180,7 @@ export class Verifier {
    * provider's verify may not have caught up with its own notification yet).
    */
   verifyUntil(task: VerifyTask, deadline: number): Promise<void> {
-    return this.poll(task, this.deps.clock.now(), deadline, false);
+    return this.poll(task, this.deps.clock.now(), deadline, false, false);
   }
 
   /**
@@ -134,7 +196,7 @@ export class Verifier {
     const { clock } = this.deps;
     let last: Verification | undefined;
     for (let attempt = 0; ; attempt++) {
-      const answer = await this.look(reference);
+      const answer = await this.look(undefined, reference, deadline);
       if (answer?.found) {
         last = answer;
         if (enough(answer)) return answer;
@@ -150,23 +212,79 @@ export class Verifier {
     while (this.tasks.size > 0 && !signal?.aborted) await Promise.race(this.tasks);
   }
 
-  private follow(task: VerifyTask): Promise<void> {
-    const { verification, clock } = this.deps;
-    const deadline = Math.max(task.submittedAt, task.recordedAt ?? 0) + verification.timeout;
-    const firstAt = task.unverified ? clock.now() : task.submittedAt + verification.initial_delay;
-    return this.poll(task, firstAt, deadline, task.unverified === true);
+  /**
+   * How long after its answer a purchase of `network` is first read (or, where notifications are received, read
+   * when none came): what the ledger records as its next check, so that a sweep leaves it to this verification.
+   */
+  firstCheckAfter(network: string | undefined): number {
+    const { verification, watch } = this.deps;
+    const learned = this.learnedWait(network);
+    // The wait for a notification leaves at least half of `timeout` to poll in.
+    return watch
+      ? Math.min(verification.timeout / 2, Math.max(verification.notification_wait, learned))
+      : learned;
   }
 
-  /** Reads from `firstAt` with backoff until settled, or once only, or until `deadline`; then gives up. */
-  private async poll(task: VerifyTask, firstAt: number, deadline: number, once: boolean): Promise<void> {
-    const { clock } = this.deps;
+  private learnedWait(network: string | undefined): number {
+    const { verification, settleTimes } = this.deps;
+    return settleTimes && verification.learn_settle
+      ? settleTimes.firstRead(network)
+      : verification.initial_delay;
+  }
+
+  private async follow(task: VerifyTask): Promise<void> {
+    const { verification, clock, watch } = this.deps;
+    const deadline = Math.max(task.submittedAt, task.recordedAt ?? 0) + verification.timeout;
+    if (task.unverified) return this.poll(task, clock.now(), deadline, true, false);
+    const learned = this.learnedWait(task.network);
+    if (watch) {
+      // The provider's notification comes when the purchase is final; its read settles the purchase.
+      const until = Math.min(deadline, task.submittedAt + this.firstCheckAfter(task.network));
+      const seen = await watch.wait(task.id, task.reference, until);
+      if (seen.kind === "settled") {
+        // Settled by the notification's read (counted by the verifier that made it); none was made here.
+        if (seen.state === "succeeded" || seen.state === "failed" || seen.state === "unverified")
+          this.deps.onSettled(seen.state);
+        return;
+      }
+      return this.poll(task, clock.now(), deadline, false, false);
+    }
+    return this.poll(task, task.submittedAt + learned, deadline, false, verification.learn_settle);
+  }
+
+  /**
+   * Reads from `firstAt` with backoff until settled, or once only, or until `deadline`; then gives up. With `learn`,
+   * what the first read found tells when the network's next purchases are first read.
+   */
+  private async poll(
+    task: VerifyTask,
+    firstAt: number,
+    deadline: number,
+    once: boolean,
+    learn: boolean,
+  ): Promise<void> {
+    const { clock, settleTimes } = this.deps;
     let attempt = task.attempt;
+    let firstFinal: boolean | undefined;
+    let notFinalAfter: number | undefined;
     let pendingSeen = false;
     await clock.sleep(Math.max(0, firstAt - clock.now()));
     for (;;) {
       const asked = clock.now();
-      const verification = await this.look(task.reference);
-      if (await this.settle(task, verification)) return;
+      const verification = await this.look(task.id, task.reference, deadline);
+      const readAfter = clock.now() - task.submittedAt;
+      const settled = await this.settle(task, verification);
+      if (learn && verification !== undefined && firstFinal === undefined) {
+        firstFinal = settled;
+        if (settled) settleTimes?.observe(task.network, true);
+      }
+      if (settled) {
+        if (learn && firstFinal === false)
+          settleTimes?.observe(task.network, false, { notFinalAfter, finalAfter: readAfter });
+        this.deps.tally?.end(task.id);
+        return;
+      }
+      if (verification !== undefined) notFinalAfter = readAfter;
       let wait = this.backoff(attempt);
       attempt++;
       if (verification?.found && !pendingSeen) {
@@ -177,7 +295,13 @@ export class Verifier {
         pendingSeen = true;
         wait = Math.min(wait, clock.now() - asked);
       }
-      if (once || clock.now() + wait > deadline) return this.giveUp(task, verification);
+      if (once || clock.now() + wait > deadline) {
+        if (learn && firstFinal === false) settleTimes?.observe(task.network, false, { notFinalAfter });
+        // An unverified purchase looked at once more is not a verification of its own.
+        if (once) this.deps.tally?.forget(task.id);
+        else this.deps.tally?.end(task.id);
+        return this.giveUp(task, verification);
+      }
       await clock.sleep(Math.max(1, wait));
     }
   }
@@ -189,13 +313,20 @@ export class Verifier {
   }
 
   /**
-   * One verification read. It waits for its slot ahead of purchases not yet sent: finishing what was bought
-   * comes before buying more, so a purchase spends less time between its POST and its final state.
+   * One verification read. It waits for its place in the lane of follow-ups, taking turns with purchases not yet
+   * sent (neither holds the other back), and in front of them once its deadline is near.
    */
-  private async look(reference: string): Promise<Verification | undefined> {
+  private async look(
+    id: number | undefined,
+    reference: string,
+    deadline: number,
+  ): Promise<Verification | undefined> {
+    const urgent = deadline - this.deps.clock.now() < this.deps.verification.max_interval;
+    if (id !== undefined) this.deps.tally?.add(id);
     try {
-      return await this.deps.slots.run(() => this.deps.reseller.verifyTransaction(reference), {
-        ahead: true,
+      return await this.deps.slots.run(() => this.deps.reseller.verifyTransaction(reference, { urgent }), {
+        lane: "follow",
+        urgent,
       });
     } catch (error) {
       this.deps.logger.warn(

@@ -123,9 +123,24 @@ export class ResellerClient {
   }
 
   /** One verification read; a 404 means "not known yet" (providers are eventually consistent). */
-  async verifyTransaction(reference: string, signal?: AbortSignal): Promise<Verification> {
+  /**
+   * Reads a transaction. It waits at the rate limit in the lane of follow-ups, taking turns with purchases, or
+   * before them when `urgent` (its verification's deadline is near).
+   */
+  async verifyTransaction(
+    reference: string,
+    options: { signal?: AbortSignal; urgent?: boolean } = {},
+  ): Promise<Verification> {
     const path = `/public/api/transaction/${encodeURIComponent(reference)}`;
-    const spec: RequestSpec = { endpoint: "transaction", method: "GET", path, signal, expect: [404] };
+    const spec: RequestSpec = {
+      endpoint: "transaction",
+      method: "GET",
+      path,
+      signal: options.signal,
+      expect: [404],
+      lane: "follow",
+      urgent: options.urgent,
+    };
     const response = await this.http.request(spec);
     if (response.status === 404) return { found: false, raw: response.body };
     const answer = parseAnswer(transactionResponseSchema, response, this.call(spec));

@@ -1,5 +1,6 @@
 // The reseller's notifications: each debit's `webhook_response` POSTed to `notifyUrl` once the
-// transaction is final, signed (`X-Signature`: HMAC-SHA256 hex of the raw body with `notifySecret`), retried
+// transaction is final (with the time-based verify lag, `notifyLeadMs` before verify says so; with the reads-based
+// one, at once), signed (`X-Signature`: HMAC-SHA256 hex of the raw body with `notifySecret`), retried
 // on failure, and delivered `notifyDuplicates` extra times — also for purchases whose own answer was lost
 // (a 500, a reset, a hang or a gateway timeout after the debit). From its first sending the transaction is
 // final on verify too, and a failed one refunded, as the notification says.
@@ -14,7 +15,14 @@ const ATTEMPTS = 3;
 export function notifyTransaction(state: SandboxState, tx: Transaction): void {
   if (!state.options.notifyUrl) return;
   if (state.options.notifyHold) state.heldNotifications.push(tx);
-  else track(state, deliver(state, tx));
+  else if (state.options.verifyLag === "time") {
+    const wait = Math.max(0, tx.settledAt - state.options.notifyLeadMs - state.clock().getTime());
+    const signal = state.closing.signal;
+    track(
+      state,
+      delay(wait, undefined, { signal }).then(() => deliver(state, tx)),
+    );
+  } else track(state, deliver(state, tx));
 }
 
 /** Sends what is held and waits for every delivery in progress. */

@@ -22,6 +22,16 @@ export const sandboxOptionsSchema = z.strictObject({
     .optional(),
   failRate: share.optional(),
   reverseRate: share.optional(),
+  /**
+   * How verify lags behind a purchase: by the `time` since it (404 for `verifyNotFoundMs`, then `pending` until
+   * `verifyNotFoundMs + verifyPendingMs`, each transaction's lag stretched or shrunk by up to `verifyLagJitter`),
+   * as a real provider's does; or counted in `reads` (404 for the first `verifyNotFoundPolls` reads, `pending`
+   * for the next `verifyPendingPolls`), which tests use to settle in a few milliseconds.
+   */
+  verifyLag: z.enum(["time", "reads"]).optional(),
+  verifyNotFoundMs: count.optional(),
+  verifyPendingMs: count.optional(),
+  verifyLagJitter: share.optional(),
   verifyNotFoundPolls: count.optional(),
   verifyPendingPolls: count.optional(),
   pageShape: z.enum(["laravel", "bare"]).optional(),
@@ -63,6 +73,11 @@ export const sandboxOptionsSchema = z.strictObject({
    * its own not-found and pending reads are over): a provider's verify lags its own notifications too.
    */
   notifiedPendingPolls: count.optional(),
+  /**
+   * With the time-based lag, a notification is sent when its transaction settles, this long before verify says
+   * so (a provider's verify may lag its own notifications).
+   */
+  notifyLeadMs: count.optional(),
   faults: faultConfigSchema.optional(),
   /** Answers the reseller gets wrong on purpose (see lies.ts); replaced whole when set. */
   lies: liesSchema.optional(),
@@ -91,6 +106,10 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   walletBalance: "1000000.00",
   failRate: 0,
   reverseRate: 0,
+  verifyLag: "time",
+  verifyNotFoundMs: 1000,
+  verifyPendingMs: 2000,
+  verifyLagJitter: 0.2,
   verifyNotFoundPolls: 1,
   verifyPendingPolls: 1,
   pageShape: "laravel",
@@ -110,6 +129,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   notifyDuplicates: 1,
   notifyHold: false,
   notifiedPendingPolls: 1,
+  notifyLeadMs: 0,
 };
 
 /** Validates options from code or the admin endpoint; throws an Error listing every problem. */

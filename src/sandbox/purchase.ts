@@ -51,6 +51,9 @@ function drawOutcome(state: SandboxState): FinalStatus {
 }
 
 function accept(state: SandboxState, networkId: string, plan: SandboxPlan, phone: string): Transaction {
+  const { verifyNotFoundMs, verifyPendingMs, verifyLagJitter } = state.options;
+  const now = state.clock().getTime();
+  const stretch = 1 + verifyLagJitter * (2 * state.lags() - 1);
   const amountKobo = Math.round(toKobo(plan.price) * state.options.overchargeFactor);
   const tx: Transaction = {
     reference: newReference(state.transactions, state.options.lies.referenceAsNumber === true),
@@ -66,6 +69,8 @@ function accept(state: SandboxState, networkId: string, plan: SandboxPlan, phone
     refunded: false,
     notified: false,
     readsSinceNotified: 0,
+    knownAt: now + Math.round(verifyNotFoundMs * stretch),
+    settledAt: now + Math.round((verifyNotFoundMs + verifyPendingMs) * stretch),
   };
   state.transactions.set(tx.reference, tx);
   debitWallet(state, tx);

@@ -4,7 +4,7 @@ import { setMaxListeners } from "node:events";
 import type { FaultConfig } from "./fault-config.js";
 import { toKobo } from "./kobo.js";
 import type { ResolvedOptions } from "./options.js";
-import { createPrng, type Prng } from "./prng.js";
+import { createNamedPrng, createPrng, type Prng } from "./prng.js";
 import type { Debit, Refund, RequestLogEntry, WebsiteMutation } from "./records.js";
 import type { Transaction } from "./transactions.js";
 import { createWebsiteStore, type WebsiteStore } from "./website-store.js";
@@ -33,6 +33,8 @@ export interface SandboxState {
   faultStreams: Map<string, Prng>;
   /** Draws the final status of each accepted purchase. */
   outcomes: Prng;
+  /** Draws how much each transaction's time-based verify lag is stretched or shrunk. */
+  lags: Prng;
   /** The analytics API's throttle window, once a request opened one. */
   throttle?: ThrottleWindow;
   /** Notifications kept back while `notifyHold` is set. */
@@ -58,6 +60,7 @@ export function createState(initial: ResolvedOptions, faults: FaultConfig, clock
     faults,
     faultStreams: new Map(),
     outcomes: createPrng(initial.seed),
+    lags: createNamedPrng(initial.seed, "verify-lag"),
     heldNotifications: [],
     deliveries: new Set(),
     closing: closingController(),
@@ -84,6 +87,7 @@ export function resetState(state: SandboxState, options: ResolvedOptions, faults
   state.faults = faults;
   state.faultStreams = new Map();
   state.outcomes = createPrng(options.seed);
+  state.lags = createNamedPrng(options.seed, "verify-lag");
   state.throttle = undefined;
   state.heldNotifications = [];
 }

@@ -24,6 +24,9 @@ export interface Transaction {
   notified: boolean;
   /** Verify reads since the notification was sent (`notifiedPendingPolls` of them answer pending). */
   readsSinceNotified: number;
+  /** With the time-based lag (epoch ms): verify answers 404 before `knownAt`, pending before `settledAt`. */
+  knownAt: number;
+  settledAt: number;
 }
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";

@@ -1,11 +1,13 @@
-// The reseller's verify endpoint, eventually consistent: a new reference is unknown for the first
-// `verifyNotFoundPolls` calls, pending for the next `verifyPendingPolls`, then final. Once the reseller has sent
-// its notification (it notifies final transactions) the reference is known, but verify still lags it: pending for
-// `notifiedPendingPolls` more calls, then final (sooner when its own polls are over). A failed or reversed
-// transaction is refunded the first time a verify or the notification reveals it.
+// The reseller's verify endpoint, eventually consistent. By default its lag is time since the purchase: a new
+// reference is unknown until the transaction's `knownAt`, pending until its `settledAt`, then final, however
+// often it is read. With `verifyLag: "reads"` the lag is counted in reads instead: unknown for the first
+// `verifyNotFoundPolls` calls, pending for the next `verifyPendingPolls`, then final; once the reseller has sent
+// its notification the reference is known, but verify still lags it: pending for `notifiedPendingPolls` more
+// calls, then final (sooner when its own polls are over). A failed or reversed transaction is refunded the first
+// time a verify or the notification reveals it.
 import { answerText } from "./lies.js";
 import type { Call, Reply } from "./route.js";
-import { transactionView, type VisibleStatus } from "./transactions.js";
+import { type Transaction, transactionView, type VisibleStatus } from "./transactions.js";
 import { refundOnce } from "./wallet.js";
 
 const NOT_FOUND: Reply = { status: 404, body: { status: false, message: "Transaction not found." } };
@@ -15,14 +17,9 @@ export function verifyTransaction({ state, params }: Call): Reply {
   if (!tx) return NOT_FOUND;
   tx.verifyCalls += 1;
   if (tx.notified) tx.readsSinceNotified += 1;
-  const { verifyNotFoundPolls, verifyPendingPolls, notifiedPendingPolls } = state.options;
-  if (!tx.notified && tx.verifyCalls <= verifyNotFoundPolls) return NOT_FOUND;
-  const caughtUp = tx.notified && tx.readsSinceNotified > notifiedPendingPolls;
-  let status: VisibleStatus = "pending";
-  if (caughtUp || tx.verifyCalls > verifyNotFoundPolls + verifyPendingPolls) {
-    status = tx.finalStatus;
-    if (status !== "success") refundOnce(state, tx);
-  }
+  const status = visibleStatus(state, tx);
+  if (status === undefined) return NOT_FOUND;
+  if (status !== "pending" && status !== "success") refundOnce(state, tx);
   const body = lie(state.options.verifyLie, {
     status: true,
     data: { transaction: transactionView(tx, status) },
@@ -32,6 +29,19 @@ export function verifyTransaction({ state, params }: Call): Reply {
     body,
     text: answerText({ referenceAsNumber: state.options.lies.referenceAsNumber }, body),
   };
+}
+
+/** What verify shows of `tx` now (after counting this read); undefined: not found yet. */
+function visibleStatus(state: Call["state"], tx: Transaction): VisibleStatus | undefined {
+  if (state.options.verifyLag === "time") {
+    const now = state.clock().getTime();
+    if (now < tx.knownAt) return undefined;
+    return now < tx.settledAt ? "pending" : tx.finalStatus;
+  }
+  const { verifyNotFoundPolls, verifyPendingPolls, notifiedPendingPolls } = state.options;
+  if (!tx.notified && tx.verifyCalls <= verifyNotFoundPolls) return undefined;
+  const caughtUp = tx.notified && tx.readsSinceNotified > notifiedPendingPolls;
+  return caughtUp || tx.verifyCalls > verifyNotFoundPolls + verifyPendingPolls ? tx.finalStatus : "pending";
 }
 
 /** A dishonest provider's verify answer: about another purchase, or a success that is not one. */

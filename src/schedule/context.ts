@@ -5,6 +5,7 @@ import type { Clock } from "../clock.js";
 import type { Config } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import type { Logger } from "../log/logger.js";
+import type { PurchaseDeps } from "../purchases/executor.js";
 import type { ResellerClient } from "../reseller/client.js";
 import type { DaemonMetrics } from "../server/metrics.js";
 import type { WorkTracker } from "./work-tracker.js";
@@ -25,4 +26,6 @@ export interface DaemonContext {
   signal: AbortSignal;
   /** Work in progress, awaited by a graceful stop. */
   work: WorkTracker;
+  /** What the verifications of every run share (learned settle times, the wait for notifications, read counts). */
+  verifying?: PurchaseDeps["verifying"];
 }

@@ -42,6 +42,7 @@ export class PurchaseRuns {
         clock: ctx.clock,
         actor: ctx.replica,
         gate,
+        verifying: ctx.verifying,
       },
       {
         jobName: options.jobName,

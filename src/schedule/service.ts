@@ -12,6 +12,9 @@ import type { Logger } from "../log/logger.js";
 import { readOutboxStats } from "../notify/read.js";
 import { NotificationBacklog } from "../purchases/notification-backlog.js";
 import { notificationDeps } from "../purchases/notifications.js";
+import { SettleTimes, settleBounds } from "../purchases/settle-times.js";
+import { SettleWatch } from "../purchases/settle-watch.js";
+import { VerifyReadTally } from "../purchases/verifier.js";
 import { startHealthServer } from "../server/health.js";
 import { readLedgerStats } from "../server/ledger-stats.js";
 import { DaemonMetrics } from "../server/metrics.js";
@@ -55,6 +58,11 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
     await Promise.allSettled([clients.reseller.close(), clients.analytics.close()]);
     await database?.close().catch(() => {});
   };
+  // Shared by the verifications of every run and of the notifications of this replica.
+  const verifying: NonNullable<DaemonContext["verifying"]> = {
+    settleTimes: new SettleTimes(settleBounds(config.verification)),
+    tally: new VerifyReadTally((reads) => metrics.verified(reads)),
+  };
   let backlog: NotificationBacklog | undefined;
   const notifications = () => {
     if (!backlog && database)
@@ -65,8 +73,12 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
           config,
           logger,
           clock: options.clock,
+          tally: verifying.tally,
         }),
-        (result) => metrics.notification(result.outcome),
+        (result) => {
+          metrics.notification(result.outcome);
+          verifying.watch?.poke();
+        },
       );
     return backlog;
   };
@@ -115,6 +127,8 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
       });
       if (!database) return { clean: true };
       readiness.connected(database);
+      // Where notifications are received, a purchase's first read waits for one (it may reach another replica).
+      if (webhook) verifying.watch = new SettleWatch(database.db, options.clock);
       const processing = notifications();
       if (webhook && processing) {
         passes = new NotificationPasses({
@@ -126,7 +140,7 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
         });
         passes.start();
       }
-      return await runConnected(options, { ...clients, database, metrics }, readiness, stop);
+      return await runConnected(options, { ...clients, database, metrics, verifying }, readiness, stop);
     } finally {
       await server.close();
     }
@@ -138,7 +152,7 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
 
 async function runConnected(
   options: ServiceOptions,
-  parts: Pick<DaemonContext, "database" | "reseller" | "analytics" | "metrics">,
+  parts: Pick<DaemonContext, "database" | "reseller" | "analytics" | "metrics" | "verifying">,
   readiness: Readiness,
   stop: AbortSignal,
 ): Promise<ServiceOutcome> {

@@ -133,6 +133,12 @@ export class DaemonMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
+  private readonly verifyReads = new Histogram({
+    name: "topsync_verify_reads_per_purchase",
+    help: "Verify reads each purchase took from its answer to its settlement, counted by the replica that settled it.",
+    buckets: [0, 1, 2, 3, 4, 6, 10, 20],
+    registers: [this.registry],
+  });
   private readonly fires = new Counter({
     name: "topsync_fires_total",
     help: "Fires seen by this replica: run, failed, skipped (catch-up), overlap, not_elected, coordinator_error, missed.",
@@ -295,6 +301,11 @@ export class DaemonMetrics {
 
   fire(job: string, result: FireResult, count = 1): void {
     this.fires.inc({ job, result }, count);
+  }
+
+  /** A purchase settled (or given up on) here after `reads` verify reads. */
+  verified(reads: number): void {
+    this.verifyReads.observe(reads);
   }
 
   notification(outcome: "matched" | "settled" | "unmatched" | "rejected"): void {

@@ -28,7 +28,7 @@ let dir: string;
 const plan = { network: "MTN", plan_id: "102" };
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 61 });
+  sandbox = await startSandbox({ verifyLag: "reads", seed: 61 });
   const created = await createPostgresDatabase();
   drop = created.drop;
   ({ file, dir } = writeConfigFile(sandbox, created.url, {

@@ -18,7 +18,7 @@ let dir: string;
 let preload: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 7 });
+  sandbox = await startSandbox({ verifyLag: "reads", seed: 7 });
   const created = await createPostgresDatabase();
   drop = created.drop;
   ({ file, dir } = writeConfigFile(sandbox, created.url, {

@@ -42,7 +42,12 @@ let sandbox: Sandbox;
 let database: { url: string; drop: () => Promise<void> };
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 5, verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+  sandbox = await startSandbox({
+    verifyLag: "reads",
+    seed: 5,
+    verifyNotFoundPolls: 0,
+    verifyPendingPolls: 0,
+  });
 });
 afterAll(() => sandbox.close());
 beforeEach(async () => {

@@ -10,7 +10,7 @@ let env: Record<string, string>;
 const dir = mkdtempSync(join(tmpdir(), "topsync-cli-"));
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ verifyLag: "reads" });
   env = sandboxEnv(sandbox);
 });
 afterAll(() => sandbox.close());

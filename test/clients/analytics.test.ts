@@ -10,7 +10,7 @@ let sandbox: Sandbox;
 let client: AnalyticsClient;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ analyticsApiKey: "ak-test-SECRET-0002" });
+  sandbox = await startSandbox({ verifyLag: "reads", analyticsApiKey: "ak-test-SECRET-0002" });
   client = analyticsFor(sandbox);
 });
 afterAll(async () => {

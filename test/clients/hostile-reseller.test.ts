@@ -19,7 +19,12 @@ let sandbox: Sandbox;
 let client: ResellerClient;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 5, verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+  sandbox = await startSandbox({
+    verifyLag: "reads",
+    seed: 5,
+    verifyNotFoundPolls: 0,
+    verifyPendingPolls: 0,
+  });
   client = resellerFor(sandbox);
 });
 afterAll(async () => {

@@ -13,7 +13,7 @@ let sandbox: Sandbox;
 let client: ResellerClient;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 3, apiKey: "rk-test-SECRET-0001" });
+  sandbox = await startSandbox({ verifyLag: "reads", seed: 3, apiKey: "rk-test-SECRET-0001" });
   client = resellerFor(sandbox);
 });
 afterAll(async () => {

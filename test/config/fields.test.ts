@@ -27,6 +27,8 @@ describe("durations", () => {
       timeout: 5_400_000,
       max_interval: 1500,
       horizon: 7 * 86_400_000,
+      learn_settle: true,
+      notification_wait: 30_000,
     });
   });
 

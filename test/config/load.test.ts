@@ -33,6 +33,8 @@ describe("a valid config", () => {
       timeout: 600_000,
       max_interval: 30_000,
       horizon: 72 * 3_600_000,
+      learn_settle: true,
+      notification_wait: 30_000,
     });
     expect(config.purchases).toEqual([]);
     expect(config.intake).toEqual({ enabled: true, poll_interval: 30_000, batch_size: 500 });

@@ -18,7 +18,7 @@ const job = (extra: Record<string, unknown>) => ({
 describe("topsync run with bad input", () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 3 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 3 });
   });
   afterAll(() => sandbox.close());
 

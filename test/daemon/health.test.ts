@@ -23,7 +23,7 @@ import { expectPromtoolClean, parsePrometheus, sampleValue } from "./prometheus.
 describe("health and metrics of topsync run", () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 9 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 9 });
   });
   afterAll(() => sandbox.close());
 

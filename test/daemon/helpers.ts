@@ -139,7 +139,7 @@ export function useLedger(options: SandboxOptions): LedgerFixture {
   const fixture = {} as LedgerFixture;
   let drop: () => Promise<void> = async () => {};
   beforeAll(async () => {
-    fixture.sandbox = await startSandbox(options);
+    fixture.sandbox = await startSandbox({ verifyLag: "reads", ...options });
     const created = await createPostgresDatabase();
     drop = created.drop;
     fixture.url = created.url;

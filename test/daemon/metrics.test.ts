@@ -106,4 +106,15 @@ describe("daemon metrics", () => {
     metrics.setLedger(undefined, config as never);
     await expectPromtoolClean((await scrape(metrics)).text);
   });
+
+  it("counts verify reads per purchase in a histogram", async () => {
+    const metrics = new DaemonMetrics(config as never);
+    for (const reads of [1, 1, 2, 0]) metrics.verified(reads);
+    const { text, exposition } = await scrape(metrics);
+    expect(exposition.types.get("topsync_verify_reads_per_purchase")).toBe("histogram");
+    expect(sampleValue(exposition, "topsync_verify_reads_per_purchase_count")).toBe(4);
+    expect(sampleValue(exposition, "topsync_verify_reads_per_purchase_sum")).toBe(4);
+    expect(sampleValue(exposition, "topsync_verify_reads_per_purchase_bucket", { le: "1" })).toBe(3);
+    await expectPromtoolClean(text);
+  });
 });

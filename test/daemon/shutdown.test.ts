@@ -18,7 +18,7 @@ import {
 describe("stopping topsync run", () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 6 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 6 });
   });
   afterAll(() => sandbox.close());
 

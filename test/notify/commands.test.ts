@@ -65,7 +65,7 @@ async function freePort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 4 });
+  sandbox = await startSandbox({ verifyLag: "reads", seed: 4 });
   ({ url, drop } = await createPostgresDatabase());
   smtpPort = await freePort();
   smtp = new SMTPServer({

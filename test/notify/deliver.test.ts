@@ -32,7 +32,7 @@ let reseller: ResellerClient;
 const notifiers: Notifier[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 9 });
+  sandbox = await startSandbox({ verifyLag: "reads", seed: 9 });
 });
 afterAll(() => sandbox.close());
 beforeEach(async () => {

@@ -21,7 +21,7 @@ describe.each(DB_KINDS)("the notification outbox on %s", (kind) => {
   let reseller: ResellerClient;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 5 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 5 });
   });
   afterAll(() => sandbox.close());
   beforeEach(async () => {

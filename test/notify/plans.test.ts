@@ -13,7 +13,7 @@ describe("notifications of saved plans", { timeout: 120_000 }, () => {
   let ledger: Ledger;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 8 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 8 });
     ledger = await openLedgerFor("postgres", sandbox, {
       purchases: [{ name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(5) }],
       approvals: {

@@ -6,7 +6,7 @@ import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 2 });
+  sandbox = await startSandbox({ verifyLag: "reads", seed: 2 });
 });
 afterAll(() => sandbox.close());
 

@@ -28,7 +28,7 @@ let reseller: ResellerClient;
 const notifiers: Notifier[] = [];
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 13 });
+  sandbox = await startSandbox({ verifyLag: "reads", seed: 13 });
 });
 afterAll(() => sandbox.close());
 beforeEach(async () => {

@@ -26,7 +26,7 @@ describe.each(DB_KINDS)("apply of a purchase plan (%s)", { timeout: 180_000 }, (
   const team = mtnPhones(6, 100);
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 11 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 11 });
     ledger = await openLedgerFor(kind, sandbox, {
       purchases: [{ name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: team }],
     });
@@ -102,7 +102,7 @@ describe("apply refuses what is not the plan as saved", { timeout: 120_000 }, ()
   let ledger: Ledger;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 12 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 12 });
     ledger = await openLedgerFor("postgres", sandbox, {});
     await ledger.cli(["migrate"]);
   });

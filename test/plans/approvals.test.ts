@@ -19,7 +19,7 @@ describe("approvals", { timeout: 120_000 }, () => {
   let fire = 0;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 14 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 14 });
     ledger = await openLedgerFor("postgres", sandbox, {});
     for (const name of ["ada", "bola", "cara"]) {
       const out = join(ledger.dir, `${name}.key`);

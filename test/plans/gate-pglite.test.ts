@@ -10,7 +10,7 @@ describe("the approval gate on PGlite", { timeout: 180_000 }, () => {
   let ledger: Ledger;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 18 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 18 });
     ledger = await openLedgerFor("pglite", sandbox, {});
   });
   afterAll(async () => {

@@ -28,7 +28,7 @@ describe("the approval gate", { timeout: 120_000 }, () => {
   let settings: Record<string, unknown>;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 15 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 15 });
     ledger = await openLedgerFor("postgres", sandbox, {});
     key = join(ledger.dir, "ada.key");
     const made = await runCli(["--json", "keys", "new", "--as", "ada", "--out", key]);

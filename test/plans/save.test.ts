@@ -14,7 +14,7 @@ describe.each(DB_KINDS)("saving a purchase plan (%s)", { timeout: 120_000 }, (ki
   const team = mtnPhones(5);
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 5 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 5 });
     ledger = await openLedgerFor(kind, sandbox, {
       purchases: [
         {

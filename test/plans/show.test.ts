@@ -14,7 +14,7 @@ describe("showing saved plans", { timeout: 120_000 }, () => {
   let plan: PurchasePlan;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 13 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 13 });
     ledger = await openLedgerFor("postgres", sandbox, {
       purchases: [{ name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: team }],
       approvals: {

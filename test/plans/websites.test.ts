@@ -13,7 +13,7 @@ describe("saved website plans", { timeout: 120_000 }, () => {
   let key: string;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 17 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 17 });
     sandbox.seedWebsites([
       { domain: "kept.example.com", privacy: 1 },
       { domain: "changed.example.com", privacy: 1 },

@@ -17,7 +17,7 @@ let file: string;
 let dir: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 21 });
+  sandbox = await startSandbox({ verifyLag: "reads", seed: 21 });
   const created = await createPostgresDatabase();
   url = created.url;
   drop = created.drop;

@@ -64,7 +64,7 @@ describe("a database blip during a run", () => {
   let drop: () => Promise<void>;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 9 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 9 });
     const created = await createPostgresDatabase();
     drop = created.drop;
     const server = new URL(SERVER_URL);

@@ -32,7 +32,7 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
   let reseller: ResellerClient;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 11 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 11 });
   });
   afterAll(() => sandbox.close());
   beforeEach(async () => {
@@ -322,7 +322,7 @@ describe.each(DB_KINDS)("the rest of the classification table on %s", (kind) => 
   let test: TestDatabase;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 12 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 12 });
   });
   afterAll(() => sandbox.close());
   beforeEach(async () => {

@@ -23,7 +23,12 @@ describe.each(DB_KINDS)("a lying reseller, on %s", (kind) => {
   const clients: ResellerClient[] = [];
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 13, verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    sandbox = await startSandbox({
+      verifyLag: "reads",
+      seed: 13,
+      verifyNotFoundPolls: 0,
+      verifyPendingPolls: 0,
+    });
   });
   afterAll(() => sandbox.close());
   beforeEach(async () => {

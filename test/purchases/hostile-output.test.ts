@@ -75,7 +75,7 @@ let drop: () => Promise<void>;
 let file: string;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 16, apiKey: KEY, failRate: 1 });
+  sandbox = await startSandbox({ verifyLag: "reads", seed: 16, apiKey: KEY, failRate: 1 });
   hostile = await hostileReseller(sandbox.resellerUrl);
   const created = await createPostgresDatabase();
   url = created.url;

@@ -60,7 +60,12 @@ describe("provider notifications, on postgres", () => {
   let receiver: Receiver | undefined;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 5, verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    sandbox = await startSandbox({
+      verifyLag: "reads",
+      seed: 5,
+      verifyNotFoundPolls: 0,
+      verifyPendingPolls: 0,
+    });
   });
   afterAll(() => sandbox.close());
   beforeEach(async () => {

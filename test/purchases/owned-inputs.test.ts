@@ -18,7 +18,7 @@ describe("--fire-time", () => {
   const plan = { network: "MTN", plan_id: "101" };
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 8 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 8 });
     ({ url, drop } = await createPostgresDatabase());
     ({ file } = writeConfigFile(sandbox, url, {
       timezone: "UTC",

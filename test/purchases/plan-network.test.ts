@@ -11,7 +11,7 @@ import { resellerFor } from "../helpers/clients.js";
 let sandbox: Sandbox;
 let catalogue: Catalogue;
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 3 });
+  sandbox = await startSandbox({ verifyLag: "reads", seed: 3 });
   catalogue = await loadCatalogue(resellerFor(sandbox), createLogger({ level: "silent" }));
 });
 afterAll(() => sandbox.close());

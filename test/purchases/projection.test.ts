@@ -49,7 +49,7 @@ interface Item {
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 5 });
+  sandbox = await startSandbox({ verifyLag: "reads", seed: 5 });
   const created = await createPostgresDatabase();
   url = created.url;
   drop = created.drop;

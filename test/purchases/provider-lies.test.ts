@@ -41,7 +41,7 @@ describe.each(DB_KINDS)("a lying provider, on %s", (kind) => {
   let reseller: ResellerClient;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 3 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 3 });
   });
   afterAll(() => sandbox.close());
   beforeEach(async () => {

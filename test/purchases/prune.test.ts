@@ -291,7 +291,7 @@ describe("topsync purchases prune", () => {
   let file: string;
   let dir: string;
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 3 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 3 });
     ({ url, drop } = await createPostgresDatabase());
     ({ file, dir } = writeConfigFile(sandbox, url));
   });
@@ -350,7 +350,7 @@ describe("the prune archive file", () => {
 describe("topsync purchases prune --archive, when the disk or the process fails", () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 3 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 3 });
   });
   afterAll(async () => {
     await sandbox.close();

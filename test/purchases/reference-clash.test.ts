@@ -47,7 +47,12 @@ describe.each(DB_KINDS)("one reference, two purchases, on %s", (kind) => {
   let test: TestDatabase;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 12, verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    sandbox = await startSandbox({
+      verifyLag: "reads",
+      seed: 12,
+      verifyNotFoundPolls: 0,
+      verifyPendingPolls: 0,
+    });
   });
   afterAll(() => sandbox.close());
   beforeEach(async () => {

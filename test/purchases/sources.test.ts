@@ -15,7 +15,7 @@ import { DB_KINDS, openTestDatabase, type TestDatabase } from "../helpers/db.js"
 
 let sandbox: Sandbox;
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ verifyLag: "reads" });
 });
 afterAll(() => sandbox.close());
 

@@ -67,7 +67,7 @@ describe("purchases reconcile --statement: reading the statement", () => {
   let config: string;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 9 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 9 });
   });
   afterAll(() => sandbox.close());
   beforeEach(async () => {

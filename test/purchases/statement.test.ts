@@ -35,7 +35,12 @@ describe("purchases reconcile --statement, on postgres", () => {
   let reseller: ResellerClient;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 8, verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    sandbox = await startSandbox({
+      verifyLag: "reads",
+      seed: 8,
+      verifyNotFoundPolls: 0,
+      verifyPendingPolls: 0,
+    });
   });
   afterAll(() => sandbox.close());
   beforeEach(async () => {

@@ -26,7 +26,7 @@ let config: Config;
 const logger = createLogger({ level: "silent" });
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 11 });
+  sandbox = await startSandbox({ verifyLag: "reads", seed: 11 });
   test = await openTestDatabase("postgres");
   config = testConfig(sandbox, {
     database: { url: test.url },

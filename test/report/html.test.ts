@@ -24,7 +24,7 @@ const planFile = join(dir, "plan.html");
 
 beforeAll(async () => {
   if (!inChromium) return;
-  sandbox = await startSandbox({ seed: 3 });
+  sandbox = await startSandbox({ verifyLag: "reads", seed: 3 });
   test = await openTestDatabase("postgres");
   days = await seedLedger(test.database.db);
   const config = testConfig(sandbox, {

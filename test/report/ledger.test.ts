@@ -15,7 +15,7 @@ let test: TestDatabase;
 let config: Config;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ verifyLag: "reads" });
   test = await openTestDatabase("postgres");
   config = testConfig(sandbox, { timezone: TIME_ZONE });
 });

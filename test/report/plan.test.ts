@@ -22,7 +22,7 @@ let test: TestDatabase;
 const dir = mkdtempSync(join(tmpdir(), "topsync-plan-"));
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 5 });
+  sandbox = await startSandbox({ verifyLag: "reads", seed: 5 });
   test = await openTestDatabase("postgres");
 });
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { analytics, buy, json, MTN_1GB, reseller } from "./helpers.js";
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ verifyLag: "reads" });
 });
 afterAll(async () => {
   await sandbox.close();

@@ -9,7 +9,7 @@ import { analytics, json, MTN_1GB, reseller } from "./helpers.js";
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ verifyLag: "reads" });
 });
 afterAll(async () => {
   await sandbox.close();

@@ -5,7 +5,7 @@ import { buy, json, MTN_1GB, reseller, verify } from "./helpers.js";
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ verifyLag: "reads" });
 });
 afterAll(async () => {
   await sandbox.close();
@@ -226,6 +226,28 @@ describe("verifying a purchase", () => {
       statuses.push(result.status === 404 ? 404 : result.body.data.transaction.status);
     }
     expect(statuses).toEqual([404, 404, "success"]);
+  });
+
+  it("by default lags verify by the time since the purchase, however often it is read", async () => {
+    const readThrice = async () => {
+      const reference = (await buy(sandbox)).body.data.reference as string;
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        const result = await verify(sandbox, reference);
+        statuses.push(result.status === 404 ? 404 : result.body.data.transaction.status);
+      }
+      return statuses;
+    };
+    try {
+      sandbox.reset({ verifyLag: "time", verifyNotFoundMs: 60_000, verifyPendingMs: 0 });
+      expect(await readThrice()).toEqual([404, 404, 404]);
+      sandbox.reset({ verifyLag: "time", verifyNotFoundMs: 0, verifyPendingMs: 60_000 });
+      expect(await readThrice()).toEqual(["pending", "pending", "pending"]);
+      sandbox.reset({ verifyLag: "time", verifyNotFoundMs: 0, verifyPendingMs: 0 });
+      expect(await readThrice()).toEqual(["success", "success", "success"]);
+    } finally {
+      sandbox.reset();
+    }
   });
 
   it("refunds a failed purchase once, when verify reveals it", async () => {

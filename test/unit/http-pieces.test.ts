@@ -35,6 +35,41 @@ describe("rate limiter", () => {
   });
 });
 
+describe("rate limiter lanes", () => {
+  it("lets new work and follow-ups take turns while both wait, an urgent request first", async () => {
+    const clock = manualClock(true);
+    const limiter = new RateLimiter(10, clock);
+    const order: string[] = [];
+    const go = (name: string, options: Parameters<RateLimiter["acquire"]>[0] = {}) =>
+      limiter.acquire(options).then(() => order.push(name));
+    await limiter.acquire();
+    await Promise.all([
+      go("read 1", { lane: "follow" }),
+      go("read 2", { lane: "follow" }),
+      go("read 3", { lane: "follow" }),
+      go("buy 1"),
+      go("buy 2"),
+      go("read 4", { lane: "follow", urgent: true }),
+    ]);
+    // A backlog of reads does not hold a purchase back: one of each in turn, at 10 a second.
+    expect(order).toEqual(["read 4", "buy 1", "read 1", "buy 2", "read 2", "read 3"]);
+    expect(clock.now()).toBe(600);
+  });
+
+  it("a waiter whose signal aborts leaves the queue", async () => {
+    const clock = manualClock(true);
+    const limiter = new RateLimiter(10, clock);
+    await limiter.acquire();
+    const stop = new AbortController();
+    const gone = limiter.acquire({ signal: stop.signal, lane: "follow" });
+    const kept = limiter.acquire();
+    stop.abort(new Error("stopped"));
+    await expect(gone).rejects.toThrow("stopped");
+    await kept;
+    expect(limiter.waiting()).toBe(0);
+  });
+});
+
 describe("backoff", () => {
   it("draws full jitter under an exponential ceiling capped at the maximum", () => {
     const policy = { baseDelayMs: 100, maxDelayMs: 1000 };

@@ -67,7 +67,7 @@ describe("Semaphore", () => {
     expect(order).toEqual(["a", "b", "c"]);
   });
 
-  it("lets tasks run ahead go before the ordinary waiters, in their own arrival order", async () => {
+  it("lets follow-ups and new work take turns while both wait, and urgent tasks go first", async () => {
     const slots = new Semaphore(1);
     const holder = deferred();
     const order: string[] = [];
@@ -76,16 +76,19 @@ describe("Semaphore", () => {
     };
     const held = slots.run(() => holder.promise);
     const waiting = [
+      slots.run(task("verify 1"), { lane: "follow" }),
+      slots.run(task("verify 2"), { lane: "follow" }),
+      slots.run(task("verify 3"), { lane: "follow" }),
       slots.run(task("buy 1")),
-      slots.run(task("verify 1"), { ahead: true }),
       slots.run(task("buy 2")),
-      slots.run(task("verify 2"), { ahead: true }),
+      slots.run(task("verify 4"), { lane: "follow", urgent: true }),
     ];
     await Promise.resolve();
     expect(order).toEqual([]);
     holder.resolve();
     await Promise.all([held, ...waiting]);
-    expect(order).toEqual(["verify 1", "verify 2", "buy 1", "buy 2"]);
+    // A backlog of follow-ups does not hold new work back: one of each in turn, then what is left.
+    expect(order).toEqual(["verify 4", "buy 1", "verify 1", "buy 2", "verify 2", "verify 3"]);
     expect(slots.free).toBe(1);
   });
 });

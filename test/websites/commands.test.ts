@@ -18,7 +18,7 @@ import { changeRemotely, configFor, idOf } from "./helpers.js";
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ verifyLag: "reads" });
 });
 afterAll(() => sandbox.close());
 afterEach(() => sandbox.reset());

@@ -21,7 +21,7 @@ let test: TestDatabase;
 let proxy: AnalyticsProxy;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ verifyLag: "reads" });
   proxy = await startProxy(sandbox);
 });
 afterAll(async () => {

@@ -19,7 +19,7 @@ let sandbox: Sandbox;
 let test: TestDatabase;
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ verifyLag: "reads" });
 });
 afterAll(() => sandbox.close());
 beforeEach(async () => {
