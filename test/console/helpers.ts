@@ -26,7 +26,7 @@ export interface ConsoleFixture {
 export async function startConsoleFixture(
   consoleExtra: Record<string, unknown> = {},
 ): Promise<ConsoleFixture> {
-  const sandbox = await startSandbox({ seed: 30 });
+  const sandbox = await startSandbox({ verifyLag: "reads", seed: 30 });
   const port = await freePort();
   const jobs = [
     { name: "lost", plan: { network: "MTN", plan_id: "102" }, recipients: [LOST_PHONE] },

@@ -66,6 +66,7 @@ describe("topsync doctor", () => {
       "config",
       "timezone",
       "webhooks",
+      "console",
       "database",
       "migrations",
       "reseller",
@@ -77,7 +78,8 @@ describe("topsync doctor", () => {
     const text = await runCli(["-c", file, "doctor"]);
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^ok\s+migrations\s+every migration is applied$/m);
-    expect(text.stdout).toMatch(/^0 failed, 0 warned, 8 passed$/m);
+    expect(text.stdout).toMatch(/^ok\s+console\s+the console is off$/m);
+    expect(text.stdout).toMatch(/^0 failed, 0 warned, 9 passed$/m);
   });
 
   it("fails a wrong key naming the service, and never prints the key", async () => {

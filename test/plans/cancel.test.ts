@@ -16,7 +16,7 @@ describe.each(DB_KINDS)("purchases cancel of held purchases (%s)", { timeout: 18
   let key: string;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 27 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 27 });
     ledger = await openLedgerFor(kind, sandbox, {});
     key = join(ledger.dir, "ada.key");
     const made = await runCli(["--json", "keys", "new", "--as", "ada", "--out", key]);

@@ -18,7 +18,7 @@ describe("the approval gate over more rows than one page", { timeout: 300_000 },
   let ledger: Ledger;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 28 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 28 });
     ledger = await openLedgerFor("postgres", sandbox, {});
     const made = await runCli(["--json", "keys", "new", "--as", "ada", "--out", join(ledger.dir, "ada.key")]);
     ledger.rewrite({

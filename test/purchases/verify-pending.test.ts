@@ -31,7 +31,7 @@ describe("verification after a pending answer", () => {
   let reseller: ResellerClient;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ seed: 5 });
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 5 });
   });
   afterAll(() => sandbox.close());
   beforeEach(() => {
@@ -54,6 +54,8 @@ describe("verification after a pending answer", () => {
       reseller,
       verification: {
         initial_delay: STEP,
+        learn_settle: false,
+        notification_wait: 0,
         max_interval: 6 * STEP,
         timeout: 100 * STEP,
         horizon: 1000 * STEP,

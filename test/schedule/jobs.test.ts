@@ -24,7 +24,7 @@ let drop: () => Promise<void>;
 let database: Database;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ seed: 31 });
+  sandbox = await startSandbox({ verifyLag: "reads", seed: 31 });
   const created = await createPostgresDatabase();
   url = created.url;
   drop = created.drop;
