@@ -77,6 +77,20 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     expect((await client.get("/console/")).status).toBe(303);
   });
 
+  it("ends a session past its session_ttl: the login page again, and no data", async () => {
+    const client = new Client(f.base);
+    await client.login("vic");
+    expect((await client.get("/console/")).status).toBe(200);
+    // The session's lifetime runs out (session_ttl, 12h here): as if the clock had moved past it.
+    await f.ledger.query(
+      sql`update console_sessions set expires_at = now() - interval '1 second' where user_name = 'vic'`,
+    );
+    const after = await client.get("/console/");
+    expect(after.status).toBe(303);
+    expect(after.headers.get("location")).toBe("/console/login");
+    expect(after.body).toBe("");
+  });
+
   it("shows no phone number in full and no secret on any page", async () => {
     const client = new Client(f.base);
     await client.login("ada");
