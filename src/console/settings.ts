@@ -63,7 +63,7 @@ export function checkConsole(config: Config, configDir: string): CheckResult[] {
   }
   const results: CheckResult[] = [];
   const users = Object.keys(section.users).length;
-  const where = `${section.public_url ?? "the daemon's port"}${section.path}`;
+  const where = section.public_url ?? `${section.path} on the daemon's port`;
   if (!section.public_url)
     results.push(
       warn(

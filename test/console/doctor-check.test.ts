@@ -36,7 +36,7 @@ describe("doctor's console check", () => {
     expect(http?.message).toContain("in the clear");
     expect(
       checkConsole(
-        config(`console: { enabled: true, public_url: "https://ops.example.com", ${users} }`),
+        config(`console: { enabled: true, public_url: "https://ops.example.com/console", ${users} }`),
         dir,
       ),
     ).toEqual([
