@@ -6,13 +6,11 @@ import { inertDocument } from "../report/inert-document.js";
 import { makeLedgerReport } from "../report/ledger.js";
 import { ledgerDocument } from "../report/ledger-document.js";
 import { renderHtmlBody } from "../report/render-html.js";
-import { cronFiresBetween } from "../time/cron.js";
 import { html, type Markup, trustedMarkup } from "./html.js";
 import { driftOf } from "./page-home.js";
 import { lastFires, lastWebsitePass } from "./reads.js";
 import { actionForm, type ConsoleView, can, instant, notice, render } from "./view.js";
 
-const NEXT_SHOWN = 3;
 const LAST_SHOWN = 5;
 /** Jobs listed on one page; a config rarely has more. */
 const JOBS_SHOWN = 200;
@@ -34,7 +32,7 @@ ${jobs.length === 0 ? html`<p class="muted">No purchase job is configured.</p>` 
 ${jobs.map((job) => {
   const listing = states.get(job.name);
   const state = listing?.state ?? "active";
-  const next = nextFires(view, job);
+  const next = listing?.nextFires ?? [];
   const fires = recorded.get(job.name) ?? [];
   return html`<article class="item job" id="job-${job.name}">
 <h3>${job.name} &middot; <span class="state state-${state}">${job.enabled ? state : "disabled in config"}</span></h3>
@@ -69,23 +67,6 @@ function jobForms(view: ConsoleView, name: string, state: string, byConfig: bool
       html``,
     );
   return "";
-}
-
-function nextFires(view: ConsoleView, job: ConsoleView["config"]["purchases"][number]): Date[] {
-  if (!job.enabled) return [];
-  if (job.at) return job.at > view.now ? [job.at] : [];
-  if (!job.schedule) return [];
-  try {
-    return cronFiresBetween(
-      job.schedule,
-      job.timezone ?? view.config.timezone,
-      view.now,
-      new Date(view.now.getTime() + 4 * 366 * 86_400_000),
-      NEXT_SHOWN,
-    );
-  } catch {
-    return [];
-  }
 }
 
 export async function websitesPage(view: ConsoleView): Promise<string> {
