@@ -14,6 +14,8 @@ import { insertPurchases } from "../dist/purchases/ledger.js";
 import { CLI, createDatabase, machine, PEAK_RSS_ON_EXIT, startSandboxProcess, writeSection } from "./lib.js";
 
 const COUNT = Number(process.env.BENCH_RSS_COUNT ?? 100_000);
+/** Which databases to measure: BENCH_RSS_KINDS=pglite (or postgres) runs one; both by default. */
+const KINDS = (process.env.BENCH_RSS_KINDS ?? "postgres,pglite").split(",");
 const TARGET_MB = 200;
 
 const dir = mkdtempSync(join(tmpdir(), "topsync-bench-memory-"));
@@ -104,7 +106,7 @@ async function measure(kind) {
 
 const results = [];
 try {
-  for (const kind of ["postgres", "pglite"]) {
+  for (const kind of KINDS) {
     const result = await measure(kind);
     results.push(result);
     console.log(

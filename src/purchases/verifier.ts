@@ -115,6 +115,8 @@ export interface ResumableRow {
 
 export class Verifier {
   private readonly tasks = new Set<Promise<void>>();
+  /** Who waits for the next verification to end (`drain`). */
+  private readonly waiters = new Set<() => void>();
 
   constructor(private readonly deps: VerifierDeps) {}
 
@@ -140,6 +142,7 @@ export class Verifier {
     void running.finally(() => {
       this.tasks.delete(running);
       tally?.unfollow(task.id);
+      for (const wake of [...this.waiters]) wake();
     });
   }
 
@@ -209,7 +212,25 @@ export class Verifier {
 
   /** Waits for every verification in progress (stops waiting early when `signal` aborts). */
   async drain(signal?: AbortSignal): Promise<void> {
-    while (this.tasks.size > 0 && !signal?.aborted) await Promise.race(this.tasks);
+    while (this.tasks.size > 0 && !signal?.aborted) await this.nextEnd(signal);
+  }
+
+  /**
+   * Resolves when a verification ends or `signal` aborts. Not `Promise.race(this.tasks)`: a race attaches a reaction
+   * to every task, which stays until that task ends, so draining n verifications that way holds some n²/2 promises
+   * (a run on the embedded database, whose writes are slower than the reads, held 600,000 of them and grew to
+   * 900 MB over 20,000 purchases).
+   */
+  nextEnd(signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        this.waiters.delete(wake);
+        signal?.removeEventListener("abort", wake);
+        resolve();
+      };
+      this.waiters.add(wake);
+      signal?.addEventListener("abort", wake, { once: true });
+    });
   }
 
   /**

@@ -94,6 +94,41 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
     expect(succeeded!.response).toContain(submitted!.reference);
   });
 
+  it("claims no more while as many purchases as its cap still verify, and buys them all", async () => {
+    const phones = MTN_NUMBERS(20);
+    await insertPurchases(
+      test.database.db,
+      phones.map((p) => purchase(p)),
+      "test",
+    );
+    const config = testConfig(sandbox);
+    // Verification slower than buying: each purchase is first read 60 ms after its answer.
+    config.verification.initial_delay = 60;
+    let most = 0;
+    let watching = true;
+    const watch = (async () => {
+      while (watching) {
+        const [row] = await rows<{ n: number }>(
+          test.database.db,
+          sql`select count(*)::int as n from purchases where state in ('submitting', 'submitted')`,
+        );
+        most = Math.max(most, row!.n);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    })();
+    const summary = await executePurchases(
+      { database: test.database, reseller, config, logger: silentLogger() },
+      { concurrency: 2, verifyingCap: 3 },
+    );
+    watching = false;
+    await watch;
+    expect(summary.succeeded).toBe(20);
+    expect(sandbox.debits()).toHaveLength(20);
+    // At most the cap verifying and one claim's worth (twice the concurrency) on its way.
+    expect(most).toBeGreaterThan(0);
+    expect(most).toBeLessThanOrEqual(3 + 4);
+  });
+
   it("with a feed, waits for rows still being written and buys them too, however late they come", async () => {
     await insertPurchases(
       test.database.db,
