@@ -90,14 +90,24 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     : openPglite(options.pgliteDir ?? "./.topsync/pglite");
 }
 
+/**
+ * postgres.js reads the server's array types on every new connection (`fetch_types`), one round trip before the
+ * connection's first statement, so that it can parse array columns into JavaScript arrays and send arrays as
+ * parameters. topsync does neither: arrays travel as text literals cast in the statement (`any($1::bigint[])`,
+ * idArray), and no statement returns an array column (drizzle would parse one from its text if one did).
+ */
+const FETCH_TYPES = false;
+
 async function openPostgres(url: string, max: number): Promise<Database> {
   const client = postgres(url, {
     max,
+    fetch_types: FETCH_TYPES,
     onnotice: () => {},
     connection: SESSION_SETTINGS,
   });
   const hot = postgres(url, {
     max,
+    fetch_types: FETCH_TYPES,
     onnotice: () => {},
     connection: HOT_PATH_SETTINGS,
   });
@@ -130,7 +140,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     postgres(url, {
       max: 1,
       max_lifetime: null,
-      fetch_types: false,
+      fetch_types: FETCH_TYPES,
       onnotice: () => {},
       connection: SESSION_SETTINGS,
     });

@@ -102,6 +102,12 @@ export interface RunOptions {
   retryWaitMs?: number;
   onProgress?: (progress: RunProgress) => void;
   catalogue?: Catalogue;
+  /**
+   * Settles once the run may claim: the rows it is to take are in the ledger (the first of them, while the rest
+   * are written). The run prepares meanwhile (its liveness lock, today's budget row, its reads of the ledger) and
+   * claims nothing before. A rejection ends the run there, before its first claim, with that error.
+   */
+  ready?: Promise<void>;
   /** Re-check `submitted`/`unverified` rows earlier runs left (default true; the daemon sweeps on its own timer). */
   resumeVerification?: boolean;
   /**
@@ -233,7 +239,7 @@ class PurchaseRun {
     // time, the connections `Database.warm` opened) today's budget row, then the plans charged above their price
     // and the verifications earlier runs left. The latter are resumed once the lock is held.
     const { database } = this.deps;
-    const [lock, catalogue, ledger] = await Promise.allSettled([
+    const [lock, catalogue, ledger, ready] = await Promise.allSettled([
       this.liveness.start(),
       this.options.catalogue ?? loadCatalogue(this.deps.reseller, this.deps.logger),
       ensureBudgetDay(database, new Date(this.clock.now()), this.deps.config.timezone, this.ensuredDays).then(
@@ -244,7 +250,13 @@ class PurchaseRun {
             this.settleTimes.seed(database, this.clock.now()),
           ]),
       ),
+      this.options.ready,
     ]);
+    if (ready.status === "rejected") {
+      // Nothing was claimed: the run ends without a trace (its heartbeat row and lock go) and its caller says why.
+      await this.liveness.stop();
+      throw ready.reason;
+    }
     try {
       if (lock.status === "rejected") throw lock.reason;
       if (catalogue.status === "rejected") throw catalogue.reason;

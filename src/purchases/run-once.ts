@@ -261,7 +261,7 @@ export async function runPurchasePass(
   }
   // The purchases start as soon as the fires' first rows are in the ledger; the rest are written meanwhile
   // (a fire is written in batches) and the run looks at the queue again as each batch is in, and ends only after
-  // the last. A failure before any fire's rows are in stops the pass before it buys anything, as before.
+  // the last. A failure before any fire's rows are in stops the pass before it claims anything.
   const feed = new RowFeed();
   const preparing = prepareRun(database, config, {
     now: request.now,
@@ -286,16 +286,25 @@ export async function runPurchasePass(
     },
     () => undefined,
   );
-  await feed.first;
   // The approval gate weighs a run whole: with rules configured, buying starts once every row of it is written.
   const whole = gateRequired(config);
-  if (feed.failed || whole) await preparing;
-  const catalogue = await cataloguing;
+  // The run gets ready to buy (its liveness lock, today's budget row, its reads) while the first rows are
+  // written, and claims once they are in.
+  const ready = feed.first.then(() => (feed.failed || whole ? preparing.then(() => undefined) : undefined));
+  ready.catch(() => undefined); // the run's to report; observed here for a pass that fails before its run starts
   let summary: RunSummary;
   try {
+    const catalogue = await cataloguing;
     summary = await executeAndRecord(
       { ...deps, actor },
-      { ...runOptions, jobName: request.job?.name, forceJob, catalogue, feed: whole ? undefined : feed },
+      {
+        ...runOptions,
+        jobName: request.job?.name,
+        forceJob,
+        catalogue,
+        ready,
+        feed: whole ? undefined : feed,
+      },
     );
   } finally {
     // Never leave the writing of a fire behind (its statements would meet a closed connection).

@@ -200,6 +200,8 @@ describe("a fire written in batches while it is bought", () => {
 describe("a recipients file with bad rows", () => {
   it("is reported by line number with exit 65, and nothing from it is queued", async () => {
     const before = await count();
+    const runs = sql`select count(*)::int as n from purchase_runs`;
+    const runsBefore = await query<{ n: number }>(runs);
     const result = await runCli(["-c", file, "purchases", "run", "--job", "badfile", "--now"]);
     expect(result.code).toBe(65);
     expect(result.stderr).toContain("bad.csv: 2 bad rows, nothing from this file was queued");
@@ -207,6 +209,8 @@ describe("a recipients file with bad rows", () => {
     expect(result.stderr).toContain('line 4: ported must be true or false, got "maybe"');
     expect(await count()).toBe(before);
     expect(posts()).toBe(0);
+    // The run got ready to buy while the fire was being written; it ended without a trace when the writing failed.
+    expect(await query<{ n: number }>(runs)).toEqual(runsBefore);
   });
 });
 
