@@ -38,7 +38,7 @@ function median(args, env) {
 }
 
 const compileOnly = `const fs=require("fs");WebAssembly.compile(fs.readFileSync(${JSON.stringify(wasmFile)})).then(()=>{})`;
-const openOnly = `const {PGlite}=require(${JSON.stringify(pglite)});(async()=>{const db=new PGlite(${JSON.stringify(pgliteDir)},{startParams:[...PGlite.defaultStartParams,"-c","shared_buffers=16MB"]});await db.waitReady;await db.query("select count(*) from purchases");await db.close();})()`;
+const openOnly = (flags) => `require("node:v8").setFlagsFromString(${JSON.stringify(flags)});const {PGlite}=require(${JSON.stringify(pglite)});(async()=>{const db=new PGlite(${JSON.stringify(pgliteDir)},{startParams:[...PGlite.defaultStartParams,"-c","shared_buffers=16MB"]});await db.waitReady;await db.query("select count(*) from purchases");await db.close();})()`;
 
 const rows = [];
 let shmem = "";
@@ -66,8 +66,12 @@ database: ${database}
   rows.push(["`node -e 0`", median(["-e", "0"])]);
   rows.push(["node, having compiled PGlite's WebAssembly module (9 MB)", median(["-e", compileOnly])]);
   rows.push([
-    "PGlite started on a migrated folder (shared_buffers 16 MB), one query",
-    median(["-e", openOnly]),
+    "PGlite started on a migrated folder (shared_buffers 16 MB), one query; V8 compiles it twice (Liftoff, then TurboFan), its default",
+    median(["-e", openOnly("")]),
+  ]);
+  rows.push([
+    "the same, compiled by Liftoff only (as topsync opens it, src/db/client.ts)",
+    median(["-e", openOnly("--liftoff-only")]),
   ]);
   rows.push([
     "`topsync purchases list` on that folder",
@@ -94,17 +98,16 @@ ${rows.map(([what, r]) => `| ${what} | ${r.median.toFixed(0)} MB (${r.min.toFixe
 
 PostgreSQL's own shared memory inside PGlite (\`pg_shmem_allocations\`) is ${shmem}, 16 MB of it the page cache.
 
-So the embedded database costs some 140 MB before a command does anything: about 23 MB for V8's code of the 9 MB
-module, the rest PostgreSQL starting inside its WebAssembly memory (its data and code tables, its catalogue caches,
-the files PGlite unpacks at start, and its shared memory), memory WebAssembly cannot give back to the system. Any
-command on it starts near 200 MB, the target itself, so no run on the embedded database can stay under 200 MB;
-what a run adds on top (its JavaScript heap, and the WebAssembly pages PostgreSQL touches as it works, never
-returned) comes on top of that floor. What was tried, each measured on this machine: the module declares 128 MB of
-initial memory and refuses less (\`initialMemory\`: "memory import 0 is smaller than initial 2048"), and
-untouched pages cost nothing anyway; PostgreSQL's settings (\`shared_buffers\` down to 1 MB, \`work_mem\`,
-\`temp_buffers\`, \`wal_buffers\`, \`max_connections\` and the replication slots, whose shared memory is 2 MB
-of the ${shmem}) move the floor by less than this machine's noise (some 10 MB run to run); V8's WebAssembly options
-(lazy compilation, no tier-up, TurboFan only) change nothing measurable. PostgreSQL (the server) is the answer for
-queues of this size; the embedded database suits small ledgers and trying topsync out.
+What it costs is V8's code for the 9 MB module and PostgreSQL starting inside its WebAssembly memory (its data and
+code tables, its catalogue caches, the files PGlite unpacks at start, its shared memory), memory WebAssembly cannot
+give back to the system. By default V8 compiles the module twice: at once with its baseline compiler (Liftoff), then
+again with its optimising compiler (TurboFan) on background threads, whose working memory stays in the process's
+malloc arenas for good; topsync compiles it with Liftoff only, which also leaves both cores to the command while it
+starts (the two rows above). What else was tried, each measured on this machine: the module declares 128 MB of
+initial memory and refuses less (\`initialMemory\`: "memory import 0 is smaller than initial 2048"), and untouched
+pages cost nothing anyway; PostgreSQL's settings (\`shared_buffers\` down to 1 MB, \`work_mem\`, \`temp_buffers\`,
+\`wal_buffers\`, \`max_connections\` and the replication slots, whose shared memory is 2 MB of the ${shmem}) move
+the floor by less than this machine's noise (some 10 MB run to run); lazy compilation and no tier-up change nothing
+measurable; \`MALLOC_ARENA_MAX=1\` saves some 15 MB with TurboFan and nothing with Liftoff only.
 `,
 );
