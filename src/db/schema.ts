@@ -201,6 +201,79 @@ export const purchaseLatencyRollups = pgTable(
 );
 
 /**
+ * What a report's states and days sections read of sealed days: purchase_rollups summed over all but the bucket,
+ * state and budget day (a few rows a day instead of hundreds), written with them by `topsync_seal_rollups`.
+ */
+export const purchaseDayRollups = pgTable(
+  "purchase_day_rollups",
+  {
+    bucket: at("bucket").notNull(), // as in purchase_rollups: the UTC day, or the minute of a sent purchase without a budget day
+    state: text("state").notNull(),
+    budget_day: text("budget_day").notNull(),
+    purchases: bigint("purchases", { mode: "number" }).notNull(),
+    amount: numeric("amount").notNull(),
+    refunded: numeric("refunded").notNull(),
+  },
+  (t) => [primaryKey({ name: "purchase_day_rollups_pkey", columns: [t.bucket, t.state, t.budget_day] })],
+);
+
+/**
+ * What a report's networks and jobs sections read of sealed days: the sent purchases of purchase_rollups per UTC day,
+ * state, network and job, written with them by `topsync_seal_rollups`.
+ */
+export const purchaseGroupRollups = pgTable(
+  "purchase_group_rollups",
+  {
+    day: at("day").notNull(),
+    state: text("state").notNull(),
+    network_id: text("network_id").notNull(),
+    network: text("network").notNull(),
+    job: text("job").notNull(),
+    purchases: bigint("purchases", { mode: "number" }).notNull(),
+    amount: numeric("amount").notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: "purchase_group_rollups_pkey",
+      columns: [t.day, t.state, t.network_id, t.network, t.job],
+    }),
+  ],
+);
+
+/**
+ * What a report's failures section reads of sealed days: the failed purchases of purchase_rollups per UTC day and
+ * message, written with them by `topsync_seal_rollups`.
+ */
+export const purchaseFailureRollups = pgTable(
+  "purchase_failure_rollups",
+  {
+    day: at("day").notNull(),
+    message_md5: text("message_md5").notNull(),
+    message: text("message").notNull(),
+    purchases: bigint("purchases", { mode: "number" }).notNull(),
+    amount: numeric("amount").notNull(),
+    refunded: numeric("refunded").notNull(),
+  },
+  (t) => [primaryKey({ name: "purchase_failure_rollups_pkey", columns: [t.day, t.message_md5] })],
+);
+
+/**
+ * purchase_latency_rollups summed per UTC calendar month (hundreds of rows a day make a year's worth slow to sum):
+ * rewritten by `topsync_seal_rollups` whenever it writes a day of the month. A report reads a month from here only
+ * when every day of it is sealed and none changed since.
+ */
+export const purchaseLatencyMonthRollups = pgTable(
+  "purchase_latency_month_rollups",
+  {
+    month: at("month").notNull(),
+    latency_bucket: integer("latency_bucket").notNull(),
+    purchases: bigint("purchases", { mode: "number" }).notNull(),
+    micros: bigint("micros", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ name: "purchase_latency_month_rollups_pkey", columns: [t.month, t.latency_bucket] })],
+);
+
+/**
  * Sealed days a write changed since they were sealed (a late settlement, a requeue, a prune, an edit by hand): the
  * report reads them from the purchases until `topsync_seal_rollups` seals them again. Written by the triggers on
  * `purchases` only when a changed row belongs to a day before today, which the hot path does only around midnight.
