@@ -79,7 +79,12 @@ BEGIN
   GROUP BY 1, 2;
 END $$;
 --> statement-breakpoint
--- As migration 0006 wrote it, and the report's narrower rollups written with each range of days.
+-- As migration 0006 wrote it, but for two changes: the report's narrower rollups are written with each range of
+-- days, and a day is sealed once it has been over for an hour (it was: once the day after it was over too), so a
+-- report reads from the purchases only today's (and, in the first hour of a day, yesterday's). A writer marks a day
+-- whenever it changes a purchase of a day that was over when its transaction started, so a change a seal cannot see
+-- and nobody marked would take a transaction that started before the day ended and commits after the seal, an hour
+-- or more later: topsync's transactions on purchases take milliseconds to seconds.
 CREATE OR REPLACE FUNCTION topsync_seal_rollups(until timestamptz) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   sealed timestamptz;
@@ -88,7 +93,7 @@ DECLARE
   r timestamptz[];
   written integer := 0;
 BEGIN
-  until := least(topsync_utc_day(until), topsync_utc_day(now()) - interval '1 day');
+  until := least(topsync_utc_day(until), topsync_utc_day(now() - interval '1 hour'));
   PERFORM pg_advisory_xact_lock(7263541002);
   SELECT (value ->> 'sealed_until')::timestamptz INTO sealed FROM kv WHERE key = 'rollups';
   IF sealed IS NULL THEN

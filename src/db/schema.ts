@@ -155,7 +155,7 @@ export const purchaseStateCounts = pgTable(
 );
 
 /**
- * The purchases of sealed days (UTC days before yesterday, src/purchases/rollups.ts) per what a report groups them by,
+ * The purchases of sealed days (UTC days over for an hour, src/purchases/rollups.ts) per what a report groups them by,
  * written whole per day by the SQL function `topsync_seal_rollups` (`topsync_purchase_fact` says what each column
  * holds). A day is filed by `coalesce(submitted_at, created_at)`. Only purchases that were sent carry a budget day,
  * network and job (at most 100 characters of each in the key); only failed ones a message (keyed by its md5: a

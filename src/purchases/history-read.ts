@@ -80,10 +80,11 @@ interface PeriodParts {
 /**
  * Splits the period so each purchase is read once: the whole UTC days from the first midnight after `since` (`edge`)
  * to the end of the sealed days, but those changed since they were sealed, from the rollups (src/purchases/rollups.ts);
- * the period's first partial day, the days not sealed yet (the last two) and the changed ones from the purchases,
- * filed through the same SQL function (`topsync_purchase_fact`), so both halves agree. Latencies of sealed days are
- * read per month where a whole month is sealed and unchanged, else per day. A year is a few dozen rollup rows a day,
- * a few hundred a month, and two days of purchases, not the year's purchases.
+ * the period's first partial day, the days not sealed yet (today, and yesterday in the first hour of a day) and the
+ * changed ones from the purchases, filed through the same SQL function (`topsync_purchase_fact`), so both halves
+ * agree. Latencies of sealed days are read per month where a whole month is sealed and unchanged, else per day. A
+ * year is a few dozen rollup rows a day, a few hundred a month, and under a day of purchases at either end, not the
+ * year's purchases.
  */
 function periodParts(since: Date, state: RollupState): PeriodParts {
   const edge = Math.ceil(since.getTime() / DAY_MS) * DAY_MS;
@@ -115,15 +116,35 @@ function periodParts(since: Date, state: RollupState): PeriodParts {
           and topsync_utc_day(${column}) <> all(${instants(dirty)})`
       : sql`false`;
   const months = wholeMonths(edge, sealedUntil, dirty);
+  const outsideMonths = sql.join(
+    spansBetween(edge, sealedUntil, months).map(([from, to]) => sql`(${between(sql`bucket`, from, to)})`),
+    sql` or `,
+  );
   return {
     sealed,
     months: sql`month = any(${instants(months)})`,
-    sealedOutsideMonths: sql`${sealed(sql`bucket`)} and topsync_utc_month(bucket) <> all(${instants(months)})`,
+    sealedOutsideMonths:
+      months.length === 0
+        ? sealed(sql`bucket`)
+        : sql`(${outsideMonths}) and topsync_utc_day(bucket) <> all(${instants(dirty)})`,
     unsealed: sql`(${unsealed})`,
   };
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+
+/** [from, until) without the `months` (ascending starts of UTC months inside it), as [from, to) spans. */
+function spansBetween(from: number, until: number, months: number[]): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  let at = from;
+  for (const start of months) {
+    const date = new Date(start);
+    if (start > at) spans.push([at, start]);
+    at = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+  }
+  if (until > at) spans.push([at, until]);
+  return spans;
+}
 
 /** A list of instants as one timestamptz[] parameter. */
 function instants(list: number[]): SQL {
@@ -244,17 +265,23 @@ async function readSpend(
 }
 
 /**
- * `recent`: the purchases not read from the rollups, filed and summed in one pass over them, two ways at once
- * (grouping sets): per what the rollups are keyed by (`filed`), and per latency bucket (the other rows).
+ * The purchases not read from the rollups, filed once (`filed`) and summed two ways: `recent` per what the rollups
+ * are keyed by, `recent_latency` per latency bucket.
  */
 function recentPurchases(parts: PeriodParts): SQL {
-  const key = sql`f.bucket, f.state, f.budget_day, f.network_id, f.network, f.job, f.message`;
-  return sql`recent as materialized (
-    select ${key}, topsync_latency_bucket(f.latency_micros) as latency_bucket, grouping(f.bucket) = 0 as filed,
-      count(*) as purchases, sum(f.amount) as amount, sum(f.refunded) as refunded, sum(f.latency_micros) as micros
+  return sql`filed as materialized (
+    select f.bucket, f.state, f.budget_day, f.network_id, f.network, f.job, f.message, f.amount, f.refunded,
+      f.latency_micros
     from purchases p cross join lateral topsync_purchase_fact(p) f
     where ${parts.unsealed}
-    group by grouping sets ((${key}), (topsync_latency_bucket(f.latency_micros)))
+  ), recent as materialized (
+    select bucket, state, budget_day, network_id, network, job, message, count(*) as purchases, sum(amount) as amount,
+      sum(refunded) as refunded
+    from filed group by 1, 2, 3, 4, 5, 6, 7
+  ), recent_latency as (
+    select topsync_latency_bucket(latency_micros) as latency_bucket, count(*) as purchases,
+      sum(latency_micros) as micros
+    from filed where latency_micros is not null group by 1
   )`;
 }
 
@@ -270,7 +297,7 @@ function sections(parts: PeriodParts, timeZone: string): SQL {
       select bucket, state, budget_day, purchases, amount, refunded
       from purchase_day_rollups where ${parts.sealed(sql`bucket`)}
       union all
-      select bucket, state, budget_day, purchases, amount, refunded from recent where filed
+      select bucket, state, budget_day, purchases, amount, refunded from recent
     ) parts
     group by 1, 2
   ), by_group as (
@@ -278,14 +305,14 @@ function sections(parts: PeriodParts, timeZone: string): SQL {
       select state, network_id, network, job, purchases, amount
       from purchase_group_rollups where ${parts.sealed(sql`day`)}
       union all
-      select state, network_id, network, job, purchases, amount from recent where filed and ${SENT}
+      select state, network_id, network, job, purchases, amount from recent where ${SENT}
     ) parts
     group by 1, 2, 3, 4
   ), by_message as (
     select message, sum(purchases) as n, sum(amount) as amount, sum(refunded) as refunded from (
       select message, purchases, amount, refunded from purchase_failure_rollups where ${parts.sealed(sql`day`)}
       union all
-      select message, purchases, amount, refunded from recent where filed and state = 'failed'
+      select message, purchases, amount, refunded from recent where state = 'failed'
     ) parts
     group by message
   )`;
@@ -299,7 +326,7 @@ function latencyBuckets(parts: PeriodParts): SQL {
       union all
       select latency_bucket, purchases, micros from purchase_latency_rollups where ${parts.sealedOutsideMonths}
       union all
-      select latency_bucket, purchases, micros from recent where not filed and latency_bucket is not null
+      select latency_bucket, purchases, micros from recent_latency
     ) parts group by latency_bucket having sum(purchases) <> 0
   )`;
 }

@@ -88,11 +88,14 @@ async function writeMonthsOfPurchases(db: Executor): Promise<void> {
   );
 }
 
-/** Late writers on days of whole months gone by: settlements, a failure, a deleted and a backdated purchase. */
+/**
+ * Late writers on days gone by (yesterday's or the day before's, and days of whole months): settlements, a failure,
+ * a deleted and a backdated purchase.
+ */
 async function changeDaysGoneBy(db: Executor): Promise<void> {
   const run = (statement: SQL) => rows(db, statement);
   await run(sql`update purchases set state = 'succeeded', settled_at = submitted_at + interval '3 seconds'
-    where request_key in ('m-1200', 'm-1205', 'm-1800') and state in ('in_doubt', 'unverified', 'submitted')`);
+    where request_key in ('m-16', 'm-21', 'm-1200', 'm-1205', 'm-1800') and state in ('in_doubt', 'unverified', 'submitted')`);
   await run(sql`update purchases set state = 'failed', provider_message = 'Reversed for 0803 123 4567',
       refund_amount = amount
     where request_key in ('m-1500', 'm-2000')`);
