@@ -37,6 +37,10 @@ CREATE TABLE "purchase_latency_month_rollups" (
 	CONSTRAINT "purchase_latency_month_rollups_pkey" PRIMARY KEY("month","latency_bucket")
 );
 --> statement-breakpoint
+DROP INDEX "website_runs_started";--> statement-breakpoint
+CREATE INDEX "schedule_fires_skipped" ON "schedule_fires" USING btree ("job_name","fire_time") WHERE status = 'skipped';--> statement-breakpoint
+CREATE INDEX "website_runs_started" ON "website_runs" USING btree ("started_at","status","created","updated","deleted");
+--> statement-breakpoint
 -- Everything below is written by hand: the tables above kept as purchase_rollups and purchase_latency_rollups are.
 --
 -- The first instant of the UTC calendar month of `t`.

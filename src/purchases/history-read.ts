@@ -199,19 +199,17 @@ async function readSpend(
   parts: PeriodParts,
 ): Promise<SpendRows> {
   const period = sql`coalesce(submitted_at, created_at) >= ${since.toISOString()}::timestamptz`;
-  const [anything] = await rows<{ purchases: boolean }>(
-    db,
-    sql`select exists(select 1 from purchases) as purchases`,
-  );
-  const [totals] = await rows<
-    Record<"states" | "days" | "networks" | "jobs" | "failures", unknown> & {
-      latency_n: number | string | null;
-      p50: number | string | null;
-      p95: number | string | null;
-    }
-  >(
-    db,
-    sql`with ${recentPurchases(parts)}, ${sections(parts, timeZone)}, ${latencyBuckets(parts)}, ${PERCENTILES}
+  const [[anything], [totals], open] = await Promise.all([
+    rows<{ purchases: boolean }>(db, sql`select exists(select 1 from purchases) as purchases`),
+    rows<
+      Record<"states" | "days" | "networks" | "jobs" | "failures", unknown> & {
+        latency_n: number | string | null;
+        p50: number | string | null;
+        p95: number | string | null;
+      }
+    >(
+      db,
+      sql`with ${recentPurchases(parts)}, ${sections(parts, timeZone)}, ${latencyBuckets(parts)}, ${PERCENTILES}
         select
           (select coalesce(json_agg(s order by s.state), '[]') from (
             select state, sum(n)::int as n, sum(amount)::text as amount from by_day group by state
@@ -240,7 +238,17 @@ async function readSpend(
           (select n from latency_total)::int as latency_n,
           (select ms from latency_answer where q = 0.5) as p50,
           (select ms from latency_answer where q = 0.95) as p95`,
-  );
+    ),
+    rows<SpendRows["open"][number]>(
+      db,
+      sql`select id, state, job_name, source, phone, network, plan_id, plan_name,
+            coalesce(charged_amount, amount)::text as amount, reference, note,
+            coalesce(submitted_at, updated_at) as since, ${CANDIDATE_NOTIFICATIONS} as unmatched_notifications
+          from purchases p where state in ('in_doubt', 'unverified') or (note like 'price_mismatch%' and ${period})
+            or note like 'reference_clash%'
+          order by id`,
+    ),
+  ]);
   const parsed = <T>(value: unknown): T => (typeof value === "string" ? JSON.parse(value) : value) as T;
   const number = (v: number | string | null | undefined) =>
     v === null || v === undefined ? null : Number(v);
@@ -251,15 +259,7 @@ async function readSpend(
     networks: parsed(totals?.networks),
     jobs: parsed(totals?.jobs),
     latency: { n: number(totals?.latency_n) ?? 0, p50: number(totals?.p50), p95: number(totals?.p95) },
-    open: await rows(
-      db,
-      sql`select id, state, job_name, source, phone, network, plan_id, plan_name,
-            coalesce(charged_amount, amount)::text as amount, reference, note,
-            coalesce(submitted_at, updated_at) as since, ${CANDIDATE_NOTIFICATIONS} as unmatched_notifications
-          from purchases p where state in ('in_doubt', 'unverified') or (note like 'price_mismatch%' and ${period})
-            or note like 'reference_clash%'
-          order by id`,
-    ),
+    open,
     failures: parsed(totals?.failures),
   };
 }
