@@ -8,7 +8,10 @@
 //   npm run bench:console                        # the full year (the seed takes minutes)
 //   npm run bench:console -- --purchases 200000  # a smoke run
 //
-// It drops the database it created when it ends, fails or is interrupted.
+//   npm run bench:console -- --keep 1           # keep the seeded database, and print its URL
+//   npm run bench:console -- --database URL     # reuse a database a run kept: migrated and sealed again, not seeded
+//
+// It drops the database it created when it ends, fails or is interrupted (unless --keep 1).
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,14 +21,16 @@ import { createDatabase, machine, writeSection } from "./lib.js";
 import { JOBS, SEED_AFTER, seedPurchases } from "./year-ledger-seed.js";
 
 const DIST = process.env.BENCH_DIST ?? fileURLToPath(new URL("../dist/", import.meta.url));
-const FLAGS = { purchases: 10_000_000, days: 400, rounds: 5 };
+const FLAGS = { purchases: 10_000_000, days: 400, rounds: 5, keep: 0, database: "" };
 for (let i = 2; i < process.argv.length; i += 2) {
   const name = process.argv[i]?.replace(/^--/, "");
   if (!(name in FLAGS) || process.argv[i + 1] === undefined) {
-    console.error("usage: node bench/console.js [--purchases N] [--days N] [--rounds N]");
+    console.error(
+      "usage: node bench/console.js [--purchases N] [--days N] [--rounds N] [--keep 1] [--database URL]",
+    );
     process.exit(64);
   }
-  FLAGS[name] = Number(process.argv[i + 1]);
+  FLAGS[name] = name === "database" ? process.argv[i + 1] : Number(process.argv[i + 1]);
 }
 
 const PASSWORD = "a benchmark password";
@@ -42,6 +47,27 @@ function freePort() {
       server.close(() => resolve(port));
     });
   });
+}
+
+/** What the pages are asked about: a purchase's reference and request key, one in_doubt, and the ledger's size. */
+async function sample(session) {
+  const [found] = await session`
+      select (select reference from purchases where reference is not null order by id desc limit 1 offset 5000) as reference,
+        (select request_key from purchases order by id desc limit 1 offset 7000) as request_key,
+        (select id from purchases where state = 'in_doubt' order by id desc limit 1) as in_doubt,
+        (select count(*) from purchases)::bigint as purchases,
+        (select count(*) from purchase_events)::bigint as events`;
+  return found;
+}
+
+/** A database seeded by an earlier run (--keep 1): reused as it is, and kept. */
+async function reuse(url) {
+  const session = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    return { seconds: null, sample: await sample(session) };
+  } finally {
+    await session.end();
+  }
 }
 
 async function seed(url) {
@@ -62,13 +88,7 @@ async function seed(url) {
     for (const statement of SEED_AFTER)
       await sessions[0].unsafe(statement, statement.includes("$1") ? [new Date(start).toISOString()] : []);
     await sessions[0].unsafe("vacuum analyze");
-    const [sample] = await sessions[0]`
-      select (select reference from purchases where reference is not null order by id desc limit 1 offset 5000) as reference,
-        (select request_key from purchases order by id desc limit 1 offset 7000) as request_key,
-        (select id from purchases where state = 'in_doubt' order by id desc limit 1) as in_doubt,
-        (select count(*) from purchases)::bigint as purchases,
-        (select count(*) from purchase_events)::bigint as events`;
-    return { seconds: (performance.now() - started) / 1000, sample };
+    return { seconds: (performance.now() - started) / 1000, sample: await sample(sessions[0]) };
   } finally {
     await Promise.all(sessions.map((s) => s.end()));
   }
@@ -98,15 +118,22 @@ async function main() {
       "server/readiness.js",
     ].map((file) => import(path.join(DIST, file))),
   );
-  const created = await createDatabase("topsync_bench_console");
-  dropDatabase = () => created.drop();
+  const created = FLAGS.database
+    ? { url: FLAGS.database, drop: async () => {} }
+    : await createDatabase("topsync_bench_console");
+  const dropOrKeep = async () => {
+    if (FLAGS.keep && !FLAGS.database) console.error(`kept the seeded database: --database ${created.url}`);
+    else await created.drop();
+  };
+  dropDatabase = dropOrKeep;
   let server;
   let database;
   try {
     database = await openDatabase({ url: created.url });
     await migrate(database.db);
-    console.error(`seeding ${FLAGS.purchases.toLocaleString("en")} purchases over ${FLAGS.days} days`);
-    const seeded = await seed(created.url);
+    if (!FLAGS.database)
+      console.error(`seeding ${FLAGS.purchases.toLocaleString("en")} purchases over ${FLAGS.days} days`);
+    const seeded = FLAGS.database ? await reuse(created.url) : await seed(created.url);
     await rollups.sealLedgerRollups(database.db);
     const port = await freePort();
     const config = parseConfig(
@@ -192,7 +219,7 @@ async function main() {
       rows.push({ label, median: times[Math.floor(times.length / 2)], max: times[times.length - 1] });
       console.error(`${label}: ${times[Math.floor(times.length / 2)].toFixed(1)} ms`);
     }
-    const markdown = `\`npm run bench:console${FLAGS.purchases === 10_000_000 ? "" : ` -- --purchases ${FLAGS.purchases}`}\` on ${machine()}: ${Number(seeded.sample.purchases).toLocaleString("en")} purchases and ${Number(seeded.sample.events).toLocaleString("en")} events over ${FLAGS.days} days (bench/year-ledger-seed.js, seeded in ${(seeded.seconds / 60).toFixed(1)} min, vacuumed, rollups sealed). Each page requested over loopback with a session, from the request to the last byte of the answer; ${FLAGS.rounds} rounds after a warm-up. Targets: every page < 300 ms, a search by reference or request key < 50 ms.
+    const markdown = `\`npm run bench:console${FLAGS.purchases === 10_000_000 ? "" : ` -- --purchases ${FLAGS.purchases}`}\` on ${machine()}: ${Number(seeded.sample.purchases).toLocaleString("en")} purchases and ${Number(seeded.sample.events).toLocaleString("en")} events over ${FLAGS.days} days (bench/year-ledger-seed.js, ${seeded.seconds === null ? "a database seeded by an earlier run, reused" : `seeded in ${(seeded.seconds / 60).toFixed(1)} min, vacuumed`}, rollups sealed). Each page requested over loopback with a session, from the request to the last byte of the answer; ${FLAGS.rounds} rounds after a warm-up. Targets: every page < 300 ms, a search by reference or request key < 50 ms.
 
 | page | median | max |
 |---|---:|---:|
@@ -204,7 +231,7 @@ ${rows.map((r) => `| ${r.label} | ${r.median.toFixed(1)} ms | ${r.max.toFixed(1)
   } finally {
     await server?.close();
     await database?.close();
-    await created.drop();
+    await dropOrKeep();
   }
 }
 

@@ -155,7 +155,7 @@ export const purchaseStateCounts = pgTable(
 );
 
 /**
- * The purchases of sealed days (UTC days before yesterday, src/purchases/rollups.ts) per what a report groups them by,
+ * The purchases of sealed days (UTC days over for an hour, src/purchases/rollups.ts) per what a report groups them by,
  * written whole per day by the SQL function `topsync_seal_rollups` (`topsync_purchase_fact` says what each column
  * holds). A day is filed by `coalesce(submitted_at, created_at)`. Only purchases that were sent carry a budget day,
  * network and job (at most 100 characters of each in the key); only failed ones a message (keyed by its md5: a
@@ -198,6 +198,79 @@ export const purchaseLatencyRollups = pgTable(
     micros: bigint("micros", { mode: "number" }).notNull(),
   },
   (t) => [primaryKey({ name: "purchase_latency_rollups_pkey", columns: [t.bucket, t.latency_bucket] })],
+);
+
+/**
+ * What a report's states and days sections read of sealed days: purchase_rollups summed over all but the bucket,
+ * state and budget day (a few rows a day instead of hundreds), written with them by `topsync_seal_rollups`.
+ */
+export const purchaseDayRollups = pgTable(
+  "purchase_day_rollups",
+  {
+    bucket: at("bucket").notNull(), // as in purchase_rollups: the UTC day, or the minute of a sent purchase without a budget day
+    state: text("state").notNull(),
+    budget_day: text("budget_day").notNull(),
+    purchases: bigint("purchases", { mode: "number" }).notNull(),
+    amount: numeric("amount").notNull(),
+    refunded: numeric("refunded").notNull(),
+  },
+  (t) => [primaryKey({ name: "purchase_day_rollups_pkey", columns: [t.bucket, t.state, t.budget_day] })],
+);
+
+/**
+ * What a report's networks and jobs sections read of sealed days: the sent purchases of purchase_rollups per UTC day,
+ * state, network and job, written with them by `topsync_seal_rollups`.
+ */
+export const purchaseGroupRollups = pgTable(
+  "purchase_group_rollups",
+  {
+    day: at("day").notNull(),
+    state: text("state").notNull(),
+    network_id: text("network_id").notNull(),
+    network: text("network").notNull(),
+    job: text("job").notNull(),
+    purchases: bigint("purchases", { mode: "number" }).notNull(),
+    amount: numeric("amount").notNull(),
+  },
+  (t) => [
+    primaryKey({
+      name: "purchase_group_rollups_pkey",
+      columns: [t.day, t.state, t.network_id, t.network, t.job],
+    }),
+  ],
+);
+
+/**
+ * What a report's failures section reads of sealed days: the failed purchases of purchase_rollups per UTC day and
+ * message, written with them by `topsync_seal_rollups`.
+ */
+export const purchaseFailureRollups = pgTable(
+  "purchase_failure_rollups",
+  {
+    day: at("day").notNull(),
+    message_md5: text("message_md5").notNull(),
+    message: text("message").notNull(),
+    purchases: bigint("purchases", { mode: "number" }).notNull(),
+    amount: numeric("amount").notNull(),
+    refunded: numeric("refunded").notNull(),
+  },
+  (t) => [primaryKey({ name: "purchase_failure_rollups_pkey", columns: [t.day, t.message_md5] })],
+);
+
+/**
+ * purchase_latency_rollups summed per UTC calendar month (hundreds of rows a day make a year's worth slow to sum):
+ * rewritten by `topsync_seal_rollups` whenever it writes a day of the month. A report reads a month from here only
+ * when every day of it is sealed and none changed since.
+ */
+export const purchaseLatencyMonthRollups = pgTable(
+  "purchase_latency_month_rollups",
+  {
+    month: at("month").notNull(),
+    latency_bucket: integer("latency_bucket").notNull(),
+    purchases: bigint("purchases", { mode: "number" }).notNull(),
+    micros: bigint("micros", { mode: "number" }).notNull(),
+  },
+  (t) => [primaryKey({ name: "purchase_latency_month_rollups_pkey", columns: [t.month, t.latency_bucket] })],
 );
 
 /**
@@ -279,7 +352,11 @@ export const scheduleFires = pgTable(
     /** What the fire's own run did: bought, rejected (nothing bought, some refused), held (for approval), queued. */
     outcome: text("outcome"),
   },
-  (t) => [index("schedule_fires_job").on(t.job_name, t.fire_time)],
+  (t) => [
+    index("schedule_fires_job").on(t.job_name, t.fire_time),
+    // A report's missed fires per job: the few skipped among a year of fires, without reading the others.
+    index("schedule_fires_skipped").on(t.job_name, t.fire_time).where(sql`status = 'skipped'`),
+  ],
 );
 
 /** Schedule fires by job and status, kept by statement triggers on `schedule_fires` (migration 0006): /metrics. */
@@ -363,7 +440,8 @@ export const websiteRuns = pgTable(
     summary: jsonb("summary"),
   },
   (t) => [
-    index("website_runs_started").on(t.started_at),
+    // By start; with what a report totals per status, which a year of passes (50,000) reads from the index alone.
+    index("website_runs_started").on(t.started_at, t.status, t.created, t.updated, t.deleted),
     // /metrics' last successful pass: the newest entry, not a scan of every pass.
     index("website_runs_ok_finished").on(t.finished_at).where(sql`status = 'ok'`),
   ],

@@ -67,8 +67,12 @@ const DAY_MS = 86_400_000;
 
 /** Which purchases of the period a report reads from the rollups, and which from the purchases themselves. */
 interface PeriodParts {
-  /** Over purchase_rollups (or purchase_latency_rollups): the sealed days read from there. */
-  sealed: SQL;
+  /** Over a rollup table whose `column` is a UTC day (or a minute of one): the sealed days read from there. */
+  sealed: (column: SQL) => SQL;
+  /** Over purchase_latency_month_rollups: the months of the period whose every day is sealed and unchanged since. */
+  months: SQL;
+  /** Over purchase_latency_rollups: the sealed days outside those months. */
+  sealedOutsideMonths: SQL;
   /** Over `purchases p`: the rest, as ranges an index finds. */
   unsealed: SQL;
 }
@@ -76,9 +80,11 @@ interface PeriodParts {
 /**
  * Splits the period so each purchase is read once: the whole UTC days from the first midnight after `since` (`edge`)
  * to the end of the sealed days, but those changed since they were sealed, from the rollups (src/purchases/rollups.ts);
- * the period's first partial day, the days not sealed yet (the last two) and the changed ones from the purchases,
- * filed through the same SQL function (`topsync_purchase_fact`), so both halves agree. A year is a few hundred rollup
- * rows a day and two days of purchases, not the year's purchases.
+ * the period's first partial day, the days not sealed yet (today, and yesterday in the first hour of a day) and the
+ * changed ones from the purchases, filed through the same SQL function (`topsync_purchase_fact`), so both halves
+ * agree. Latencies of sealed days are read per month where a whole month is sealed and unchanged, else per day. A
+ * year is a few dozen rollup rows a day, a few hundred a month, and under a day of purchases at either end, not the
+ * year's purchases.
  */
 function periodParts(since: Date, state: RollupState): PeriodParts {
   const edge = Math.ceil(since.getTime() / DAY_MS) * DAY_MS;
@@ -93,7 +99,6 @@ function periodParts(since: Date, state: RollupState): PeriodParts {
   add(since.getTime(), edge);
   for (const day of dirty) add(day, day + DAY_MS);
   add(Math.max(edge, sealedUntil), null);
-  const iso = (ms: number) => new Date(ms).toISOString();
   const between = (column: SQL, from: number, to: number | null) =>
     to === null
       ? sql`${column} >= ${iso(from)}::timestamptz`
@@ -105,12 +110,58 @@ function periodParts(since: Date, state: RollupState): PeriodParts {
     ),
     sql` or `,
   );
-  const sealed =
+  const sealed = (column: SQL) =>
     sealedUntil > edge
-      ? sql`bucket >= ${iso(edge)}::timestamptz and bucket < ${iso(sealedUntil)}::timestamptz
-          and topsync_utc_day(bucket) <> all(${`{${dirty.map(iso).join(",")}}`}::timestamptz[])`
+      ? sql`${column} >= ${iso(edge)}::timestamptz and ${column} < ${iso(sealedUntil)}::timestamptz
+          and topsync_utc_day(${column}) <> all(${instants(dirty)})`
       : sql`false`;
-  return { sealed, unsealed: sql`(${unsealed})` };
+  const months = wholeMonths(edge, sealedUntil, dirty);
+  const outsideMonths = sql.join(
+    spansBetween(edge, sealedUntil, months).map(([from, to]) => sql`(${between(sql`bucket`, from, to)})`),
+    sql` or `,
+  );
+  return {
+    sealed,
+    months: sql`month = any(${instants(months)})`,
+    sealedOutsideMonths:
+      months.length === 0
+        ? sealed(sql`bucket`)
+        : sql`(${outsideMonths}) and topsync_utc_day(bucket) <> all(${instants(dirty)})`,
+    unsealed: sql`(${unsealed})`,
+  };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** [from, until) without the `months` (ascending starts of UTC months inside it), as [from, to) spans. */
+function spansBetween(from: number, until: number, months: number[]): Array<[number, number]> {
+  const spans: Array<[number, number]> = [];
+  let at = from;
+  for (const start of months) {
+    const date = new Date(start);
+    if (start > at) spans.push([at, start]);
+    at = Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
+  }
+  if (until > at) spans.push([at, until]);
+  return spans;
+}
+
+/** A list of instants as one timestamptz[] parameter. */
+function instants(list: number[]): SQL {
+  return sql`${`{${list.map(iso).join(",")}}`}::timestamptz[]`;
+}
+
+/** The starts of the UTC calendar months inside [from, until) that hold none of the `dirty` days. */
+function wholeMonths(from: number, until: number, dirty: number[]): number[] {
+  const months: number[] = [];
+  if (!Number.isFinite(until) || until <= from) return months;
+  const first = new Date(from);
+  for (let month = first.getUTCMonth(), year = first.getUTCFullYear(); ; month++) {
+    const start = Date.UTC(year, month, 1);
+    const end = Date.UTC(year, month + 1, 1);
+    if (end > until) return months;
+    if (start >= from && !dirty.some((day) => day >= start && day < end)) months.push(start);
+  }
 }
 
 /**
@@ -148,38 +199,25 @@ async function readSpend(
   parts: PeriodParts,
 ): Promise<SpendRows> {
   const period = sql`coalesce(submitted_at, created_at) >= ${since.toISOString()}::timestamptz`;
-  const [anything] = await rows<{ purchases: boolean }>(
-    db,
-    sql`select exists(select 1 from purchases) as purchases`,
-  );
-  const [totals] = await rows<Record<"states" | "days" | "networks" | "jobs" | "failures", unknown>>(
-    db,
-    sql`with facts as materialized (
-          select state, day, network_id, network, job, message,
-            sum(purchases) as n, sum(amount) as amount, sum(refunded) as refunded
-          from (
-            select state, ${dayOf(timeZone)} as day, network_id, network, job, message, purchases, amount, refunded
-            from (
-              select bucket, state, budget_day, network_id, network, job, message, purchases, amount, refunded
-              from purchase_rollups where ${parts.sealed}
-              union all
-              select f.bucket, f.state, f.budget_day, f.network_id, f.network, f.job, f.message, 1, f.amount, f.refunded
-              from purchases p cross join lateral topsync_purchase_fact(p) f where ${parts.unsealed}
-            ) parts
-          ) filed
-          group by state, day, network_id, network, job, message
-          having sum(purchases) <> 0
-        ), sent as (
-          select * from facts where ${SENT}
-        )
+  const [[anything], [totals], open] = await Promise.all([
+    rows<{ purchases: boolean }>(db, sql`select exists(select 1 from purchases) as purchases`),
+    rows<
+      Record<"states" | "days" | "networks" | "jobs" | "failures", unknown> & {
+        latency_n: number | string | null;
+        p50: number | string | null;
+        p95: number | string | null;
+      }
+    >(
+      db,
+      sql`with ${recentPurchases(parts)}, ${sections(parts, timeZone)}, ${latencyBuckets(parts)}, ${PERCENTILES}
         select
           (select coalesce(json_agg(s order by s.state), '[]') from (
-            select state, sum(n)::int as n, sum(amount)::text as amount from facts group by state
+            select state, sum(n)::int as n, sum(amount)::text as amount from by_day group by state
           ) s)::text as states,
           (select coalesce(json_agg(d order by d.day), '[]') from (
             select day, ${groupColumns}, ${failedColumns}, ${sumIf(sql`state = 'failed'`, sql`amount`)} as failed_amount,
               ${sumIf(sql`state = 'failed'`, sql`refunded`)} as refunded
-            from sent group by day
+            from by_day where ${SENT} group by day
           ) d)::text as days,
           (select coalesce(json_agg(g order by g.key), '[]') from (
             select key, (array_agg(network order by asked desc, network))[1] as name, sum(sent)::int as sent,
@@ -188,26 +226,20 @@ async function readSpend(
             from (
               select coalesce(nullif(network_id, ''), network) as key, network, sum(n) as asked, ${groupColumns},
                 ${failedColumns}
-              from sent group by 1, 2
+              from by_group group by 1, 2
             ) by_asked group by key
           ) g)::text as networks,
           (select coalesce(json_agg(g order by g.key), '[]') from (
-            select job as key, job as name, ${groupColumns}, ${failedColumns} from sent group by job
+            select job as key, job as name, ${groupColumns}, ${failedColumns} from by_group group by job
           ) g)::text as jobs,
           (select coalesce(json_agg(f order by f.n desc, f.message), '[]') from (
-            select message, sum(n)::int as n, sum(amount)::text as amount, sum(refunded)::text as refunded
-            from facts where state = 'failed' group by message
-          ) f)::text as failures`,
-  );
-  const parsed = <T>(value: unknown): T => (typeof value === "string" ? JSON.parse(value) : value) as T;
-  return {
-    anyPurchases: anything?.purchases === true,
-    states: parsed(totals?.states),
-    days: parsed(totals?.days),
-    networks: parsed(totals?.networks),
-    jobs: parsed(totals?.jobs),
-    latency: await latency(db, parts),
-    open: await rows(
+            select message, n::int as n, amount::text as amount, refunded::text as refunded from by_message
+          ) f)::text as failures,
+          (select n from latency_total)::int as latency_n,
+          (select ms from latency_answer where q = 0.5) as p50,
+          (select ms from latency_answer where q = 0.95) as p95`,
+    ),
+    rows<SpendRows["open"][number]>(
       db,
       sql`select id, state, job_name, source, phone, network, plan_id, plan_name,
             coalesce(charged_amount, amount)::text as amount, reference, note,
@@ -216,9 +248,108 @@ async function readSpend(
             or note like 'reference_clash%'
           order by id`,
     ),
+  ]);
+  const parsed = <T>(value: unknown): T => (typeof value === "string" ? JSON.parse(value) : value) as T;
+  const number = (v: number | string | null | undefined) =>
+    v === null || v === undefined ? null : Number(v);
+  return {
+    anyPurchases: anything?.purchases === true,
+    states: parsed(totals?.states),
+    days: parsed(totals?.days),
+    networks: parsed(totals?.networks),
+    jobs: parsed(totals?.jobs),
+    latency: { n: number(totals?.latency_n) ?? 0, p50: number(totals?.p50), p95: number(totals?.p95) },
+    open,
     failures: parsed(totals?.failures),
   };
 }
+
+/**
+ * The purchases not read from the rollups, filed once (`filed`) and summed two ways: `recent` per what the rollups
+ * are keyed by, `recent_latency` per latency bucket.
+ */
+function recentPurchases(parts: PeriodParts): SQL {
+  return sql`filed as materialized (
+    select f.bucket, f.state, f.budget_day, f.network_id, f.network, f.job, f.message, f.amount, f.refunded,
+      f.latency_micros
+    from purchases p cross join lateral topsync_purchase_fact(p) f
+    where ${parts.unsealed}
+  ), recent as materialized (
+    select bucket, state, budget_day, network_id, network, job, message, count(*) as purchases, sum(amount) as amount,
+      sum(refunded) as refunded
+    from filed group by 1, 2, 3, 4, 5, 6, 7
+  ), recent_latency as (
+    select topsync_latency_bucket(latency_micros) as latency_bucket, count(*) as purchases,
+      sum(latency_micros) as micros
+    from filed where latency_micros is not null group by 1
+  )`;
+}
+
+/**
+ * The report's sections, each summed from the narrowest rollup that answers it and the recent purchases:
+ * `by_day` (state and day: the states and days sections), `by_group` (sent purchases by state, network and job) and
+ * `by_message` (failed purchases by message).
+ */
+function sections(parts: PeriodParts, timeZone: string): SQL {
+  return sql`by_day as (
+    select state, ${dayOf(timeZone)} as day, sum(purchases) as n, sum(amount) as amount, sum(refunded) as refunded
+    from (
+      select bucket, state, budget_day, purchases, amount, refunded
+      from purchase_day_rollups where ${parts.sealed(sql`bucket`)}
+      union all
+      select bucket, state, budget_day, purchases, amount, refunded from recent
+    ) parts
+    group by 1, 2
+  ), by_group as (
+    select state, network_id, network, job, sum(purchases) as n, sum(amount) as amount from (
+      select state, network_id, network, job, purchases, amount
+      from purchase_group_rollups where ${parts.sealed(sql`day`)}
+      union all
+      select state, network_id, network, job, purchases, amount from recent where ${SENT}
+    ) parts
+    group by 1, 2, 3, 4
+  ), by_message as (
+    select message, sum(purchases) as n, sum(amount) as amount, sum(refunded) as refunded from (
+      select message, purchases, amount, refunded from purchase_failure_rollups where ${parts.sealed(sql`day`)}
+      union all
+      select message, purchases, amount, refunded from recent where state = 'failed'
+    ) parts
+    group by message
+  )`;
+}
+
+/** `latency_buckets`: how many latencies of the period, and their exact sum, per 1% wide latency bucket. */
+function latencyBuckets(parts: PeriodParts): SQL {
+  return sql`latency_buckets as (
+    select latency_bucket, sum(purchases) as n, sum(micros) as micros from (
+      select latency_bucket, purchases, micros from purchase_latency_month_rollups where ${parts.months}
+      union all
+      select latency_bucket, purchases, micros from purchase_latency_rollups where ${parts.sealedOutsideMonths}
+      union all
+      select latency_bucket, purchases, micros from recent_latency
+    ) parts group by latency_bucket having sum(purchases) <> 0
+  )`;
+}
+
+/**
+ * p50 and p95 of submitted → settled over the purchases of the period that settled, in milliseconds, as
+ * percentile_cont computes them over the latencies: in buckets 1% wide (`latency_buckets`), each latency taken as
+ * the mean of its bucket (whose exact sum is kept). Exact when a bucket holds one latency (or equal ones); otherwise
+ * within its 1%.
+ */
+const PERCENTILES = sql`latency_ranked as (
+    select n, micros / n / 1000.0 as ms, sum(n) over (order by latency_bucket) - n as below from latency_buckets
+  ), latency_total as (
+    select sum(n) as n from latency_buckets
+  ), latency_wanted as (
+    select q, q * (latency_total.n - 1) as pos from latency_total, (values (0.5), (0.95)) as v(q)
+    where latency_total.n > 0
+  ), latency_answer as (
+    select w.q, (lo.ms + (w.pos - floor(w.pos)) * (hi.ms - lo.ms))::float8 as ms
+    from latency_wanted w
+    join latency_ranked lo on floor(w.pos) >= lo.below and floor(w.pos) < lo.below + lo.n
+    join latency_ranked hi on ceil(w.pos) >= hi.below and ceil(w.pos) < hi.below + hi.n
+  )`;
 
 /** The budget day of a filed purchase, or else the day in `timeZone` of the minute it is filed under. */
 function dayOf(timeZone: string): SQL {
@@ -234,44 +365,3 @@ const groupColumns = sql`sum(n)::int as sent, coalesce(sum(n) filter (where stat
   ${sumIf(sql`state = 'succeeded'`, sql`amount`)} as spent,
   ${sumIf(sql`state in ('submitting', 'submitted', 'unverified', 'in_doubt')`, sql`amount`)} as unsettled`;
 const failedColumns = sql`coalesce(sum(n) filter (where state = 'failed'), 0)::int as failed`;
-
-/**
- * p50 and p95 of submitted → settled over the purchases of the period that settled, in milliseconds, as
- * percentile_cont computes them over the latencies: in buckets 1% wide (the histograms of sealed days, and the
- * other days' purchases), each latency taken as the mean of its bucket (whose exact sum is kept). Exact when a
- * bucket holds one latency (or equal ones); otherwise within its 1%.
- */
-async function latency(db: Executor, parts: PeriodParts): Promise<SpendRows["latency"]> {
-  const [row] = await rows<{
-    n: number | string | null;
-    p50: number | string | null;
-    p95: number | string | null;
-  }>(
-    db,
-    sql`with buckets as (
-          select latency_bucket, sum(purchases) as n, sum(micros) as micros from (
-            select latency_bucket, purchases, micros from purchase_latency_rollups where ${parts.sealed}
-            union all
-            select topsync_latency_bucket(f.latency_micros), 1, f.latency_micros
-            from purchases p cross join lateral topsync_purchase_fact(p) f
-            where ${parts.unsealed} and f.latency_micros is not null
-          ) parts group by latency_bucket having sum(purchases) <> 0
-        ), ranked as (
-          select n, micros / n / 1000.0 as ms, sum(n) over (order by latency_bucket) - n as below from buckets
-        ), total as (
-          select sum(n) as n from buckets
-        ), wanted as (
-          select q, q * (total.n - 1) as pos from total, (values (0.5), (0.95)) as v(q) where total.n > 0
-        ), answer as (
-          select w.q, (lo.ms + (w.pos - floor(w.pos)) * (hi.ms - lo.ms))::float8 as ms
-          from wanted w
-          join ranked lo on floor(w.pos) >= lo.below and floor(w.pos) < lo.below + lo.n
-          join ranked hi on ceil(w.pos) >= hi.below and ceil(w.pos) < hi.below + hi.n
-        )
-        select (select n from total)::int as n, (select ms from answer where q = 0.5) as p50,
-          (select ms from answer where q = 0.95) as p95`,
-  );
-  const number = (v: number | string | null | undefined) =>
-    v === null || v === undefined ? null : Number(v);
-  return { n: number(row?.n) ?? 0, p50: number(row?.p50), p95: number(row?.p95) };
-}

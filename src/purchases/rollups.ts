@@ -1,15 +1,16 @@
-// The report's rollups (migration 0006, schema.ts): the purchases of every UTC day before yesterday, written whole
-// per day by `topsync_seal_rollups`, and re-written when a later change touches a sealed day (a late settlement, a
-// requeue, a prune, an edit by hand: the ledger's triggers mark the day). Nothing on the purchase hot path writes
-// them: a report reads the sealed days from here and the last two days from the purchases themselves. The daemon
-// seals every hour, `purchases run` and `purchases prune` before they finish.
+// The report's rollups (migrations 0006 and 0012, schema.ts): the purchases of every UTC day that has been over for an
+// hour, written whole per day by `topsync_seal_rollups` with narrower sums per report section, and re-written when a
+// later change touches a sealed day (a late settlement, a requeue, a prune, an edit by hand: the ledger's triggers
+// mark the day). Nothing on the purchase hot path writes them: a report reads the sealed days from here and today
+// (and yesterday, in the first hour of a day) from the purchases themselves. The daemon seals every hour,
+// `purchases run` and `purchases prune` before they finish.
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 
 /**
- * Seals the days before yesterday (by the database's clock) that are not sealed yet, and the sealed days changed
- * since; returns how many days it wrote. Safe beside any number of writers, who never wait for it, and other
- * sealers, who take turns.
+ * Seals the days over for an hour (by the database's clock) that are not sealed yet, and the sealed days changed
+ * since; returns how many days it wrote. Safe beside any number of writers, who never wait for it, and other sealers,
+ * who take turns.
  */
 export async function sealLedgerRollups(db: Executor): Promise<number> {
   const [row] = await rows<{ days: number }>(db, sql`select topsync_seal_rollups(now()) as days`);

@@ -14,15 +14,18 @@ export async function makeLedgerReport(
   db: Executor,
   period: { now: Date; since: Date; timeZone: string },
 ): Promise<LedgerReport> {
-  const { anyPurchases, ...spend } = await readSpendHistory(db, period.since, period.timeZone);
-  const { anyRuns, ...passes } = await readPassHistory(db, period.since);
+  // Independent reads, side by side where the database has connections to spare (PGlite answers them in turn).
+  const [{ anyPurchases, ...spend }, { anyRuns, ...passes }, failed, openPlans, missed, events] =
+    await Promise.all([
+      readSpendHistory(db, period.since, period.timeZone),
+      readPassHistory(db, period.since),
+      failedMessages(db, period.since),
+      readOpenPlans(db, period.now),
+      readMissedFires(db, period.since),
+      readJobEvents(db, { since: period.since, limit: 500 }),
+    ]);
   const anything = { purchases: anyPurchases, websiteRuns: anyRuns };
-  const failed = await failedMessages(db, period.since);
-  const openPlans = await readOpenPlans(db, period.now);
-  const missed = await readMissedFires(db, period.since);
-  const stateChanges = (await readJobEvents(db, { since: period.since, limit: 500 })).filter(
-    (e) => e.from !== e.to,
-  );
+  const stateChanges = events.filter((e) => e.from !== e.to);
   return {
     ...buildLedgerReport({ ...spend, ...passes, anything }, period),
     openPlans,

@@ -10,7 +10,6 @@ import { silentLogger } from "../../src/log/logger.js";
 import { parseMoney } from "../../src/money.js";
 import { executePurchases } from "../../src/purchases/executor.js";
 import { budgetDay } from "../../src/purchases/guards.js";
-import { readSpendHistory, type SpendRows } from "../../src/purchases/history-read.js";
 import {
   cancelByPerson,
   insertPurchases,
@@ -25,6 +24,7 @@ import { readLedgerStats } from "../../src/server/ledger-stats.js";
 import { resellerFor } from "../helpers/clients.js";
 import { sandboxSettings, testConfig } from "../helpers/config.js";
 import { createPostgresDatabase, DB_KINDS, openTestDatabase } from "../helpers/db.js";
+import { expectReportEqualsTheLedger, expectSectionRollupsEqualTheirSums } from "../helpers/spend-counted.js";
 
 const TIME_ZONE = "Africa/Lagos";
 const HOUR = 3_600_000;
@@ -261,15 +261,7 @@ async function expectReportsEqualTheLedger(db: Executor): Promise<void> {
       new Date(now.getTime() - 9 * DAY - HOUR),
       new Date(now.getTime() - 400 * DAY),
     ]) {
-      const why = `${zone} since ${since.toISOString()}`;
-      const kept = await readSpendHistory(db, since, zone);
-      const counted = await spendHistoryCounted(db, since, zone);
-      expect(normal(kept), why).toEqual(normal(counted));
-      expect(kept.latency.n, why).toBe(counted.latency.n);
-      for (const q of ["p50", "p95"] as const)
-        expect(Math.abs((kept.latency[q] ?? 0) - (counted.latency[q] ?? 0)), why).toBeLessThanOrEqual(
-          (counted.latency[q] ?? 0) * 0.01,
-        );
+      await expectReportEqualsTheLedger(db, since, zone);
     }
   }
 }
@@ -364,6 +356,7 @@ async function expectCountersEqualTheLedger(db: Executor): Promise<void> {
         ) l where ${sealed} order by 1, 2`,
   );
   expect(keptLatency).toEqual(countedLatency);
+  await expectSectionRollupsEqualTheirSums(db);
   const keptFires = await rows(
     db,
     sql`select job_name, status, fires::int as n from schedule_fire_counts where fires <> 0 order by 1, 2`,
@@ -382,79 +375,4 @@ function money(row: unknown) {
     amount: parseMoney(String(r.amount)).toFixed(2),
     refunded: parseMoney(String(r.refunded)).toFixed(2),
   };
-}
-
-/** The report's aggregates but the latency, with every amount to two places. */
-function normal(spend: SpendRows) {
-  const amounts = (row: object) =>
-    Object.fromEntries(
-      Object.entries(row).map(([k, v]) => [
-        k,
-        typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? parseMoney(v).toFixed(2) : v,
-      ]),
-    );
-  return {
-    states: spend.states.map(amounts),
-    days: spend.days.map(amounts),
-    networks: spend.networks.map(amounts),
-    jobs: spend.jobs.map(amounts),
-    failures: spend.failures.map(amounts),
-  };
-}
-
-/** The report's aggregates counted from the purchases themselves: what `report` read before migration 0006. */
-async function spendHistoryCounted(db: Executor, since: Date, timeZone: string) {
-  const period = sql`coalesce(submitted_at, created_at) >= ${since.toISOString()}::timestamptz`;
-  const SENT = sql`state in ('submitting', 'submitted', 'succeeded', 'failed', 'in_doubt', 'unverified')`;
-  const group = sql`count(*)::int as sent, count(*) filter (where state = 'succeeded')::int as succeeded,
-    coalesce(sum(coalesce(charged_amount, amount)) filter (where state = 'succeeded'), 0)::text as spent,
-    coalesce(sum(coalesce(charged_amount, amount)) filter (where state in ('submitting', 'submitted', 'unverified', 'in_doubt')), 0)::text as unsettled`;
-  const groupBy = (key: SQL, name: SQL) =>
-    rows(
-      db,
-      sql`select ${key} as key, ${name} as name, ${group}, count(*) filter (where state = 'failed')::int as failed
-          from purchases where ${period} and ${SENT} group by 1 order by 1`,
-    );
-  const seconds = sql`extract(epoch from (settled_at - submitted_at))::float8`;
-  const [latency] = await rows<{ n: number; p50: number | null; p95: number | null }>(
-    db,
-    sql`select count(*)::int as n,
-          (percentile_cont(0.5) within group (order by ${seconds}) * 1000)::float8 as p50,
-          (percentile_cont(0.95) within group (order by ${seconds}) * 1000)::float8 as p95
-        from purchases where ${period} and state in ('succeeded', 'failed')
-          and submitted_at is not null and settled_at is not null and settled_at >= submitted_at`,
-  );
-  return {
-    anyPurchases: true,
-    states: await rows(
-      db,
-      sql`select state, count(*)::int as n, coalesce(sum(coalesce(charged_amount, amount)), 0)::text as amount
-          from purchases where ${period} group by state order by state`,
-    ),
-    days: await rows(
-      db,
-      sql`select coalesce(to_char(budget_day, 'YYYY-MM-DD'),
-                   to_char(coalesce(submitted_at, created_at) at time zone ${timeZone}, 'YYYY-MM-DD')) as day,
-            ${group}, count(*) filter (where state = 'failed')::int as failed,
-            coalesce(sum(coalesce(charged_amount, amount)) filter (where state = 'failed'), 0)::text as failed_amount,
-            coalesce(sum(refund_amount) filter (where state = 'failed'), 0)::text as refunded
-          from purchases where ${period} and ${SENT} group by 1 order by 1`,
-    ),
-    networks: await groupBy(
-      sql`coalesce(network_id, upper(network))`,
-      sql`mode() within group (order by upper(network))`,
-    ),
-    jobs: await groupBy(
-      sql`coalesce(job_name, '(' || source || ')')`,
-      sql`min(coalesce(job_name, '(' || source || ')'))`,
-    ),
-    latency: { n: latency?.n ?? 0, p50: latency?.p50 ?? null, p95: latency?.p95 ?? null },
-    open: [],
-    failures: await rows(
-      db,
-      sql`select topsync_failure_message(provider_message, reason) as message, count(*)::int as n,
-            coalesce(sum(coalesce(charged_amount, amount)), 0)::text as amount, coalesce(sum(refund_amount), 0)::text as refunded
-          from purchases where ${period} and state = 'failed' group by 1 order by 2 desc, 1`,
-    ),
-  } as SpendRows;
 }
