@@ -38,7 +38,8 @@ function median(args, env) {
 }
 
 const compileOnly = `const fs=require("fs");WebAssembly.compile(fs.readFileSync(${JSON.stringify(wasmFile)})).then(()=>{})`;
-const openOnly = (flags) => `require("node:v8").setFlagsFromString(${JSON.stringify(flags)});const {PGlite}=require(${JSON.stringify(pglite)});(async()=>{const db=new PGlite(${JSON.stringify(pgliteDir)},{startParams:[...PGlite.defaultStartParams,"-c","shared_buffers=16MB"]});await db.waitReady;await db.query("select count(*) from purchases");await db.close();})()`;
+const openOnly = (flags) =>
+  `require("node:v8").setFlagsFromString(${JSON.stringify(flags)});const {PGlite}=require(${JSON.stringify(pglite)});(async()=>{const db=new PGlite(${JSON.stringify(pgliteDir)},{startParams:[...PGlite.defaultStartParams,"-c","shared_buffers=16MB"]});await db.waitReady;await db.query("select count(*) from purchases");await db.close();})()`;
 
 const rows = [];
 let shmem = "";

@@ -6,6 +6,7 @@ import { inertDocument } from "../report/inert-document.js";
 import { makeLedgerReport } from "../report/ledger.js";
 import { ledgerDocument } from "../report/ledger-document.js";
 import { renderHtmlBody } from "../report/render-html.js";
+import { localTime, wallClockInstant } from "../time/cron.js";
 import { html, type Markup, trustedMarkup } from "./html.js";
 import { driftOf } from "./page-home.js";
 import { lastFires, lastWebsitePass } from "./reads.js";
@@ -104,19 +105,34 @@ ${errors.slice(0, 100).map((e) => html`<p>${e.domain ?? "*"} &middot; ${e.action
   return render(view, "/websites", "Websites", body);
 }
 
+/**
+ * Where the Report page's period starts. A period of days (`7d`) is that many calendar days in the configured time
+ * zone, today's included, from midnight: every bar of its daily chart is a whole day, as a dashboard's "last 7 days"
+ * reads (a period starting at this hour of a week ago drew a first day of a few hours). Any other duration (`24h`)
+ * reaches back from now. At most 366 days.
+ */
+export function reportStart(asked: string, now: Date, timeZone: string): Date {
+  const back = Math.min(parseDuration(asked), 366 * DAY_MS);
+  if (!/^\s*\d+\s*d\s*$/.test(asked)) return new Date(now.getTime() - back);
+  const day = localTime(now.getTime() - back + DAY_MS, timeZone);
+  return new Date(wallClockInstant({ ...day, hour: 0, minute: 0, second: 0 }, timeZone).ms);
+}
+
+const DAY_MS = 86_400_000;
+
 export async function reportPage(view: ConsoleView, params: URLSearchParams): Promise<string> {
   const asked = params.get("since") ?? "7d";
-  let sinceMs: number;
+  let since: Date;
   let problem: string | undefined;
   try {
-    sinceMs = Math.min(parseDuration(asked), 366 * 86_400_000);
+    since = reportStart(asked, view.now, view.config.timezone);
   } catch {
-    sinceMs = 7 * 86_400_000;
+    since = reportStart("7d", view.now, view.config.timezone);
     problem = `since must be a duration like 24h or 7d; showing 7d`;
   }
   const report = await makeLedgerReport(view.database.db, {
     now: view.now,
-    since: new Date(view.now.getTime() - sinceMs),
+    since,
     timeZone: view.config.timezone,
   });
   const doc = ledgerDocument(report, { showPhone: false });
