@@ -16,17 +16,48 @@ export function formatAmount(value: Money): string {
 
 /** "2026-12-01 08:00" in `timeZone`. */
 export function formatInstant(instant: Date, timeZone: string): string {
-  const parts = Object.fromEntries(
-    instantFormat(timeZone)
-      .formatToParts(instant)
-      .map((part) => [part.type, part.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}`;
+  const ms = instant.getTime();
+  if (Number.isNaN(ms)) return "Invalid Date";
+  const local = new Date(ms + offsetInHour(ms, timeZone));
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${local.getUTCFullYear()}-${two(local.getUTCMonth() + 1)}-${two(local.getUTCDate())} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}`;
 }
 
 /**
- * One formatter per time zone, made once: making an Intl.DateTimeFormat costs far more than formatting with one,
- * and a report formats an instant per open purchase, pass and fire (a report of hundreds spent most of its time there).
+ * The zone's offset from UTC during the UTC hour that holds `ms`, read once per hour and zone: a report formats an
+ * instant per open purchase, pass and fire, and Intl's formatToParts for each was most of a year's report page. An
+ * hour whose two ends read different offsets holds a change of the clocks, and its instants are read one by one.
+ */
+function offsetInHour(ms: number, timeZone: string): number {
+  const hour = Math.floor(ms / HOUR_MS) * HOUR_MS;
+  const key = `${timeZone} ${hour}`;
+  let offset = hourOffsets.get(key);
+  if (offset === undefined) {
+    const start = offsetAt(hour, timeZone);
+    offset = start === offsetAt(hour + HOUR_MS - 1, timeZone) ? start : null;
+    if (hourOffsets.size > 10_000) hourOffsets.clear();
+    hourOffsets.set(key, offset);
+  }
+  return offset ?? offsetAt(ms, timeZone);
+}
+
+const HOUR_MS = 3_600_000;
+const hourOffsets = new Map<string, number | null>();
+
+/** The offset at an instant, to the minute, as `instantFormat` reads the wall clock there. */
+function offsetAt(ms: number, timeZone: string): number {
+  const minute = Math.floor(ms / 60_000) * 60_000;
+  const parts = Object.fromEntries(
+    instantFormat(timeZone)
+      .formatToParts(new Date(minute))
+      .map((part) => [part.type, Number(part.value)]),
+  );
+  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!);
+  return wall - minute;
+}
+
+/**
+ * One formatter per time zone, made once: making an Intl.DateTimeFormat costs far more than formatting with one.
  */
 const instantFormats = new Map<string, Intl.DateTimeFormat>();
 
