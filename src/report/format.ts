@@ -3,6 +3,7 @@
 import { formatDuration } from "../duration.js";
 import { maskPhone, maskPhonesIn } from "../log/mask.js";
 import type { Money } from "../money.js";
+import { offsetAt } from "../time/cron.js";
 
 /** The reseller's currency; every amount in every format is in it. */
 export const CURRENCY = "NGN";
@@ -43,40 +44,6 @@ function offsetInHour(ms: number, timeZone: string): number {
 
 const HOUR_MS = 3_600_000;
 const hourOffsets = new Map<string, number | null>();
-
-/** The offset at an instant, to the minute, as `instantFormat` reads the wall clock there. */
-function offsetAt(ms: number, timeZone: string): number {
-  const minute = Math.floor(ms / 60_000) * 60_000;
-  const parts = Object.fromEntries(
-    instantFormat(timeZone)
-      .formatToParts(new Date(minute))
-      .map((part) => [part.type, Number(part.value)]),
-  );
-  const wall = Date.UTC(parts.year!, parts.month! - 1, parts.day!, parts.hour!, parts.minute!);
-  return wall - minute;
-}
-
-/**
- * One formatter per time zone, made once: making an Intl.DateTimeFormat costs far more than formatting with one.
- */
-const instantFormats = new Map<string, Intl.DateTimeFormat>();
-
-function instantFormat(timeZone: string): Intl.DateTimeFormat {
-  let format = instantFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat("en-CA", {
-      timeZone,
-      year: "numeric",
-      month: "2-digit",
-      day: "2-digit",
-      hour: "2-digit",
-      minute: "2-digit",
-      hourCycle: "h23",
-    });
-    instantFormats.set(timeZone, format);
-  }
-  return format;
-}
 
 /** A latency: "850ms", "12.3s", then "4m10s". */
 export function formatLatency(ms: number): string {

@@ -186,7 +186,7 @@ function asUtc(l: Local): number {
 }
 
 /** The zone's offset from UTC at an instant, in ms (whole minutes, as node-cron reads it). */
-function offsetAt(ms: number, timeZone: string): number {
+export function offsetAt(ms: number, timeZone: string): number {
   const second = Math.floor(ms / 1000) * 1000;
   return Math.round((asUtc(localTime(second, timeZone)) - second) / 60_000) * 60_000;
 }
