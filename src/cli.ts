@@ -36,6 +36,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import v8 from "node:v8";
 import vm from "node:vm";
+import { startHeapGrowth } from "./v8-flags.js";
 
 const bundle = fileURLToPath(new URL("./topsync.cjs", import.meta.url));
 /** Cache files kept in the folder: each build and command has its own, so older ones are removed as new come. */
@@ -48,7 +49,9 @@ const RUN_FILE_NAME = /^([0-9a-f]{32}\.v8)\.(\d+)(\.in-use)?$/;
 
 type Main = (argv: string[]) => Promise<number>;
 
-holdHeapGrowth();
+// Set before anything is compiled: the code cache records V8's flags (src/v8-flags.ts).
+const heapGrowth = startHeapGrowth();
+if (heapGrowth) v8.setFlagsFromString(heapGrowth);
 const main: Main = existsSync(bundle)
   ? loadBundle(bundle)
   : ((await import("./cli/program.js")) as { main: Main }).main;
@@ -59,21 +62,6 @@ process.exitCode = await main(process.argv);
 // handlers run here: what they use must be declared above.)
 await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
 process.exit();
-
-/**
- * How far V8 lets the heap grow past what survived its last full collection: up to four times when the heap's
- * limit is 2 GB or more (plain `node` on a machine of 4 GB or more), twice below. A purchase run keeps some 20 MB
- * alive, yet under plain `node` it reached 220 MB resident, almost all of it garbage not collected yet (measured in
- * bench/RESULTS.md); held to twice, as below that limit, it stays near 165 MB at the same speed. Set before
- * anything is compiled (the code cache records V8's flags), and not when the operator chose a growth of their own.
- */
-function holdHeapGrowth(): void {
-  const chosen = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((arg) =>
-    arg.includes("--heap-growing-percent"),
-  );
-  if (chosen || v8.getHeapStatistics().heap_size_limit < 2 * 1024 ** 3) return;
-  v8.setFlagsFromString("--heap-growing-percent=100");
-}
 
 /** Resolves once what was written to the stream has been handed to the system (at once for files and pipes on Linux). */
 function flushed(stream: NodeJS.WriteStream): Promise<void> {
@@ -104,7 +92,13 @@ function loadBundle(file: string): Main {
   compiled.call(module.exports, module.exports, require, module, file, dirname(file));
   if (cache && (cachedData === undefined || script.cachedDataRejected)) {
     // At exit, so the functions this command ran are in it; the next run of the same command skips them.
-    process.once("exit", () => writeCache(cache, () => script.createCachedData()));
+    // The flags the command changed as it ran are put back first, else V8 stamps the cache with flags the next
+    // start does not have, and refuses it then.
+    const { restoreRuntimeFlags } = module.exports as { restoreRuntimeFlags?: () => void };
+    process.once("exit", () => {
+      restoreRuntimeFlags?.();
+      writeCache(cache, () => script.createCachedData());
+    });
   }
   return (module.exports as { main: Main }).main;
 }

@@ -10,6 +10,9 @@ import { registerPlanCommands } from "./plan-commands.js";
 import { registerReportCommands } from "./report-commands.js";
 import { registerWebsiteCommands } from "./websites-commands.js";
 
+// src/cli.ts puts V8's flags back through it before it writes the code cache.
+export { restoreRuntimeFlags } from "../v8-flags.js";
+
 const { version } = JSON.parse(
   readFileSync(new URL("package.json", packageRoot(import.meta.url)), "utf8"),
 ) as {

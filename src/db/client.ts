@@ -2,13 +2,13 @@
 // PostgreSQL server through postgres.js. Everything above this file runs the same drizzle code on either.
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
-import { setFlagsFromString } from "node:v8";
 import type { PGlite } from "@electric-sql/pglite";
 import type { SQL } from "drizzle-orm";
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { TopsyncError } from "../errors.js";
+import { holdHeapLean, setRuntimeFlag } from "../v8-flags.js";
 import { acquireDirLock } from "./dir-lock.js";
 import * as schema from "./schema.js";
 
@@ -212,7 +212,8 @@ const PGLITE_SHARED_BUFFERS = "16MB";
  * when the embedded database is opened, and a command on PostgreSQL compiles nothing that it would change.
  */
 function compileWebAssemblyOnce(): void {
-  setFlagsFromString("--liftoff-only");
+  // Put back with the tiering flags it turns off on its way: V8's flag hash counts them too.
+  setRuntimeFlag("--liftoff-only", "--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering");
 }
 
 async function openPglite(dir: string): Promise<Database> {
@@ -221,6 +222,7 @@ async function openPglite(dir: string): Promise<Database> {
   try {
     if (!inMemory) mkdirSync(dir, { recursive: true });
     compileWebAssemblyOnce();
+    holdHeapLean();
     // Loaded only for the embedded database: a command on PostgreSQL does not pay for PGlite's start-up. Its
     // CommonJS build, by require: the CLI runs from a bundle compiled with a V8 code cache (src/cli.ts), and a
     // dynamic import() from code V8 took from that cache has no module loader to call.

@@ -53,10 +53,15 @@ describe("the code cache (src/cli.ts)", () => {
       expect(statSync(join(cache, files[0] as string)).mode & 0o077).toBe(0);
       // From the cache now, PGlite included (tools/bundle.js refuses a bundle with a dynamic import(): code V8
       // takes from a cache may have no module loader to call).
+      const written = statSync(join(cache, files[0] as string));
       const second = await runCli(["-c", config, "migrate"], env);
       expect(second.code, second.stderr).toBe(0);
       expect(second.stdout).toContain("is up to date");
       expect(readdirSync(cache)).toEqual(files);
+      // Taken, not refused and written again: the flags the embedded database sets as it opens (src/v8-flags.ts)
+      // are put back before the cache is written, so it carries the flags the next start has.
+      const after = statSync(join(cache, files[0] as string));
+      expect([after.ino, after.mtimeMs]).toEqual([written.ino, written.mtimeMs]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
