@@ -197,9 +197,11 @@ async function openPostgres(url: string, max: number): Promise<Database> {
 /**
  * The embedded database's page cache. PGlite starts PostgreSQL with 128 MB, and PostgreSQL writes all of it at
  * start: 118 MB more resident memory for every command on the embedded database (a `purchases list` took 360 MB).
- * The files it caches are in the system's own cache as well, so a smaller one costs reads, not disk access.
+ * The files it caches are in the system's own cache as well, so a smaller one costs reads, not disk access. As
+ * the ledger grows PostgreSQL fills what it has, and WebAssembly memory is never given back: 8 MB rather than 16 MB
+ * held a run of 30,000 purchases 9 MB lower (198 against 207 MB peak) for the same CPU time.
  */
-const PGLITE_SHARED_BUFFERS = "16MB";
+const PGLITE_SHARED_BUFFERS = "8MB";
 
 /**
  * PGlite is PostgreSQL compiled to a 9 MB WebAssembly module. V8 compiles it twice by default: at once with its
