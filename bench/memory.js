@@ -136,18 +136,13 @@ sandbox in its own process at 0 ms; every purchase bought and verified to a fina
 |---|---:|---:|---:|---:|
 ${results.map((r) => `| ${NAMES[r.kind]} | ${COUNT.toLocaleString("en")} | ${r.seconds.toFixed(1)} s | ${r.rate.toFixed(0)}/s | ${r.rss.toFixed(0)} MB |`).join("\n")}
 
-Where the memory goes. A run keeps some 20 MB alive (heap snapshots mid-run: the code, the modules' text, the window of
-due rows; nothing loads the queue). What V8 adds on top is garbage not collected yet: with a heap limit of 2 GB or more
-(plain \`node\` on a machine of 4 GB or more) V8 lets the heap grow to four times what survived its last full
-collection. The CLI holds that to twice (src/cli.ts, as V8 does under a smaller limit), at no measurable cost in speed.
-The embedded database adds PGlite's own memory from the moment it opens, some 110 MB (its WebAssembly engine and code,
-its files, PostgreSQL's memory inside it), and more as the ledger it works on grows; its page cache is 16 MB, not the
-128 MB PGlite starts PostgreSQL with, which PostgreSQL writes whole at start (src/db/client.ts). Then a V8 young
-generation of 32 MB, which only a flag at start can make smaller. So on the embedded database the target is not met:
-use PostgreSQL for a queue of this size.
-
-Before this session's changes (commit 34e3913, the same command and machine, plain \`node\`): PostgreSQL 187 MB
-(149 MB after, in an A/B run beside it; the in-process run bench:purchases measured, 220 MB); the embedded database,
-30,000 purchases: 454 MB (267 MB after, and 80.7 s → 59.6 s).
+Where the memory goes. A run keeps some 30 MB alive (heap snapshots mid-run: the code, the modules' text, the window
+of due rows; nothing loads the queue). What V8 adds on top is garbage not collected yet: with a heap limit of 2 GB or
+more (plain \`node\` on a machine of 4 GB or more) V8 lets the heap grow to four times what survived its last full
+collection. The CLI holds that to twice (src/v8-flags.ts, as V8 does under a smaller limit), at no measurable cost in
+speed. The embedded database adds PGlite's own memory from the moment it opens, some 75 MB (V8's code of its
+WebAssembly module, PostgreSQL's memory inside it, with an 8 MB page cache, and its files), and more as the ledger it
+works on grows; so a command on it also holds V8's heap lean (src/v8-flags.ts: a young generation of 8 MB instead of
+up to 32 MB, an old one grown by half rather than doubled), which costs it some CPU in collections.
 `,
 );
