@@ -8,11 +8,14 @@
 // before it writes the cache.
 
 import { PerformanceObserver } from "node:perf_hooks";
-import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from "node:v8";
+import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 
 const restores: string[] = [];
 
-/** Sets one V8 flag for the rest of the process; `restore` is the flag as the process started with it. */
+/**
+ * Sets one V8 flag for the rest of the process; `restore` puts back V8's default (the launcher then sets again the
+ * flags it set before the cache was read).
+ */
 export function setRuntimeFlag(flag: string, restore: string): void {
   setFlagsFromString(flag);
   restores.push(restore);
@@ -28,19 +31,6 @@ export function chosenByOperator(name: string): boolean {
   return [...process.execArgv, process.env.NODE_OPTIONS ?? ""].some((arg) => arg.includes(name));
 }
 
-/**
- * How far V8 lets the heap grow past what survived its last full collection, as every command starts: up to four
- * times when the heap's limit is 2 GB or more (plain `node` on a machine of 4 GB or more), twice below. A purchase
- * run keeps some 20 MB alive, yet under plain `node` it reached 220 MB resident, almost all of it garbage not
- * collected yet (measured in bench/RESULTS.md); held to twice, as below that limit, it stays near 165 MB at the
- * same speed. Undefined when V8's own choice stands (the operator chose, or the limit is below 2 GB already).
- */
-export function startHeapGrowth(): string | undefined {
-  if (chosenByOperator("--heap-growing-percent") || getHeapStatistics().heap_size_limit < 2 * 1024 ** 3)
-    return undefined;
-  return "--heap-growing-percent=100";
-}
-
 /** The young generation's size at which a lean heap stops it growing: two semi-spaces of 4 MB. */
 const LEAN_YOUNG_GENERATION_BYTES = 8 * 1024 * 1024;
 let lean = false;
@@ -52,8 +42,8 @@ let lean = false;
  * - its young generation doubles as the command allocates, up to two semi-spaces of 16 MB, resident for good. It
  *   stops growing here at 8 MB; a smaller one costs CPU in collections (an 8,000-purchase run took 20% more CPU
  *   with 2 MB), 8 MB cost nothing measurable;
- * - the old generation grows to twice what survived its last full collection (startHeapGrowth); here to one and a
- *   half times.
+ * - the old generation grows to twice what survived its last full collection (src/cli.ts holds it there); here to
+ *   one and a half times.
  * V8 reads both flags as it collects, so they take effect when set, whatever ran before; neither is changed when
  * the operator chose it. The young generation's growth is stopped after the collection that took it to 8 MB (V8
  * has no flag for its largest size that it reads after start); one already larger stays as large.
@@ -62,7 +52,7 @@ export function holdHeapLean(): void {
   if (lean) return;
   lean = true;
   if (!chosenByOperator("--heap-growing-percent"))
-    setRuntimeFlag("--heap-growing-percent=50", startHeapGrowth() ?? "--heap-growing-percent=0");
+    setRuntimeFlag("--heap-growing-percent=50", "--heap-growing-percent=0");
   if (chosenByOperator("semi-space")) return;
   const stopYoungGrowth = (): boolean => {
     const young = getHeapSpaceStatistics().find((space) => space.space_name === "new_space");
