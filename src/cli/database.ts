@@ -3,16 +3,20 @@
 // closed when the command ends.
 import { type Database, openDatabase } from "../db/client.js";
 import { migrate } from "../db/migrate.js";
+import { holdHeapLean } from "../v8-flags.js";
 import type { CommandContext } from "./context.js";
 import { sayOutboxWaits } from "./notify-waiting.js";
 
 type LedgerContext = Pick<CommandContext, "config" | "defer"> & Partial<Pick<CommandContext, "logger">>;
 
-function openConfigured(ctx: LedgerContext): Promise<Database> {
-  return openDatabase({
+/** A command on the embedded database holds V8's heap lean from here on: the two share the process's memory. */
+async function openConfigured(ctx: LedgerContext): Promise<Database> {
+  const database = await openDatabase({
     url: ctx.config.database.url || process.env.DATABASE_URL,
     pgliteDir: ctx.config.database.pglite_dir,
   });
+  if (database.kind === "pglite") holdHeapLean();
+  return database;
 }
 
 /** The database as it is, not migrated (for `topsync migrate`, which says what it applies), closed when the command ends. */

@@ -8,7 +8,7 @@ import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/p
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { TopsyncError } from "../errors.js";
-import { holdHeapLean, setRuntimeFlag } from "../v8-flags.js";
+import { setRuntimeFlag } from "../v8-flags.js";
 import { acquireDirLock } from "./dir-lock.js";
 import * as schema from "./schema.js";
 
@@ -224,7 +224,6 @@ async function openPglite(dir: string): Promise<Database> {
   try {
     if (!inMemory) mkdirSync(dir, { recursive: true });
     compileWebAssemblyOnce();
-    holdHeapLean();
     // Loaded only for the embedded database: a command on PostgreSQL does not pay for PGlite's start-up. Its
     // CommonJS build, by require: the CLI runs from a bundle compiled with a V8 code cache (src/cli.ts), and a
     // dynamic import() from code V8 took from that cache has no module loader to call.

@@ -7,6 +7,7 @@ import { migrate } from "../db/migrate.js";
 import { formatDuration } from "../duration.js";
 import { TopsyncError } from "../errors.js";
 import type { Logger } from "../log/logger.js";
+import { holdHeapLean } from "../v8-flags.js";
 
 const FIRST_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30_000;
@@ -45,6 +46,8 @@ async function openMigrated(options: ConnectOptions): Promise<Database> {
     pgliteDir: options.pgliteDir,
     maxConnections: POOL_SIZE,
   });
+  // The daemon on the embedded database holds V8's heap lean, as a command does (src/cli/database.ts).
+  if (database.kind === "pglite") holdHeapLean();
   try {
     const applied = await migrate(database.db);
     if (applied.length > 0)
