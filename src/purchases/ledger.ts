@@ -5,7 +5,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { type Database, type Db, type Executor, rows } from "../db/client.js";
 import type { PurchaseState, purchases } from "../db/schema.js";
 import { purchaseNotices } from "../notify/outbox/write.js";
-import { cappedResponse, capText } from "../text/cap.js";
+import { cappedResponse, cappedResponseJson, capText } from "../text/cap.js";
 import { recentlyBeating } from "./run-liveness.js";
 
 export type PurchaseRow = typeof purchases.$inferSelect;
@@ -162,7 +162,6 @@ function payloadItem(item: Transition) {
     to_state: item.to,
     actor: item.actor,
     event_reason: item.reason == null ? null : capText(item.reason),
-    event_response: cappedResponse(item.response),
     set_columns: Object.keys(set),
     answered: item.answered === true,
     reference: param(set.reference),
@@ -185,6 +184,17 @@ function payloadItem(item: Transition) {
 }
 
 /**
+ * One item's JSON: `payloadItem` and its `event_response`, the answer as stored (`cappedResponse`). The answer's
+ * JSON text is made once and put in as it is, rather than made to measure it and then again inside the document.
+ */
+function payloadItemJson(item: Transition): string {
+  const rest = JSON.stringify(payloadItem(item));
+  const response = cappedResponseJson(item.response);
+  // A response JSON has no value for is left out, as JSON.stringify leaves out an undefined property.
+  return response === undefined ? rest : `${rest.slice(0, -1)},"event_response":${response}}`;
+}
+
+/**
  * Moves purchases in one statement, each from one of its `from` states to its `to`: sets its columns, appends
  * its event, and gives amounts back to their budget days when purchases leave the committed states. Returns
  * the rows moved, and the rows that stayed because the reference they were to take is another purchase's
@@ -195,7 +205,7 @@ export async function transitionMany(
   items: readonly Transition[],
 ): Promise<Array<Moved | Clashed>> {
   if (items.length === 0) return [];
-  const payload = JSON.stringify(items.map(payloadItem));
+  const payload = `[${items.map(payloadItemJson).join(",")}]`;
   const ids = idArray(items.map((item) => item.id));
   const result = await rows<{
     id: number | string;

@@ -5,6 +5,7 @@ import { providerMessage } from "../http/message.js";
 import { parseAnswer } from "../http/parse.js";
 import type { RequestSpec, ServiceClient } from "../http/service-client.js";
 import type { Money } from "../money.js";
+import { quickPurchaseResult, quickTransactionResponse } from "./quick-read.js";
 import {
   classifyStatus,
   type FinalityClass,
@@ -104,7 +105,8 @@ export class ResellerClient {
     if (request.ported_number) json.ported_number = true;
     const spec: RequestSpec = { endpoint: "data", method: "POST", path: "/public/api/data", json };
     const response = await this.http.request(spec);
-    const result = parseAnswer(purchaseResultSchema, response, this.call(spec));
+    const result =
+      quickPurchaseResult(response.body) ?? parseAnswer(purchaseResultSchema, response, this.call(spec));
     const reference = result.data?.reference;
     if (result.success && reference) {
       const { amount: charged, wallet_balance: walletBalance } = result.data ?? {};
@@ -143,7 +145,9 @@ export class ResellerClient {
     };
     const response = await this.http.request(spec);
     if (response.status === 404) return { found: false, raw: response.body };
-    const answer = parseAnswer(transactionResponseSchema, response, this.call(spec));
+    const answer =
+      quickTransactionResponse(response.body) ??
+      parseAnswer(transactionResponseSchema, response, this.call(spec));
     const { transaction } = answer.data;
     return {
       found: true,

@@ -22,3 +22,15 @@ export function cappedResponse(value: unknown, max = MAX_STORED_RESPONSE_CHARS):
   if (text === undefined || text.length <= max) return value;
   return { truncated: true, length: text.length, head: text.slice(0, max) };
 }
+
+/**
+ * `JSON.stringify(cappedResponse(value))`, serialising the answer once: the length check's text is the stored
+ * text. Undefined where that JSON has no value (the answer is a function or a symbol).
+ */
+export function cappedResponseJson(value: unknown, max = MAX_STORED_RESPONSE_CHARS): string | undefined {
+  if (value === undefined || value === null) return "null";
+  if (typeof value === "string") return JSON.stringify(cappedResponse(value, max));
+  const text = JSON.stringify(value) as string | undefined;
+  if (text === undefined || text.length <= max) return text;
+  return JSON.stringify({ truncated: true, length: text.length, head: text.slice(0, max) });
+}

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { parseCalendarInstant } from "../../src/calendar.js";
 import { table } from "../../src/report/document.js";
 import { renderReport } from "../../src/report/render.js";
-import { cappedResponse, capText } from "../../src/text/cap.js";
+import { cappedResponse, cappedResponseJson, capText } from "../../src/text/cap.js";
 import { csvCell, inert, inertLines } from "../../src/text/inert.js";
 import { redactSecretForms, redactSecretsDeep } from "../../src/text/secrets.js";
 
@@ -98,6 +98,25 @@ describe("caps on what is stored", () => {
       length: 108,
       head: '{"a":"xxxx',
     });
+  });
+
+  it("serialises an answer as stored exactly as JSON.stringify of cappedResponse does", () => {
+    const answers: unknown[] = [
+      undefined,
+      null,
+      "",
+      "plain text",
+      "y".repeat(20),
+      { a: 1, b: [1, "2", null], c: { d: '\u2028 é "q"' } },
+      { a: "x".repeat(100) },
+      [1, 2, 3],
+      0,
+      false,
+      () => 1,
+    ];
+    for (const answer of answers)
+      for (const max of [10, 100, 64 * 1024])
+        expect(cappedResponseJson(answer, max)).toBe(JSON.stringify(cappedResponse(answer, max)));
   });
 });
 
