@@ -78,7 +78,8 @@ describe.each(DB_KINDS)("the ledger's counters and rollups on %s", (kind) => {
   afterAll(() => sandbox.close());
 
   it("equal a count of the ledger after racing runs, sweeps, settlements and edits by hand", {
-    timeout: 120_000,
+    // The embedded database takes a minute or two here on a busy machine of two cores.
+    timeout: 300_000,
   }, async () => {
     sandbox.setFaults(FAULTS);
     const test = await openTestDatabase(kind);
