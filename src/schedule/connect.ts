@@ -41,13 +41,14 @@ export async function connectWithRetry(options: ConnectOptions): Promise<Databas
 }
 
 async function openMigrated(options: ConnectOptions): Promise<Database> {
+  // The daemon on the embedded database holds V8's heap lean from before PGlite starts, as a command does
+  // (src/cli/database.ts).
+  if (!options.url) holdHeapLean();
   const database = await openDatabase({
     url: options.url,
     pgliteDir: options.pgliteDir,
     maxConnections: POOL_SIZE,
   });
-  // The daemon on the embedded database holds V8's heap lean, as a command does (src/cli/database.ts).
-  if (database.kind === "pglite") holdHeapLean();
   try {
     const applied = await migrate(database.db);
     if (applied.length > 0)
