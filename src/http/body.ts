@@ -11,6 +11,36 @@ export type BodyRead =
 
 type Body = AsyncIterable<Buffer | Uint8Array> & { destroy?: (error?: Error) => unknown };
 
+/**
+ * The text of an answer as its chunks come, under the cap: `add` returns the cut answer (its head and the bytes
+ * read) at the chunk that passes the cap, after which the body is to be let go; `end` the whole text.
+ */
+class CappedText {
+  private readonly decoder = new StringDecoder("utf8");
+  private text = "";
+  private readBytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  add(chunk: Buffer | Uint8Array): BodyRead | undefined {
+    this.readBytes += chunk.length;
+    if (this.readBytes > this.maxBytes) {
+      const room = Math.max(0, KEPT_BYTES - Buffer.byteLength(this.text));
+      const head =
+        this.text.length >= KEPT_BYTES
+          ? this.text
+          : this.text + this.decoder.write(Buffer.from(chunk).subarray(0, room));
+      return { complete: false, head: head.slice(0, KEPT_BYTES), readBytes: this.readBytes };
+    }
+    this.text += this.decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
+    return undefined;
+  }
+
+  end(): BodyRead {
+    return { complete: true, text: this.text + this.decoder.end() };
+  }
+}
+
 /** A readable stream as undici hands an answer's body over: read through its events. */
 interface EventBody {
   on(event: "data", listener: (chunk: Buffer | Uint8Array) => void): unknown;
@@ -32,9 +62,7 @@ export function readCapped(body: Body, maxBytes: number): Promise<BodyRead> {
  */
 function readEvents(body: EventBody, maxBytes: number): Promise<BodyRead> {
   return new Promise((resolve, reject) => {
-    const decoder = new StringDecoder("utf8");
-    let text = "";
-    let readBytes = 0;
+    const read = new CappedText(maxBytes);
     let settled = false;
     const finish = (): void => {
       settled = true;
@@ -44,22 +72,16 @@ function readEvents(body: EventBody, maxBytes: number): Promise<BodyRead> {
     };
     const onData = (chunk: Buffer | Uint8Array): void => {
       if (settled) return;
-      readBytes += chunk.length;
-      if (readBytes > maxBytes) {
-        const room = Math.max(0, KEPT_BYTES - Buffer.byteLength(text));
-        const head =
-          text.length >= KEPT_BYTES ? text : text + decoder.write(Buffer.from(chunk).subarray(0, room));
-        finish();
-        body.destroy();
-        resolve({ complete: false, head: head.slice(0, KEPT_BYTES), readBytes });
-        return;
-      }
-      text += decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
+      const cut = read.add(chunk);
+      if (cut === undefined) return;
+      finish();
+      body.destroy();
+      resolve(cut);
     };
     const onEnd = (): void => {
       if (settled) return;
       finish();
-      resolve({ complete: true, text: text + decoder.end() });
+      resolve(read.end());
     };
     const onError = (error: Error): void => {
       if (settled) return;
@@ -81,21 +103,14 @@ function readEvents(body: EventBody, maxBytes: number): Promise<BodyRead> {
 }
 
 async function readIterable(body: Body, maxBytes: number): Promise<BodyRead> {
-  const decoder = new StringDecoder("utf8");
-  let text = "";
-  let readBytes = 0;
+  const read = new CappedText(maxBytes);
   for await (const chunk of body) {
-    readBytes += chunk.length;
-    if (readBytes > maxBytes) {
-      const room = Math.max(0, KEPT_BYTES - Buffer.byteLength(text));
-      const head =
-        text.length >= KEPT_BYTES ? text : text + decoder.write(Buffer.from(chunk).subarray(0, room));
-      body.destroy?.();
-      return { complete: false, head: head.slice(0, KEPT_BYTES), readBytes };
-    }
-    text += decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
+    const cut = read.add(chunk);
+    if (cut === undefined) continue;
+    body.destroy?.();
+    return cut;
   }
-  return { complete: true, text: text + decoder.end() };
+  return read.end();
 }
 
 /** A stream not yet destroyed (one that is goes the iterator's way, which says how it ended). */

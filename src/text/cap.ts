@@ -20,7 +20,7 @@ export function cappedResponse(value: unknown, max = MAX_STORED_RESPONSE_CHARS):
   if (value === undefined || value === null) return null;
   const text = typeof value === "string" ? value : JSON.stringify(value);
   if (text === undefined || text.length <= max) return value;
-  return { truncated: true, length: text.length, head: text.slice(0, max) };
+  return truncatedAnswer(text, max);
 }
 
 /**
@@ -32,5 +32,10 @@ export function cappedResponseJson(value: unknown, max = MAX_STORED_RESPONSE_CHA
   if (typeof value === "string") return JSON.stringify(cappedResponse(value, max));
   const text = JSON.stringify(value) as string | undefined;
   if (text === undefined || text.length <= max) return text;
-  return JSON.stringify({ truncated: true, length: text.length, head: text.slice(0, max) });
+  return JSON.stringify(truncatedAnswer(text, max));
+}
+
+/** The marker stored in place of an answer whose JSON text is over the limit. */
+function truncatedAnswer(text: string, max: number): { truncated: true; length: number; head: string } {
+  return { truncated: true, length: text.length, head: text.slice(0, max) };
 }
