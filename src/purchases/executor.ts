@@ -648,7 +648,7 @@ class PurchaseRun {
    */
   private async returnOrphans(): Promise<void> {
     try {
-      const moved = await returnUnclaimedSubmitting(this.deps.database, this.runId, [...this.claimedIds], {
+      const moved = await returnUnclaimedSubmitting(this.deps.database, this.runId, this.claimedIds, {
         actor: this.actor,
         reason: "not sent: claimed by a statement whose answer was lost with its database connection",
       });
