@@ -1,9 +1,11 @@
 // Databases for tests: a fresh PostgreSQL database per call (dropped afterwards) or an in-memory PGlite,
 // both migrated, so one suite runs against both homes of the ledger.
 import { randomBytes } from "node:crypto";
+import { sql } from "drizzle-orm";
 import postgres from "postgres";
-import { type Database, openDatabase } from "../../src/db/client.js";
+import { type Database, type Db, openDatabase, rows } from "../../src/db/client.js";
 import { migrate } from "../../src/db/migrate.js";
+import { insertPurchases } from "../../src/purchases/ledger.js";
 
 export const SERVER_URL = process.env.TEST_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432";
 
@@ -49,4 +51,28 @@ export async function openTestDatabase(kind: DbKind): Promise<TestDatabase> {
       await created.drop();
     },
   };
+}
+
+/**
+ * Queues `count` purchases of plan 102 on MTN (keys `<prefix>:<n>`, phones 0803 1000000 + n) and returns their ids
+ * in order.
+ */
+export async function queueTestPurchases(db: Db, count: number, prefix: string): Promise<number[]> {
+  await insertPurchases(
+    db,
+    Array.from({ length: count }, (_, i) => ({
+      request_key: `${prefix}:${i}`,
+      source: "buy",
+      network: "MTN",
+      plan_id: "102",
+      phone: `0803${String(1_000_000 + i)}`,
+      ported: false,
+    })),
+    "test",
+  );
+  const found = await rows<{ id: number | string }>(
+    db,
+    sql`select id from purchases where request_key like ${`${prefix}:%`} order by id`,
+  );
+  return found.map((row) => Number(row.id));
 }

@@ -4,8 +4,8 @@ import { type SQL, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Queryable, rows } from "../../src/db/client.js";
 import { TransitionBatcher } from "../../src/purchases/batcher.js";
-import { insertPurchases, type Transition } from "../../src/purchases/ledger.js";
-import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import type { Transition } from "../../src/purchases/ledger.js";
+import { openTestDatabase, queueTestPurchases, type TestDatabase } from "../helpers/db.js";
 
 describe("transition batcher", () => {
   let test: TestDatabase;
@@ -22,23 +22,7 @@ describe("transition batcher", () => {
         return test.database.all<T>(statement);
       },
     };
-    await insertPurchases(
-      test.database.db,
-      Array.from({ length: 120 }, (_, i) => ({
-        request_key: `b:${i}`,
-        source: "buy",
-        network: "MTN",
-        plan_id: "102",
-        phone: `0803${String(1_000_000 + i)}`,
-        ported: false,
-      })),
-      "test",
-    );
-    const found = await rows<{ id: number | string }>(
-      test.database.db,
-      sql`select id from purchases order by id`,
-    );
-    ids = found.map((row) => Number(row.id));
+    ids = await queueTestPurchases(test.database.db, 120, "b");
   });
   afterEach(() => test.drop());
 

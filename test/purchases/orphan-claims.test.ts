@@ -3,8 +3,8 @@
 import { sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.js";
-import { insertPurchases, returnUnclaimedSubmitting } from "../../src/purchases/ledger.js";
-import { DB_KINDS, openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import { returnUnclaimedSubmitting } from "../../src/purchases/ledger.js";
+import { DB_KINDS, openTestDatabase, queueTestPurchases, type TestDatabase } from "../helpers/db.js";
 
 const RUN = "6f1d0c8e-3a55-4b7e-9a57-0d2b8c1f4e21";
 const OTHER_RUN = "0b3e6f2a-91c4-4d0e-8e1f-5a7c9d2b6e40";
@@ -15,21 +15,7 @@ describe.each(DB_KINDS)("rows claimed by a lost statement (%s)", (kind) => {
 
   beforeEach(async () => {
     test = await openTestDatabase(kind);
-    await insertPurchases(
-      test.database.db,
-      Array.from({ length: 6 }, (_, i) => ({
-        request_key: `o:${i}`,
-        source: "buy",
-        network: "MTN",
-        plan_id: "102",
-        phone: `0803${String(1_000_000 + i)}`,
-        ported: false,
-      })),
-      "test",
-    );
-    ids = (
-      await rows<{ id: number | string }>(test.database.db, sql`select id from purchases order by id`)
-    ).map((row) => Number(row.id));
+    ids = await queueTestPurchases(test.database.db, 6, "o");
     // 0-3: this run's, in submitting; 4: another run's, in submitting; 5: this run's, already submitted.
     await test.database.db.execute(
       sql`update purchases set state = 'submitting', run_id = ${RUN}, attempts = 1 where id <= ${ids[3]}`,
