@@ -3,20 +3,17 @@
 // closed when the command ends.
 import { type Database, openDatabase } from "../db/client.js";
 import { migrate } from "../db/migrate.js";
-import { holdHeapLean } from "../v8-flags.js";
 import type { CommandContext } from "./context.js";
 import { sayOutboxWaits } from "./notify-waiting.js";
 
 type LedgerContext = Pick<CommandContext, "config" | "defer"> & Partial<Pick<CommandContext, "logger">>;
 
-/**
- * A command on the embedded database holds V8's heap lean from before PGlite starts (its start-up's garbage would
- * otherwise grow the young generation first): the two share the process's memory.
- */
 function openConfigured(ctx: LedgerContext): Promise<Database> {
-  const url = ctx.config.database.url || process.env.DATABASE_URL;
-  if (!url) holdHeapLean();
-  return openDatabase({ url, pgliteDir: ctx.config.database.pglite_dir });
+  return openDatabase({
+    url: ctx.config.database.url || process.env.DATABASE_URL,
+    pgliteDir: ctx.config.database.pglite_dir,
+    leanHeap: true,
+  });
 }
 
 /** The database as it is, not migrated (for `topsync migrate`, which says what it applies), closed when the command ends. */

@@ -8,7 +8,7 @@ import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/p
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { TopsyncError } from "../errors.js";
-import { setRuntimeFlag } from "../v8-flags.js";
+import { holdHeapLean, setRuntimeFlag } from "../v8-flags.js";
 import { acquireDirLock } from "./dir-lock.js";
 import * as schema from "./schema.js";
 
@@ -82,12 +82,18 @@ export interface DatabaseOptions {
   pgliteDir?: string;
   /** Connections in each of the two PostgreSQL pools (hot ledger statements, and everything else). */
   maxConnections?: number;
+  /**
+   * On the embedded database, hold V8's heap lean (src/v8-flags.ts) from before PGlite starts, whose start-up's
+   * garbage would otherwise grow the young generation first: the two share the process's memory. Commands and the
+   * daemon ask for it; tests keep V8's defaults.
+   */
+  leanHeap?: boolean;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.url
     ? openPostgres(options.url, options.maxConnections ?? 10)
-    : openPglite(options.pgliteDir ?? "./.topsync/pglite");
+    : openPglite(options.pgliteDir ?? "./.topsync/pglite", options.leanHeap === true);
 }
 
 /**
@@ -218,11 +224,12 @@ function compileWebAssemblyOnce(): void {
   setRuntimeFlag("--liftoff-only", "--no-liftoff-only --wasm-tier-up --wasm-dynamic-tiering");
 }
 
-async function openPglite(dir: string): Promise<Database> {
+async function openPglite(dir: string, leanHeap: boolean): Promise<Database> {
   const inMemory = dir.startsWith("memory://");
   const release = inMemory ? () => {} : acquireDirLock(dir);
   try {
     if (!inMemory) mkdirSync(dir, { recursive: true });
+    if (leanHeap) holdHeapLean();
     compileWebAssemblyOnce();
     // Loaded only for the embedded database: a command on PostgreSQL does not pay for PGlite's start-up. Its
     // CommonJS build, by require: the CLI runs from a bundle compiled with a V8 code cache (src/cli.ts), and a

@@ -7,7 +7,6 @@ import { migrate } from "../db/migrate.js";
 import { formatDuration } from "../duration.js";
 import { TopsyncError } from "../errors.js";
 import type { Logger } from "../log/logger.js";
-import { holdHeapLean } from "../v8-flags.js";
 
 const FIRST_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30_000;
@@ -41,13 +40,11 @@ export async function connectWithRetry(options: ConnectOptions): Promise<Databas
 }
 
 async function openMigrated(options: ConnectOptions): Promise<Database> {
-  // The daemon on the embedded database holds V8's heap lean from before PGlite starts, as a command does
-  // (src/cli/database.ts).
-  if (!options.url) holdHeapLean();
   const database = await openDatabase({
     url: options.url,
     pgliteDir: options.pgliteDir,
     maxConnections: POOL_SIZE,
+    leanHeap: true,
   });
   try {
     const applied = await migrate(database.db);
