@@ -37,9 +37,16 @@ const program = new Command("topsync")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-/** Runs a command body with a context built from config; failures become one paragraph and an exit code. */
-function withContext<A extends unknown[]>(body: (ctx: CommandContext, ...args: A) => Promise<void>) {
+/**
+ * Runs a command body with a context built from config; failures become one paragraph and an exit code. A command
+ * that reads the time in a zone (`zones`) has ICU's zone data loaded on another thread while its config loads.
+ */
+function withContext<A extends unknown[]>(
+  body: (ctx: CommandContext, ...args: A) => Promise<void>,
+  options: { zones?: boolean } = {},
+) {
   return async (...args: A): Promise<void> => {
+    if (options.zones) (await import("../time/warm-zones.js")).warmTimeZones();
     const { openContext } = await import("./context.js");
     const ctx = await openContext(globals());
     try {
@@ -153,7 +160,9 @@ program
   )
   .option("--dry-run", "show what would be bought; buy nothing, write nothing")
   .option("-y, --yes", "do not ask")
-  .action(withContext(async (ctx, flags) => (await import("./buy.js")).buyCommand(ctx, flags)));
+  .action(
+    withContext(async (ctx, flags) => (await import("./buy.js")).buyCommand(ctx, flags), { zones: true }),
+  );
 
 const purchases = program.command("purchases").description("the purchase ledger");
 purchases
@@ -167,7 +176,9 @@ purchases
   .option("--force", "with --job: run it although it is suspended or paused (needs --reason)")
   .option("--reason <text>", "with --force: why; recorded in the job's history")
   .action(
-    withContext(async (ctx, flags) => (await import("./purchases-run.js")).purchasesRunCommand(ctx, flags)),
+    withContext(async (ctx, flags) => (await import("./purchases-run.js")).purchasesRunCommand(ctx, flags), {
+      zones: true,
+    }),
   );
 purchases
   .command("list")
@@ -284,7 +295,7 @@ program
   .description(
     "the daemon: job schedules, intake, verification and the website loop; /healthz, /readyz, /metrics",
   )
-  .action(withContext(async (ctx) => (await import("./run.js")).runCommand(ctx)));
+  .action(withContext(async (ctx) => (await import("./run.js")).runCommand(ctx), { zones: true }));
 
 const websites = program.command("websites").description("the analytics websites");
 websites
