@@ -150,18 +150,30 @@ const verificationSchema = z.strictObject({
 const JOB_NAME = /^[a-z0-9][a-z0-9._-]*$/;
 const PHONE_SEPARATORS = /[\s().-]/g;
 
-const phoneSchema = z
-  .string()
-  .trim()
-  .refine((phone) => /^\+?\d{7,15}$/.test(phone.replace(PHONE_SEPARATORS, "")), {
-    error: 'expected a phone number like "08031234567" or "+2348031234567"',
-  });
+/** The shape a recipient's phone must have (after trimming); the numbering plan is checked when a fire is written. */
+function isPhoneText(phone: string): boolean {
+  return /^\+?\d{7,15}$/.test(phone.replace(PHONE_SEPARATORS, ""));
+}
+
+const phoneSchema = z.string().trim().refine(isPhoneText, {
+  error: 'expected a phone number like "08031234567" or "+2348031234567"',
+});
 
 const recipientSchema = z
   .union([phoneSchema, z.strictObject({ phone: phoneSchema, ported: boolean().prefault(false) })])
   .transform((recipient) =>
     typeof recipient === "string" ? { phone: recipient, ported: false } : recipient,
   );
+
+/**
+ * A recipient written as a plain phone string, as `recipientSchema` reads it: the recipient, or undefined when the
+ * value is anything else or a phone the schema refuses (src/config/load.ts reads long lists of them with this).
+ */
+export function plainRecipient(value: unknown): { phone: string; ported: boolean } | undefined {
+  if (typeof value !== "string") return undefined;
+  const phone = value.trim();
+  return isPhoneText(phone) ? { phone, ported: false } : undefined;
+}
 
 const SELECTOR_KEYS = ["size", "type", "name_contains"] as const;
 
