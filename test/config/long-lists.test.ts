@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "../../src/config/index.js";
 import { collapseLongLists, MIN_RUN } from "../../src/config/long-lists.js";
+import { createPrng } from "../../src/sandbox/prng.js";
 import { yaml } from "./helpers.js";
 
 function outcome(text: string): unknown {
@@ -33,17 +34,6 @@ function job(recipientLines: string[], name = "campaign"): string[] {
     "    recipients:",
     ...recipientLines,
   ];
-}
-
-/** A seeded generator (mulberry32), so a failure names the seed that found it. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function randomItem(random: () => number, index: number, indent: string): string {
@@ -75,7 +65,7 @@ describe("long inline lists", () => {
   it("read fast give what the parser gives, values and issues, on 40 random lists", () => {
     let collapsedCount = 0;
     for (let seed = 1; seed <= 40; seed++) {
-      const random = prng(seed);
+      const random = createPrng(seed);
       const indent = random() < 0.5 ? "      " : "    ";
       const lines = Array.from({ length: 200 + Math.floor(random() * 800) }, (_, i) =>
         randomItem(random, i, indent),
@@ -252,7 +242,7 @@ describe("long inline lists of websites", () => {
   it("read fast give what the parser gives, values, warnings and issues, on 60 random lists", () => {
     let collapsedCount = 0;
     for (let seed = 1; seed <= 60; seed++) {
-      const random = prng(seed);
+      const random = createPrng(seed);
       const indent = random() < 0.5 ? "    " : "  ";
       const count = 100 + Math.floor(random() * 300);
       const items = Array.from({ length: count }, (_, i) => randomWebsite(random, i, indent)).flat();

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { shortenRecipientLists } from "../../src/config/load.js";
 import { configErrorMap } from "../../src/config/messages.js";
 import { configSchema, MAX_INLINE_RECIPIENTS } from "../../src/config/schema.js";
+import { createPrng } from "../../src/sandbox/prng.js";
 
 function config(...recipientLists: unknown[][]): Record<string, unknown> {
   return {
@@ -28,17 +29,6 @@ function bothWays(value: unknown) {
     whole: whole.success ? { config: whole.data } : { issues: whole.error.issues },
     short: short.success ? { config: lists.restore(short.data) } : { issues: short.error.issues },
     shortened: lists.value !== value,
-  };
-}
-
-/** A seeded generator (mulberry32), so a failure names the seed that found it. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
 
@@ -70,7 +60,7 @@ describe("long inline recipient lists", () => {
     let shortened = 0;
     let invalid = 0;
     for (let seed = 1; seed <= 60; seed++) {
-      const random = prng(seed);
+      const random = createPrng(seed);
       const lists = Array.from({ length: 1 + Math.floor(random() * 3) }, () => {
         const mixed = random() < 0.4;
         return Array.from({ length: 40 + Math.floor(random() * 300) }, (_, i) =>
