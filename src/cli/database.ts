@@ -8,9 +8,14 @@ import { sayOutboxWaits } from "./notify-waiting.js";
 
 type LedgerContext = Pick<CommandContext, "config" | "defer"> & Partial<Pick<CommandContext, "logger">>;
 
+/** The PostgreSQL server a command's ledger is on; undefined for the embedded database. */
+export function ledgerUrl(config: CommandContext["config"]): string | undefined {
+  return config.database.url || process.env.DATABASE_URL || undefined;
+}
+
 function openConfigured(ctx: LedgerContext): Promise<Database> {
   return openDatabase({
-    url: ctx.config.database.url || process.env.DATABASE_URL,
+    url: ledgerUrl(ctx.config),
     pgliteDir: ctx.config.database.pglite_dir,
     leanHeap: true,
   });

@@ -1,9 +1,9 @@
 // The first Intl time zone formatter a process makes costs 20–30 ms: ICU loads its locale, calendar and zone data.
 // Those tables are the process's, not a thread's, so a worker thread that makes the formatters topsync uses, on
-// another core while the command loads its config and its modules, leaves the command's own first formatter (a
-// budget day, a cron fire, the config's time zone check) under a millisecond. Starting the thread costs the command
-// some 3 ms; a command that never formats a zone pays only that. Speed only: a thread that cannot start changes
-// nothing but the wait.
+// another core while the command opens its ledger and loads its modules, leaves the command's own first formatter
+// (a budget day, a cron fire) under a millisecond. Starting the thread costs the command some 3 ms, and the process
+// keeps some 4 MB of it after it ends (src/cli/program.ts starts it only where that is worth it). Speed only: a
+// thread that cannot start changes nothing but the wait.
 import { Worker } from "node:worker_threads";
 
 /** What the worker runs: the formatters of src/purchases/guards.ts and src/time/cron.ts, and the zone list. */
