@@ -8,14 +8,9 @@ import { sayOutboxWaits } from "./notify-waiting.js";
 
 type LedgerContext = Pick<CommandContext, "config" | "defer"> & Partial<Pick<CommandContext, "logger">>;
 
-/** The PostgreSQL server a command's ledger is on; undefined for the embedded database. */
-export function ledgerUrl(config: CommandContext["config"]): string | undefined {
-  return config.database.url || process.env.DATABASE_URL || undefined;
-}
-
 function openConfigured(ctx: LedgerContext): Promise<Database> {
   return openDatabase({
-    url: ledgerUrl(ctx.config),
+    url: ctx.config.database.url || process.env.DATABASE_URL,
     pgliteDir: ctx.config.database.pglite_dir,
     leanHeap: true,
   });

@@ -37,22 +37,12 @@ const program = new Command("topsync")
   .showHelpAfterError("(run with --help for usage)")
   .exitOverride();
 
-/**
- * Runs a command body with a context built from config; failures become one paragraph and an exit code. A command
- * that reads the time in a zone (`zones`) on a PostgreSQL ledger has ICU's zone data loaded on another thread while
- * it opens the ledger. Not on the embedded database: its run is held under 200 MB, the thread leaves some 4 MB
- * behind, and PGlite's own start outweighs ICU's 20 ms.
- */
-function withContext<A extends unknown[]>(
-  body: (ctx: CommandContext, ...args: A) => Promise<void>,
-  options: { zones?: boolean } = {},
-) {
+/** Runs a command body with a context built from config; failures become one paragraph and an exit code. */
+function withContext<A extends unknown[]>(body: (ctx: CommandContext, ...args: A) => Promise<void>) {
   return async (...args: A): Promise<void> => {
     const { openContext } = await import("./context.js");
     const ctx = await openContext(globals());
     try {
-      if (options.zones && (await import("./database.js")).ledgerUrl(ctx.config) !== undefined)
-        (await import("../time/warm-zones.js")).warmTimeZones();
       await body(ctx, ...args);
     } finally {
       await ctx.close();
@@ -163,9 +153,7 @@ program
   )
   .option("--dry-run", "show what would be bought; buy nothing, write nothing")
   .option("-y, --yes", "do not ask")
-  .action(
-    withContext(async (ctx, flags) => (await import("./buy.js")).buyCommand(ctx, flags), { zones: true }),
-  );
+  .action(withContext(async (ctx, flags) => (await import("./buy.js")).buyCommand(ctx, flags)));
 
 const purchases = program.command("purchases").description("the purchase ledger");
 purchases
@@ -179,9 +167,7 @@ purchases
   .option("--force", "with --job: run it although it is suspended or paused (needs --reason)")
   .option("--reason <text>", "with --force: why; recorded in the job's history")
   .action(
-    withContext(async (ctx, flags) => (await import("./purchases-run.js")).purchasesRunCommand(ctx, flags), {
-      zones: true,
-    }),
+    withContext(async (ctx, flags) => (await import("./purchases-run.js")).purchasesRunCommand(ctx, flags)),
   );
 purchases
   .command("list")
@@ -298,7 +284,7 @@ program
   .description(
     "the daemon: job schedules, intake, verification and the website loop; /healthz, /readyz, /metrics",
   )
-  .action(withContext(async (ctx) => (await import("./run.js")).runCommand(ctx), { zones: true }));
+  .action(withContext(async (ctx) => (await import("./run.js")).runCommand(ctx)));
 
 const websites = program.command("websites").description("the analytics websites");
 websites
