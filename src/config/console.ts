@@ -10,57 +10,77 @@ export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
 export const PASSWORD_HASH =
   /^scrypt\$\d{1,8}\$\d{1,3}\$\d{1,3}\$[A-Za-z0-9+/]+={0,2}\$[A-Za-z0-9+/]+={0,2}$/;
 
-const passwordHash = text().refine((hash) => PASSWORD_HASH.test(hash), {
-  error: () =>
-    "expected a hash as `topsync console hash-password` prints it (scrypt$N$r$p$salt$hash); a password itself is never written in config",
-});
+/**
+ * The `console` section's schema. Built only when a config has the section (`optionalSection`, fields.ts): most
+ * configs leave it out, and building zod schemas is much of a command's start.
+ */
+export function buildConsoleSchema() {
+  const passwordHash = text().refine((hash) => PASSWORD_HASH.test(hash), {
+    error: () =>
+      "expected a hash as `topsync console hash-password` prints it (scrypt$N$r$p$salt$hash); a password itself is never written in config",
+  });
 
-const userSchema = z.strictObject({
-  password_hash: passwordHash,
-  role: z.enum(CONSOLE_ROLES, {
-    error: (iss) => `expected one of ${CONSOLE_ROLES.join(", ")}, got ${show(iss.input)}`,
-  }),
-});
+  const userSchema = z.strictObject({
+    password_hash: passwordHash,
+    role: z.enum(CONSOLE_ROLES, {
+      error: (iss) => `expected one of ${CONSOLE_ROLES.join(", ")}, got ${show(iss.input)}`,
+    }),
+  });
 
-export const consoleSchema = z
-  .strictObject({
-    enabled: boolean().prefault(false),
-    path: text()
-      .regex(/^\/[A-Za-z0-9._~/-]*$/, "must start with / and hold only letters, digits and . _ ~ / -")
-      .refine(
-        (path) => path !== "/" && !["/healthz", "/readyz", "/metrics"].includes(path.replace(/\/+$/, "")),
-        {
-          message: "must be a path of its own (not /, /healthz, /readyz or /metrics)",
-        },
-      )
-      .prefault("/console"),
-    /** Where people reach the console (behind TLS): cookies are Secure when it is https; messages link to it. */
-    public_url: httpUrl().optional(),
-    session_ttl: duration({ min: 60_000 }).prefault("12h"),
-    /** Every action hidden and refused: a look-only console. */
-    read_only: boolean().prefault(false),
-    /** A file with the ed25519 private key (as `topsync keys new` writes it) the console signs approvals with. */
-    signing_key: text().optional(),
-    users: z
-      .record(
-        z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "a user's name is letters, digits, . _ -"),
-        userSchema,
-      )
-      .prefault({}),
-    /** Failed logins allowed per user name, and per source address, in `login_window`; then logins wait. */
-    login_attempts: integer(1, 1000).prefault(5),
-    login_attempts_per_source: integer(1, 10_000).prefault(20),
-    login_window: duration({ min: 1000 }).prefault("15m"),
-  })
-  .superRefine((section, ctx) => {
-    if (section.enabled && Object.keys(section.users).length === 0)
-      ctx.addIssue({
-        code: "custom",
-        path: ["users"],
-        message:
-          "the console is enabled but has no users; add one (name: {password_hash, role}) with a hash from `topsync console hash-password`",
-      });
-  }, evenWithFieldIssues);
+  return z
+    .strictObject({
+      enabled: boolean().prefault(false),
+      path: text()
+        .regex(/^\/[A-Za-z0-9._~/-]*$/, "must start with / and hold only letters, digits and . _ ~ / -")
+        .refine(
+          (path) => path !== "/" && !["/healthz", "/readyz", "/metrics"].includes(path.replace(/\/+$/, "")),
+          {
+            message: "must be a path of its own (not /, /healthz, /readyz or /metrics)",
+          },
+        )
+        .prefault("/console"),
+      /** Where people reach the console (behind TLS): cookies are Secure when it is https; messages link to it. */
+      public_url: httpUrl().optional(),
+      session_ttl: duration({ min: 60_000 }).prefault("12h"),
+      /** Every action hidden and refused: a look-only console. */
+      read_only: boolean().prefault(false),
+      /** A file with the ed25519 private key (as `topsync keys new` writes it) the console signs approvals with. */
+      signing_key: text().optional(),
+      users: z
+        .record(
+          z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "a user's name is letters, digits, . _ -"),
+          userSchema,
+        )
+        .prefault({}),
+      /** Failed logins allowed per user name, and per source address, in `login_window`; then logins wait. */
+      login_attempts: integer(1, 1000).prefault(5),
+      login_attempts_per_source: integer(1, 10_000).prefault(20),
+      login_window: duration({ min: 1000 }).prefault("15m"),
+    })
+    .superRefine((section, ctx) => {
+      if (section.enabled && Object.keys(section.users).length === 0)
+        ctx.addIssue({
+          code: "custom",
+          path: ["users"],
+          message:
+            "the console is enabled but has no users; add one (name: {password_hash, role}) with a hash from `topsync console hash-password`",
+        });
+    }, evenWithFieldIssues);
+}
 
-export type ConsoleConfig = z.output<typeof consoleSchema>;
+/** A config without the section: what `buildConsoleSchema()` makes of `{}` (test/config/sections.test.ts checks). */
+export function consoleDefaults(): ConsoleConfig {
+  return {
+    enabled: false,
+    path: "/console",
+    session_ttl: 12 * 3_600_000,
+    read_only: false,
+    users: {},
+    login_attempts: 5,
+    login_attempts_per_source: 20,
+    login_window: 15 * 60_000,
+  };
+}
+
+export type ConsoleConfig = z.output<ReturnType<typeof buildConsoleSchema>>;
 export type ConsoleUser = ConsoleConfig["users"][string];

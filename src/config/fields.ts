@@ -441,3 +441,15 @@ export function tokenList() {
     "Query parameter names without whitespace, e.g. utm_source.",
   );
 }
+
+/**
+ * A config section whose schema is built only when a config has the section. Building zod schemas is a good part
+ * of every command's start (the approvals, notifications and console sections took some 15–25 ms of it together),
+ * and most configs leave those sections out. Absent, the section is `absent()`: what its schema makes of `{}`, which
+ * test/config/sections.test.ts checks it stays. Present, it is the schema's, issues and paths alike. For an editor
+ * (`config schema`), it reads as the section's own schema with a default of `{}` (src/config/json-schema.ts).
+ */
+export function optionalSection<S extends z.ZodType>(build: () => S, absent: () => z.output<S>) {
+  // `.default` answers an absent value itself, without the inner schema (`.optional` and `.prefault` ask it).
+  return z.lazy(build).default(absent as () => z.util.NoUndefined<z.output<S>>);
+}

@@ -169,10 +169,26 @@ function typed(node: unknown): unknown {
   return out;
 }
 
+/**
+ * Every section a config may leave out reads as `{}` when absent: its fields' own defaults apply. zod says so of a
+ * section with `.prefault({})`; of one built only when a config has it (`optionalSection`, src/config/fields.ts) it
+ * gives the finished value instead, with durations in milliseconds where the file writes "24h".
+ */
+function sectionDefaults(properties: Json, required: unknown): Json {
+  const needed = new Set(Array.isArray(required) ? required : []);
+  return Object.fromEntries(
+    Object.entries(properties).map(([name, section]) =>
+      isObject(section) && section.type === "object" && !needed.has(name)
+        ? [name, Object.assign({ default: {} }, section, { default: {} })]
+        : [name, section],
+    ),
+  );
+}
+
 export function configJsonSchema(): object {
   const { $schema: _, ...generated } = z.toJSONSchema(configSchema, { io: "input", unrepresentable: "any" });
   const schema = withPlaceholders(generated) as Json;
-  const properties = schema.properties as Json;
+  const properties = sectionDefaults(schema.properties as Json, schema.required);
   const purchases = properties.purchases as Json;
   return typed({
     $schema: "https://json-schema.org/draft/2020-12/schema",

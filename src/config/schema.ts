@@ -2,8 +2,8 @@
 // Objects are strict (unknown keys are typos); messages say what was expected without echoing secrets.
 import * as z from "zod";
 import { parseSizeMb } from "../reseller/size.js";
-import { approvalsSchema } from "./approvals.js";
-import { consoleSchema } from "./console.js";
+import { approvalsDefaults, buildApprovalsSchema } from "./approvals.js";
+import { buildConsoleSchema, consoleDefaults } from "./console.js";
 import { domainProblem, normaliseDomain } from "./domain.js";
 import {
   apiKey,
@@ -19,13 +19,14 @@ import {
   ipList,
   isoInstant,
   money,
+  optionalSection,
   positiveNumber,
   show,
   text,
   timeZone,
   tokenList,
 } from "./fields.js";
-import { notificationsSchema } from "./notifications.js";
+import { buildNotificationsSchema, notificationsDefaults } from "./notifications.js";
 import { PRIVACY_NAMES, type Privacy, privacyCode } from "./privacy.js";
 
 export const DEFAULT_TIMEZONE = "Africa/Lagos";
@@ -575,9 +576,9 @@ export const configSchema = z
     server: serverSchema.prefault({}),
     webhooks: webhooksSchema.prefault({}),
     statements: statementsSchema.prefault({}),
-    approvals: approvalsSchema.prefault({}),
-    notifications: notificationsSchema.prefault({}),
-    console: consoleSchema.prefault({}),
+    approvals: optionalSection(buildApprovalsSchema, approvalsDefaults),
+    notifications: optionalSection(buildNotificationsSchema, notificationsDefaults),
+    console: optionalSection(buildConsoleSchema, consoleDefaults),
     log: logSchema.prefault({}),
   })
   .superRefine(checkUnique, evenWithFieldIssues);

@@ -1,0 +1,66 @@
+// Sections built only when a config has them (src/config/fields.ts, optionalSection): absent, each is its
+// defaults, which must stay what its schema makes of `{}`; present, it is checked by its schema as before.
+import { describe, expect, it, vi } from "vitest";
+import * as z from "zod";
+import { approvalsDefaults, buildApprovalsSchema } from "../../src/config/approvals.js";
+import { buildConsoleSchema, consoleDefaults } from "../../src/config/console.js";
+import { optionalSection } from "../../src/config/fields.js";
+import { buildNotificationsSchema, notificationsDefaults } from "../../src/config/notifications.js";
+import { issues, load, yaml } from "./helpers.js";
+
+const SECTIONS = [
+  { name: "approvals", build: buildApprovalsSchema, defaults: approvalsDefaults },
+  { name: "notifications", build: buildNotificationsSchema, defaults: notificationsDefaults },
+  { name: "console", build: buildConsoleSchema, defaults: consoleDefaults },
+] as const;
+
+describe("sections built only when a config has them", () => {
+  for (const { name, build, defaults } of SECTIONS) {
+    it(`${name}: the defaults of a config without it are what its schema makes of {}`, () => {
+      expect(defaults()).toEqual(build().parse({}));
+    });
+
+    it(`${name}: a config without it equals one with "${name}: {}"`, () => {
+      const without = load(yaml()).config;
+      const empty = load(yaml(`${name}: {}`)).config;
+      expect(without).toEqual(empty);
+      expect(without[name]).toEqual(defaults());
+    });
+  }
+
+  it("gives each config its own defaults, not one object shared between configs", () => {
+    const first = load(yaml()).config;
+    first.notifications.budget_thresholds.push(10);
+    first.approvals.rules.push({ deletes: 1 });
+    const second = load(yaml()).config;
+    expect(second.notifications.budget_thresholds).toEqual([50, 75, 90, 100]);
+    expect(second.approvals.rules).toEqual([]);
+  });
+
+  it("checks a section that is there with its own schema: its issues at its own lines and paths", () => {
+    expect(issues(yaml("console:", "  enabled: true"))).toEqual([
+      "config.yaml:7:1: console.users: the console is enabled but has no users; add one (name: {password_hash, role}) with a hash from `topsync console hash-password`",
+    ]);
+    expect(issues(yaml("notifications:", "  channels: {s: {type: slack}}"))).toEqual([
+      "config.yaml:8:14: notifications.channels.s.url: is required",
+    ]);
+    expect(issues(yaml("approvals:", "  plan_ttl: 5s", "  bogus: 1"))).toEqual([
+      'config.yaml:8:13: approvals.plan_ttl: must be at least 60000ms, got "5s"',
+      "config.yaml:9:3: approvals.bogus: unknown key (allowed here: rules, approvers, plan_ttl)",
+    ]);
+    expect(issues(yaml("notifications: []"))).toEqual([
+      "config.yaml:7:16: notifications: expected a mapping, got a list",
+    ]);
+  });
+
+  it("builds a section's schema the first time a config has the section, and once", () => {
+    const build = vi.fn(() => z.strictObject({ size: z.int().prefault(3) }));
+    const schema = z.strictObject({ section: optionalSection(build, () => ({ size: 3 })) });
+    expect(schema.parse({})).toEqual({ section: { size: 3 } });
+    expect(build).not.toHaveBeenCalled();
+    expect(schema.parse({ section: { size: 5 } })).toEqual({ section: { size: 5 } });
+    expect(schema.parse({ section: {} })).toEqual({ section: { size: 3 } });
+    expect(build).toHaveBeenCalledTimes(1);
+    expect(schema.safeParse({ section: { size: "x" } }).error?.issues[0]?.path).toEqual(["section", "size"]);
+  });
+});
