@@ -19,3 +19,8 @@ export function operatorName(): string {
     return process.env.USER || "operator";
   }
 }
+
+/** Who acts from the command line: `cli:<user>`. */
+export function cliActor(): string {
+  return `cli:${operatorName()}`;
+}

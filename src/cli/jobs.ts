@@ -6,16 +6,11 @@ import type { Backfill } from "../plans/backfill.js";
 import { listJobs } from "../purchases/job-list.js";
 import { type ChangeResult, readJobState, resumeJob, suspendJob } from "../purchases/job-states.js";
 import { findJob } from "../purchases/run-once.js";
-import { operatorName } from "./approval-gate.js";
+import { cliActor, operatorName } from "./approval-gate.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
 import { configDigest } from "./saved-plans.js";
-
-/** Who acts from the command line: `cli:<user>`. */
-export function cliActor(): string {
-  return `cli:${operatorName()}`;
-}
 
 export async function jobsListCommand(ctx: CommandContext): Promise<void> {
   const database = await openLedger(ctx);
