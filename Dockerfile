@@ -26,7 +26,7 @@ FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
 # Not for room (a run keeps some 20 MB alive whatever the queue length) but as a hard bound on the heap: under a
 # 2 GB limit V8 also grows the heap by less than twice what survives a collection (topsync holds plain `node` to
-# twice itself, src/cli.ts), so a long-lived daemon stays under 150 MB resident.
+# twice itself, src/cli.cts), so a long-lived daemon stays under 150 MB resident.
 ENV NODE_OPTIONS=--max-old-space-size=1024
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -41,11 +41,11 @@ EXPOSE 9464
 # /healthz on server.port (the process is alive); set TOPSYNC_HEALTH_PORT when the mounted config uses another
 # port. Not `topsync doctor --quick`: it would mark the container unhealthy while the database is away, and an
 # orchestrator restarting it for that gains nothing (the daemon waits for the database and goes on). Run
-# `docker exec CONTAINER node dist/cli.js doctor` to see whether the installation can work, check by check.
+# `docker exec CONTAINER node dist/cli.cjs doctor` to see whether the installation can work, check by check.
 ENV TOPSYNC_HEALTH_PORT=9464
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+process.env.TOPSYNC_HEALTH_PORT+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # node is PID 1 and topsync handles SIGTERM itself (graceful stop within server.shutdown_grace).
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["node", "dist/cli.js"]
+ENTRYPOINT ["node", "dist/cli.cjs"]
 CMD ["run"]

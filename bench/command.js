@@ -56,7 +56,7 @@ if (CELLS && grid.length !== CELLS.length)
   );
 
 const scratch = mkdtempSync(join(tmpdir(), "topsync-bench-command-"));
-// A code cache of its own (src/cli.ts), empty at the start: "first run" is a first run after an install.
+// A code cache of its own (src/cli.cts), empty at the start: "first run" is a first run after an install.
 const CODE_CACHE = join(scratch, "code-cache");
 const live = new Set();
 let sandbox;
@@ -488,7 +488,7 @@ rate over the other's in that second part, per round, and their median.
 ${phases}
 
 **Fixed costs**, each command on an empty migrated ledger, spawn to exit: the median of ${FIXED_ROUNDS} runs; beside it the
-first run after a build (it compiles everything and writes the code cache, src/cli.ts) and the median of 3 runs with
+first run after a build (it compiles everything and writes the code cache, src/cli.cts) and the median of 3 runs with
 the code cache off (\`TOPSYNC_COMPILE_CACHE=off\`). \`node -e 0\` alone takes ${fixed.bare.toFixed(0)} ms here.${caCerts}
 
 | command | median | first run | cache off |${ca ? " without NODE_EXTRA_CA_CERTS |" : ""} exit code | target (median) |

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import postgres from "postgres";
 
 export const ROOT = fileURLToPath(new URL("..", import.meta.url));
-export const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+export const CLI = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 export const SERVER = process.env.BENCH_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432";
 
 /**

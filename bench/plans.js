@@ -135,7 +135,7 @@ const rounds = [];
 const load = loadavg()[0].toFixed(1);
 try {
   sandbox = await startSandboxProcess({ latency: 0 });
-  // A round not counted: the sandbox warms up, and each command's code cache (src/cli.ts) is written.
+  // A round not counted: the sandbox warms up, and each command's code cache (src/cli.cts) is written.
   await runFire();
   await planAndApply();
   for (let round = 0; round < ROUNDS; round++) {

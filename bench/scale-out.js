@@ -139,7 +139,7 @@ function freePort() {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * topsync: `replicas` processes of `topsync run` (dist/cli.js) with the intake on, each with its own config file
+ * topsync: `replicas` processes of `topsync run` (dist/cli.cjs) with the intake on, each with its own config file
  * and port. The purchases enter as a CRM asks for them: one insert of every row into `purchase_requests` (its
  * trigger wakes every replica), which the replicas move into the ledger as `queued` and buy.
  */
@@ -430,7 +430,7 @@ cell the two contenders run one after the other (every other cell graphile-worke
 reseller concurrency of config.yaml (${CONCURRENCY} requests in flight) and does the same work per purchase: the POST,
 then status reads ${VERIFY_DELAY_MS} ms apart until final (the sandbox answers 404, then pending, then success: four round trips).
 
-- **topsync**: \`topsync run\` replicas (dist/cli.js), intake on. The purchases enter as a CRM asks for them: one
+- **topsync**: \`topsync run\` replicas (dist/cli.cjs), intake on. The purchases enter as a CRM asks for them: one
   insert of every row into \`purchase_requests\`, with every replica up and idle; its trigger wakes the replicas,
   which move the rows into the ledger as \`queued\`, claim them (\`FOR UPDATE SKIP LOCKED\`), buy and verify them.
   \`rate_limit\` is lifted (config.yaml's 20 requests a second per replica would make each replica pace at 5

@@ -30,7 +30,7 @@ const TARGET_MS = 2000;
 const CHANGES_TARGET_MS = 3000;
 const CLI_SIZE = Number(process.env.BENCH_CLI_SIZE ?? 10_000);
 const CLI_ROUNDS = Number(process.env.BENCH_CLI_ROUNDS ?? 5);
-const CLI = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/cli.cjs", import.meta.url));
 const run = promisify(execFile);
 const logger = createLogger({ level: "silent" });
 

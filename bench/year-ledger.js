@@ -538,7 +538,7 @@ Seeded in SQL (bench/year-ledger-seed.js, a statement per day, the ledger's trig
 \`vacuum analyze\` in ${(seeded.vacuumSeconds / 60).toFixed(1)} min and the report's rollups sealed as the daemon seals them
 (${seeded.sealedDays} days) in ${(seeded.sealSeconds / 60).toFixed(1)} min; then what the seed wrote was flushed to disk before
 anything was timed (${seeded.checkpoint}). Medians of ${FLAGS.rounds} rounds, the empty ledger's and the year's taken in turn; a command is timed from spawn to exit
-(\`node dist/cli.js …\`, its start-up included), /metrics as an HTTP scrape of a running daemon (no start-up in it), and
+(\`node dist/cli.cjs …\`, its start-up included), /metrics as an HTTP scrape of a running daemon (no start-up in it), and
 beside each the function it runs, in-process on an open connection: what the ledger costs, apart from the start-up
 every command pays. The run's rate is in-process.
 

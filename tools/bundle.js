@@ -1,5 +1,5 @@
 // Bundles the compiled command line (dist/cli/program.js, from tsc) into one CommonJS file, dist/topsync.cjs,
-// which dist/cli.js loads with a V8 code cache (see src/cli.ts for why).
+// which dist/cli.cjs loads with a V8 code cache (see src/cli.cts for why).
 //
 // The modules under dist/ stay as tsc wrote them: the benchmarks and tests import them, and dist/cli.js falls
 // back to them when there is no bundle. Each command's module is still evaluated only when the command runs

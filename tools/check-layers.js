@@ -9,6 +9,7 @@ import { dirname, join, relative, resolve } from "node:path";
  */
 export const LAYERS = [
   ["cli.ts"],
+  ["cli.cts"],
   ["cli"],
   ["schedule"],
   ["console"],
@@ -29,7 +30,7 @@ function files(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return files(path);
-    return entry.name.endsWith(".ts") ? [path] : [];
+    return /\.c?ts$/.test(entry.name) ? [path] : [];
   });
 }
 
@@ -48,7 +49,7 @@ function importsOf(file) {
   const found = [];
   for (const match of text.matchAll(IMPORT)) {
     const spec = match[1] ?? match[2] ?? match[3];
-    if (spec?.startsWith(".")) found.push(resolve(dirname(file), spec).replace(/\.js$/, ".ts"));
+    if (spec?.startsWith(".")) found.push(resolve(dirname(file), spec).replace(/\.js$/, ".ts").replace(/\.cjs$/, ".cts"));
   }
   return found;
 }

@@ -232,7 +232,7 @@ async function openPglite(dir: string, leanHeap: boolean): Promise<Database> {
     if (leanHeap) holdHeapLean();
     compileWebAssemblyOnce();
     // Loaded only for the embedded database: a command on PostgreSQL does not pay for PGlite's start-up. Its
-    // CommonJS build, by require: the CLI runs from a bundle compiled with a V8 code cache (src/cli.ts), and a
+    // CommonJS build, by require: the CLI runs from a bundle compiled with a V8 code cache (src/cli.cts), and a
     // dynamic import() from code V8 took from that cache has no module loader to call.
     const { PGlite } = createRequire(import.meta.url)(
       "@electric-sql/pglite",

@@ -28,9 +28,36 @@ describe("the topsync program", () => {
     expect(result).toMatchObject({ code: 0, stderr: "" });
     expect(result.stdout.trim()).toBe(packageVersion);
   });
+
+  it("starts from the CommonJS launcher as the bin, and as an ES module from dist/cli.js alike", async () => {
+    const pkg = JSON.parse(readFileSync(`${ROOT}/package.json`, "utf8")) as { bin: Record<string, string> };
+    expect(pkg.bin.topsync).toBe("dist/cli.cjs");
+    expect(CLI).toBe(join(ROOT, "dist", "cli.cjs"));
+    expect(readFileSync(CLI, "utf8")).toMatch(/^#!\/usr\/bin\/env node\n"use strict";/);
+    const { execFile } = await import("node:child_process");
+    const run = (cli: string) =>
+      new Promise<{ code: number | string; stdout: string; stderr: string }>((resolve) =>
+        execFile(
+          process.execPath,
+          [cli, "--config", join(ROOT, "no-such.yaml"), "purchases", "show", "1"],
+          { env: { PATH: process.env.PATH ?? "" } },
+          // The same answer but for the log line's time.
+          (error, stdout, stderr) =>
+            resolve({
+              code: error ? (error.code ?? 1) : 0,
+              stdout,
+              stderr: stderr.replace(/"time":\d+,/g, ""),
+            }),
+        ),
+      );
+    const asBin = await run(CLI);
+    expect(asBin.code).toBe(78);
+    expect(asBin.stderr).toContain("no-such.yaml");
+    expect(await run(join(ROOT, "dist", "cli.js"))).toEqual(asBin);
+  });
 });
 
-describe("the code cache (src/cli.ts)", () => {
+describe("the code cache (src/cli.cts)", () => {
   it("is written in a private folder and the next run of the command uses it, the embedded database included", async () => {
     const dir = mkdtempSync(join(tmpdir(), "topsync-cache-test-"));
     try {
@@ -102,7 +129,8 @@ describe("the code cache (src/cli.ts)", () => {
       mkdirSync(cache, { mode: 0o700 });
       const dist = join(dir, "dist");
       mkdirSync(dist);
-      for (const name of ["cli.js", "topsync.cjs", "topsync.cjs.sha256"])
+      // dist/cli.js, the ES module entry, runs dist/cli.cjs: the launcher either way.
+      for (const name of ["cli.js", "cli.cjs", "topsync.cjs", "topsync.cjs.sha256"])
         copyFileSync(join(ROOT, "dist", name), join(dist, name));
       // The bundle finds its package (its version, its data files) in a package.json above it.
       copyFileSync(join(ROOT, "package.json"), join(dir, "package.json"));
@@ -186,16 +214,16 @@ describe("a code cache that does not check out costs speed only (src/cli.ts)", (
   }
 
   /**
-   * dist/cli.js and the bundle with its digest, copied to `dir`/dist with the package.json the bundle looks for
+   * dist/cli.cjs and the bundle with its digest, copied to `dir`/dist with the package.json the bundle looks for
    * above: nobody may not be able to read the checkout.
    */
   function copyOfCli(dir: string): string {
     const dist = join(dir, "dist");
     mkdirSync(dist, { mode: 0o755 });
-    for (const name of ["cli.js", "topsync.cjs", "topsync.cjs.sha256"])
+    for (const name of ["cli.cjs", "topsync.cjs", "topsync.cjs.sha256"])
       copyFileSync(join(ROOT, "dist", name), join(dist, name));
     copyFileSync(join(ROOT, "package.json"), join(dir, "package.json"));
-    return join(dist, "cli.js");
+    return join(dist, "cli.cjs");
   }
 
   const onlyCache = (cache: string): string => {

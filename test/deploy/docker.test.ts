@@ -44,7 +44,7 @@ describe("the Docker image", () => {
     expect(instructions).toContain("USER node");
     const health = instructions.find((line) => line.startsWith("HEALTHCHECK "));
     expect(health).toMatch(/\/healthz|doctor --quick/);
-    expect(instructions).toContain('ENTRYPOINT ["node", "dist/cli.js"]');
+    expect(instructions).toContain('ENTRYPOINT ["node", "dist/cli.cjs"]');
     expect(instructions).toContain('CMD ["run"]');
   });
 });

@@ -1,4 +1,4 @@
-// `topsync doctor` run as an operator runs it (dist/cli.js) against the sandbox over HTTP and a real PostgreSQL:
+// `topsync doctor` run as an operator runs it (dist/cli.cjs) against the sandbox over HTTP and a real PostgreSQL:
 // a good installation passes; a wrong key, a database that is down, a migration not applied, a folder held by
 // another process each fail naming what and where; a skewed clock warns; --quick calls neither service.
 import { writeFileSync } from "node:fs";

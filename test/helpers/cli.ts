@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../dist/cli.cjs", import.meta.url));
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export interface CliResult {
@@ -41,7 +41,7 @@ export function readableStderr(stderr: string): string {
  */
 export function runCli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<CliResult> {
   if (!existsSync(CLI))
-    throw new Error("dist/cli.js is missing: run `npm run build` (npm test does it first)");
+    throw new Error("dist/cli.cjs is missing: run `npm run build` (npm test does it first)");
   return new Promise((resolve) => {
     execFile(
       process.execPath,
