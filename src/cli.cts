@@ -19,6 +19,7 @@
 // long as it runs, so a run that dies while using one (a crash, or a kill) makes the next run of the command
 // compile afresh and write the cache anew. A folder that cannot be written or fills up costs speed only: no
 // partial file is left behind.
+
 // verbatimModuleSyntax: a CommonJS module says require.
 import crypto = require("node:crypto");
 import fs = require("node:fs");
