@@ -253,7 +253,6 @@ export function cronExpression() {
     });
 }
 
-/** The canonical IANA name of a time zone, or undefined when this Node does not know it. */
 /**
  * The time zones Intl lists, by lower-case name: each is its own canonical name (Intl.DateTimeFormat gives it
  * back as listed). Looking a name up here costs microseconds; the first Intl.DateTimeFormat of a process costs
@@ -261,6 +260,7 @@ export function cronExpression() {
  */
 let listedZones: Map<string, string> | undefined;
 
+/** The canonical IANA name of a time zone, or undefined when this Node does not know it. */
 export function canonicalTimeZone(name: string): string | undefined {
   listedZones ??= new Map(
     [...Intl.supportedValuesOf("timeZone"), "UTC"].map((zone) => [zone.toLowerCase(), zone] as const),

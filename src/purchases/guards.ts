@@ -65,8 +65,28 @@ function refuse(code: "daily_budget" | "run_budget" | "wallet_floor", reason: st
 
 /** The budget day of an instant in a time zone, as YYYY-MM-DD. */
 export function budgetDay(instant: Date, timeZone: string): string {
-  return isUtc(timeZone) ? instant.toISOString().slice(0, 10) : dayFormat(timeZone).format(instant);
+  if (isUtc(timeZone)) return instant.toISOString().slice(0, 10);
+  const ms = instant.getTime();
+  if (!(ms >= WHOLE_MINUTE_OFFSETS_FROM)) return dayFormat(timeZone).format(instant);
+  const minute = Math.floor(ms / MINUTE_MS);
+  const last = lastDays.get(timeZone);
+  if (last?.minute === minute) return last.day;
+  const day = dayFormat(timeZone).format(new Date(minute * MINUTE_MS));
+  lastDays.set(timeZone, { minute, day });
+  return day;
 }
+
+const MINUTE_MS = 60_000;
+/**
+ * Since 1980 every zone's offset from UTC is a whole number of minutes (the last in seconds, Liberia's −0:44:30,
+ * ended in 1972), so a day starts on a minute's first millisecond and every instant of a minute has its day.
+ */
+const WHOLE_MINUTE_OFFSETS_FROM = Date.UTC(1980, 0, 1);
+/**
+ * The last minute asked for in each zone and its day. A run asks at every claim, hundreds of times a minute, and
+ * a formatter's answer costs some 30 µs: 30 ms of a 10,000-purchase run.
+ */
+const lastDays = new Map<string, { minute: number; day: string }>();
 
 /**
  * Makes the formatter budget days of `timeZone` need. The first one a process makes loads ICU's time zone data
