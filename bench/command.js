@@ -21,6 +21,20 @@ const GRID = [
   { latency: 20, count: 4000, target: { vs: "vsCeiling", ratio: 0.95 } },
 ];
 const FIRST_POST_TARGET_MS = 400;
+// The steps of a run that `TOPSYNC_TIMINGS=1` marks (src/timings.ts), in the order the table shows them.
+const STEPS = [
+  "node",
+  "main",
+  "config",
+  "ledger",
+  "catalogue",
+  "rows",
+  "claimed",
+  "post",
+  "settled",
+  "done",
+  "exit",
+];
 // At 20 ms, from the first POST on: topsync's rate at least this share of the no-database loop's.
 const STEADY_TARGET = 0.97;
 /**
@@ -171,7 +185,10 @@ async function topsyncRun(cell, profile = "sandbox") {
     });
     await migrated(config);
     await sandbox.admin("reset", PROFILES[profile]);
-    const run = await timeCommand(["purchases", "run", "--job", "campaign", "--now", "-c", config]);
+    // TOPSYNC_TIMINGS (src/timings.ts): the run's steps, in ms since its process started, on its last line.
+    const run = await timeCommand(["purchases", "run", "--job", "campaign", "--now", "-c", config], {
+      TOPSYNC_TIMINGS: "1",
+    });
     if (run.code !== 0) throw new Error(`purchases run exited ${run.code}: ${run.stderr.slice(-2000)}`);
     const firstPost = await firstDebitAt(cell.count);
     return {
@@ -179,8 +196,21 @@ async function topsyncRun(cell, profile = "sandbox") {
       seconds: run.ms / 1000,
       firstPostMs: firstPost - run.startedAt,
       afterFirstPostRate: cell.count / ((run.startedAt + run.ms - firstPost) / 1000),
+      steps: readTimings(run.stderr),
     };
   });
+}
+
+/** The steps of `timings (ms since start): node 41.2, main 79.6, …` (src/timings.ts), by name. */
+function readTimings(stderr) {
+  const line = /^timings \(ms since start\): (.*)$/m.exec(stderr)?.[1];
+  if (!line) throw new Error(`purchases run printed no timings (TOPSYNC_TIMINGS=1): ${stderr.slice(-500)}`);
+  return Object.fromEntries(
+    line.split(", ").map((part) => {
+      const [step, ms] = part.split(" ");
+      return [step, Number(ms)];
+    }),
+  );
 }
 
 /**
@@ -294,6 +324,9 @@ try {
           loopFirstPostMs: median(rounds.map((r) => r["no-database"].firstPostMs)),
           afterFirstPost: after("graphile-worker"),
           afterFirstPostVsLoop: after("no-database"),
+          steps: Object.fromEntries(
+            STEPS.map((step) => [step, median(rounds.map((r) => r.topsync.steps[step] ?? Number.NaN))]),
+          ),
         });
       }
     }
@@ -314,7 +347,8 @@ function printCells(rows) {
         `÷ graphile-worker ${pct(median(row.vsGraphile))} (${row.vsGraphile.map(pct).join(" ")}), ` +
         `÷ no database ${pct(median(row.vsCeiling))} (${row.vsCeiling.map(pct).join(" ")}), first POST ${row.firstPostMs.toFixed(0)} ms ` +
         `(graphile-worker ${row.graphileFirstPostMs.toFixed(0)} ms), after it ÷ graphile-worker ${pct(median(row.afterFirstPost))} ` +
-        `(${row.afterFirstPost.map(pct).join(" ")}), ÷ no database ${pct(median(row.afterFirstPostVsLoop))} (${row.afterFirstPostVsLoop.map(pct).join(" ")})`,
+        `(${row.afterFirstPost.map(pct).join(" ")}), ÷ no database ${pct(median(row.afterFirstPostVsLoop))} (${row.afterFirstPostVsLoop.map(pct).join(" ")}); ` +
+        `topsync's steps (ms since start) ${STEPS.map((step) => `${step} ${row.steps[step]?.toFixed(0)}`).join(", ")}`,
     );
 }
 
@@ -431,6 +465,13 @@ async function writeResults(rows) {
         `| ${profileName(row)} | ${row.count.toLocaleString("en")} | ${row.latency} ms | ${row.firstPostMs.toFixed(0)} ms | ${row.graphileFirstPostMs.toFixed(0)} ms | ${row.loopFirstPostMs.toFixed(0)} ms | ${rounds(row.afterFirstPost)} | ${rounds(row.afterFirstPostVsLoop)} |`,
     )
     .join("\n");
+  const ms = (value) => (Number.isFinite(value) ? value.toFixed(0) : "–");
+  const steps = rows
+    .map(
+      (row) =>
+        `| ${profileName(row)} | ${row.count.toLocaleString("en")} | ${row.latency} ms | ${STEPS.map((step) => ms(row.steps[step])).join(" | ")} | ${ms(row.steps.exit - row.steps.settled)} |`,
+    )
+    .join("\n");
   const ca = process.env.NODE_EXTRA_CA_CERTS;
   const fixedTable = fixed.figures
     .map(
@@ -486,6 +527,19 @@ rate over the other's in that second part, per round, and their median.
 | profile | N | latency | topsync: spawn to first POST | graphile-worker: addJobs to first POST | loop: first POST | after the first POST: topsync ÷ graphile-worker | after the first POST: topsync ÷ no database |
 |---|---:|---:|---:|---:|---:|---:|---:|
 ${phases}
+
+**Where topsync's time goes**: the steps of its runs above as \`TOPSYNC_TIMINGS=1\` marks them (src/timings.ts), in ms
+since its process started (the spawn is a millisecond or two earlier), medians of the rounds. \`node\`: Node.js's own
+start done (reading NODE_EXTRA_CA_CERTS where set is in it); \`main\`: the bundle loaded (src/cli.cts) and the command
+line's first line; \`config\`: the config read and checked; \`ledger\`: connected, migrations checked; \`catalogue\`:
+the reseller's networks and plans read; \`rows\`: the fire's first batch of rows written; \`claimed\`: the first claim
+done; \`post\`: the first purchase sent; \`settled\`: the last purchase settled; \`done\`: the command returned
+(the summary written, connections closed); \`exit\`: the process exiting. The last column is what follows the last
+purchase's settling.
+
+| profile | N | latency | ${STEPS.join(" | ")} | settled → exit |
+|---|---:|---:|${STEPS.map(() => "---:").join("|")}|---:|
+${steps}
 
 **Fixed costs**, each command on an empty migrated ledger, spawn to exit: the median of ${FIXED_ROUNDS} runs; beside it the
 first run after a build (it compiles everything and writes the code cache, src/cli.cts) and the median of 3 runs with

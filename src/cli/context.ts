@@ -4,6 +4,7 @@ import type { Config } from "../config/index.js";
 import { loadConfig } from "../config/index.js";
 import { createLogger, type Logger } from "../log/logger.js";
 import type { ResellerClient } from "../reseller/client.js";
+import { mark } from "../timings.js";
 
 export interface GlobalOptions {
   config: string;
@@ -29,6 +30,7 @@ export async function openContext(
   override?: (config: Config) => Config,
 ): Promise<CommandContext> {
   const loaded = await loadConfig(globals.config, process.env);
+  mark("config");
   const config = override ? override(loaded.config) : loaded.config;
   const logger = createLogger({ level: globals.logLevel ?? config.log.level });
   for (const warning of loaded.warnings) {

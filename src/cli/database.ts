@@ -3,6 +3,7 @@
 // closed when the command ends.
 import { type Database, openDatabase } from "../db/client.js";
 import { migrate } from "../db/migrate.js";
+import { mark } from "../timings.js";
 import type { CommandContext } from "./context.js";
 import { sayOutboxWaits } from "./notify-waiting.js";
 
@@ -32,6 +33,7 @@ export async function openLedger(ctx: LedgerContext): Promise<Database> {
     await database.close();
     throw error;
   }
+  mark("ledger");
   ctx.defer(async () => {
     await sayOutboxWaits(ctx, database, opened);
     await closeLedger(database);

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { Command, CommanderError, Option } from "commander";
 import { packageRoot } from "../package-root.js";
+import { mark } from "../timings.js";
 import type { CommandContext, GlobalOptions } from "./context.js";
 import { registerJobsCommands } from "./jobs-commands.js";
 import { registerNotifyCommands } from "./notify-commands.js";
@@ -299,8 +300,10 @@ registerJobsCommands(program, withContext);
 
 /** Runs the command line; resolves to the process's exit code. */
 export async function main(argv: string[]): Promise<number> {
+  mark("main");
   try {
     await program.parseAsync(argv);
+    mark("done");
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (error) {
     if (error instanceof CommanderError) {

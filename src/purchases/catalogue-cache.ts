@@ -2,6 +2,7 @@
 import type { Logger } from "../log/logger.js";
 import type { ResellerClient } from "../reseller/client.js";
 import type { Plan, UnusablePlan } from "../reseller/schemas.js";
+import { mark } from "../timings.js";
 import type { Catalogue } from "./resolve.js";
 
 export async function loadCatalogue(reseller: ResellerClient, logger: Logger): Promise<Catalogue> {
@@ -29,5 +30,6 @@ export async function loadCatalogue(reseller: ResellerClient, logger: Logger): P
       }
     }),
   );
+  mark("catalogue");
   return { networks, plans, unusable };
 }

@@ -15,6 +15,7 @@ import { formatMoney, type Money, parseMoney, ZERO } from "../money.js";
 import { writeNotices } from "../notify/outbox/write.js";
 import type { ResellerClient } from "../reseller/client.js";
 import { Semaphore } from "../semaphore.js";
+import { mark } from "../timings.js";
 import { TransitionBatcher } from "./batcher.js";
 import { loadCatalogue } from "./catalogue-cache.js";
 import { type Claimed, type ClaimedRow, claim, ensureBudgetDay } from "./claim.js";
@@ -266,6 +267,7 @@ class PurchaseRun {
       this.verifier.resume(resumable);
       const gated = await this.passGate(catalogue.value);
       const summary = await this.executeHoldingLock(catalogue.value);
+      mark("settled");
       if (gated) await this.deps.gate?.after(gated.run);
       if (summary.stoppedBy) await this.noteRunFailed(summary.stoppedBy);
       return { ...summary, held: gated?.report.held ?? [], paused: this.paused };
@@ -469,6 +471,7 @@ class PurchaseRun {
       window.settle(candidates, candidates);
       throw error;
     });
+    mark("claimed");
     window.settle(candidates, result.lost);
     for (const c of result.toSend) this.claimedIds.add(c.row.id);
     this.progress.committed = this.progress.committed.plus(result.committed);

@@ -8,6 +8,7 @@ import type { Config, PurchaseJob } from "../config/index.js";
 import { type Database, type Db, rows } from "../db/client.js";
 import { UsageError } from "../errors.js";
 import { atWillNotFire, dueFire } from "../time/fires.js";
+import { mark } from "../timings.js";
 import { loadCatalogue } from "./catalogue-cache.js";
 import {
   executePurchases,
@@ -340,6 +341,7 @@ class RowFeed implements Feed {
   }
 
   rows(): void {
+    mark("rows");
     this.started();
     for (const listener of this.listeners) listener();
   }

@@ -5,6 +5,7 @@ import { providerMessage } from "../http/message.js";
 import { parseAnswer } from "../http/parse.js";
 import type { RequestSpec, ServiceClient } from "../http/service-client.js";
 import type { Money } from "../money.js";
+import { mark } from "../timings.js";
 import { quickPurchaseResult, quickTransactionResponse } from "./quick-read.js";
 import {
   classifyStatus,
@@ -104,6 +105,7 @@ export class ResellerClient {
     };
     if (request.ported_number) json.ported_number = true;
     const spec: RequestSpec = { endpoint: "data", method: "POST", path: "/public/api/data", json };
+    mark("post");
     const response = await this.http.request(spec);
     const result =
       quickPurchaseResult(response.body) ?? parseAnswer(purchaseResultSchema, response, this.call(spec));
