@@ -30,13 +30,8 @@ export function mark(step: Step): void {
   marks.set(step, performance.now());
 }
 
-/** The marks so far (empty when timings are off). */
-export function timings(): ReadonlyMap<string, number> {
-  return marks;
-}
-
 /** `timings (ms since start): node 41.2, main 79.6, config 107.0, …, exit 248.0`. */
-export function timingsLine(steps: ReadonlyMap<string, number>, exitAt: number): string {
+function timingsLine(steps: ReadonlyMap<string, number>, exitAt: number): string {
   const parts = [
     ["node", performance.nodeTiming.bootstrapComplete] as const,
     ...steps,
