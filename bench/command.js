@@ -9,6 +9,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { STEPS as MARKED_STEPS } from "../dist/timings.js";
 import { CLI, createDatabase, machine, ROOT, runWorker, startSandboxProcess, writeSection } from "./lib.js";
 
 const CONCURRENCY = 32;
@@ -22,19 +23,7 @@ const GRID = [
 ];
 const FIRST_POST_TARGET_MS = 400;
 // The steps of a run that `TOPSYNC_TIMINGS=1` marks (src/timings.ts), in the order the table shows them.
-const STEPS = [
-  "node",
-  "main",
-  "config",
-  "ledger",
-  "catalogue",
-  "rows",
-  "claimed",
-  "post",
-  "settled",
-  "done",
-  "exit",
-];
+const STEPS = ["node", ...MARKED_STEPS, "exit"];
 // At 20 ms, from the first POST on: topsync's rate at least this share of the no-database loop's.
 const STEADY_TARGET = 0.97;
 /**

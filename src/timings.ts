@@ -11,17 +11,20 @@ const marks = new Map<string, number>();
  * The steps a purchase run marks, in the order they usually come: the command starts (`main`), has its config,
  * has the ledger open (connected, migrations checked), has the reseller's catalogue, has written the first rows
  * of its fires, has claimed its first purchases, sends its first purchase, has settled its last, and is done.
+ * The line says Node.js's own start (`node`) before them and the process's `exit` after.
  */
-export type Step =
-  | "main"
-  | "config"
-  | "ledger"
-  | "catalogue"
-  | "rows"
-  | "claimed"
-  | "post"
-  | "settled"
-  | "done";
+export const STEPS = [
+  "main",
+  "config",
+  "ledger",
+  "catalogue",
+  "rows",
+  "claimed",
+  "post",
+  "settled",
+  "done",
+] as const;
+export type Step = (typeof STEPS)[number];
 
 /** Marks `step` now, unless it was marked already (or timings are off). */
 export function mark(step: Step): void {
