@@ -4,6 +4,7 @@
 // changes, zones of 30 and 45 minutes, the date line).
 import { describe, expect, it } from "vitest";
 import { budgetDay } from "../../src/purchases/guards.js";
+import { localTime } from "../../src/time/cron.js";
 
 const direct = new Map<string, Intl.DateTimeFormat>();
 function icuDay(ms: number, zone: string): string {
@@ -43,26 +44,10 @@ function spread(from: number, to: number, count: number, seed: number): number[]
   });
 }
 
-/** The zone's offset from UTC at `ms`, in seconds (ICU's wall clock, to the second, less the instant). */
-const clocks = new Map<string, Intl.DateTimeFormat>();
+/** The zone's offset from UTC at `ms`, in seconds: ICU's wall clock to the second (src/time/cron.ts), less the instant. */
 function offsetSeconds(ms: number, zone: string): number {
-  let clock = clocks.get(zone);
-  if (!clock) {
-    clock = new Intl.DateTimeFormat("en-US", {
-      timeZone: zone,
-      hourCycle: "h23",
-      year: "numeric",
-      month: "numeric",
-      day: "numeric",
-      hour: "numeric",
-      minute: "numeric",
-      second: "numeric",
-    });
-    clocks.set(zone, clock);
-  }
-  const part: Record<string, number> = {};
-  for (const { type, value } of clock.formatToParts(new Date(ms))) part[type] = Number(value);
-  const wall = Date.UTC(part.year!, part.month! - 1, part.day!, part.hour!, part.minute!, part.second!);
+  const l = localTime(ms, zone);
+  const wall = Date.UTC(l.year, l.month - 1, l.day, l.hour, l.minute, l.second);
   return (wall - Math.floor(ms / 1000) * 1000) / 1000;
 }
 
