@@ -9,7 +9,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { STEPS as MARKED_STEPS } from "../dist/timings.js";
+import { STEPS as MARKED_STEPS, readTimings } from "../dist/timings.js";
 import { CLI, createDatabase, machine, ROOT, runWorker, startSandboxProcess, writeSection } from "./lib.js";
 
 const CONCURRENCY = 32;
@@ -185,21 +185,16 @@ async function topsyncRun(cell, profile = "sandbox") {
       seconds: run.ms / 1000,
       firstPostMs: firstPost - run.startedAt,
       afterFirstPostRate: cell.count / ((run.startedAt + run.ms - firstPost) / 1000),
-      steps: readTimings(run.stderr),
+      steps: stepsOf(run.stderr),
     };
   });
 }
 
-/** The steps of `timings (ms since start): node 41.2, main 79.6, …` (src/timings.ts), by name. */
-function readTimings(stderr) {
-  const line = /^timings \(ms since start\): (.*)$/m.exec(stderr)?.[1];
-  if (!line) throw new Error(`purchases run printed no timings (TOPSYNC_TIMINGS=1): ${stderr.slice(-500)}`);
-  return Object.fromEntries(
-    line.split(", ").map((part) => {
-      const [step, ms] = part.split(" ");
-      return [step, Number(ms)];
-    }),
-  );
+/** The steps of the run's timings line (src/timings.ts), by name. */
+function stepsOf(stderr) {
+  const found = readTimings(stderr);
+  if (!found) throw new Error(`purchases run printed no timings (TOPSYNC_TIMINGS=1): ${stderr.slice(-500)}`);
+  return Object.fromEntries(found);
 }
 
 /**

@@ -33,21 +33,31 @@ export function mark(step: Step): void {
   marks.set(step, performance.now());
 }
 
-/** `timings (ms since start): node 41.2, main 79.6, config 107.0, …, exit 248.0`. */
-function timingsLine(steps: ReadonlyMap<string, number>, exitAt: number): string {
+const LINE_START = "timings (ms since start): ";
+
+/** Writes `timings (ms since start): node 41.2, main 79.6, config 107.0, …, exit 248.0` as the process exits. */
+function report(): void {
   const parts = [
     ["node", performance.nodeTiming.bootstrapComplete] as const,
-    ...steps,
-    ["exit", exitAt] as const,
+    ...marks,
+    ["exit", performance.now()] as const,
   ].map(([step, ms]) => `${step} ${ms.toFixed(1)}`);
-  return `timings (ms since start): ${parts.join(", ")}\n`;
-}
-
-function report(): void {
   try {
     // Synchronous: the process is exiting.
-    writeSync(2, timingsLine(marks, performance.now()));
+    writeSync(2, `${LINE_START}${parts.join(", ")}\n`);
   } catch {
     // Standard error closed: nothing to say it on.
   }
+}
+
+/** The steps of the timings line in a command's output, in the order written; undefined when it has none. */
+export function readTimings(output: string): Array<[step: string, ms: number]> | undefined {
+  const line = output.split("\n").find((text) => text.startsWith(LINE_START));
+  return line
+    ?.slice(LINE_START.length)
+    .split(", ")
+    .map((part) => {
+      const [step = "", ms] = part.split(" ");
+      return [step, Number(ms)];
+    });
 }

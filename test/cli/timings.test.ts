@@ -2,7 +2,7 @@
 // milliseconds since its process started; bench/command.js reads the line. Unset, nothing is said.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { STEPS } from "../../src/timings.js";
+import { readTimings, STEPS } from "../../src/timings.js";
 import { runCli } from "../helpers/cli.js";
 import { writeConfigFile } from "../helpers/config.js";
 import { createPostgresDatabase } from "../helpers/db.js";
@@ -11,12 +11,9 @@ const LINE = /^timings \(ms since start\): (.*)$/m;
 
 /** The steps of the timings line, in the order written. */
 function steps(stderr: string): Array<[string, number]> {
-  const line = LINE.exec(stderr)?.[1];
-  if (line === undefined) throw new Error(`no timings line in:\n${stderr}`);
-  return line.split(", ").map((part) => {
-    const [step, ms] = part.split(" ");
-    return [step!, Number(ms)];
-  });
+  const found = readTimings(stderr);
+  if (found === undefined) throw new Error(`no timings line in:\n${stderr}`);
+  return found;
 }
 
 let sandbox: Sandbox;
