@@ -14,7 +14,7 @@ import {
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, ROOT, runCli } from "../helpers/cli.js";
+import { CLI, ROOT, runCli, runScript } from "../helpers/cli.js";
 
 /** The user `nobody`, whom a test run as root runs the command as where it needs a folder it cannot write. */
 const NOBODY = 65534;
@@ -34,22 +34,17 @@ describe("the topsync program", () => {
     expect(pkg.bin.topsync).toBe("dist/cli.cjs");
     expect(CLI).toBe(join(ROOT, "dist", "cli.cjs"));
     expect(readFileSync(CLI, "utf8")).toMatch(/^#!\/usr\/bin\/env node\n"use strict";/);
-    const { execFile } = await import("node:child_process");
-    const run = (cli: string) =>
-      new Promise<{ code: number | string; stdout: string; stderr: string }>((resolve) =>
-        execFile(
-          process.execPath,
-          [cli, "--config", join(ROOT, "no-such.yaml"), "purchases", "show", "1"],
-          { env: { PATH: process.env.PATH ?? "" } },
-          // The same answer but for the log line's time.
-          (error, stdout, stderr) =>
-            resolve({
-              code: error ? (error.code ?? 1) : 0,
-              stdout,
-              stderr: stderr.replace(/"time":\d+,/g, ""),
-            }),
-        ),
-      );
+    const run = async (cli: string) => {
+      const { code, stdout, rawStderr } = await runScript(cli, [
+        "--config",
+        join(ROOT, "no-such.yaml"),
+        "purchases",
+        "show",
+        "1",
+      ]);
+      // The same answer but for the log line's time.
+      return { code, stdout, stderr: rawStderr.replace(/"time":\d+,/g, "") };
+    };
     const asBin = await run(CLI);
     expect(asBin.code).toBe(78);
     expect(asBin.stderr).toContain("no-such.yaml");
@@ -176,7 +171,7 @@ describe("the code cache (src/cli.cts)", () => {
   });
 });
 
-describe("a code cache that does not check out costs speed only (src/cli.ts)", () => {
+describe("a code cache that does not check out costs speed only (src/cli.cts)", () => {
   /** A private cache folder in a folder of its own, removed after `body`. */
   async function withCacheFolder(body: (cache: string) => Promise<void>): Promise<void> {
     const dir = mkdtempSync(join(tmpdir(), "topsync-cache-test-"));

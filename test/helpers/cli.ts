@@ -40,12 +40,22 @@ export function readableStderr(stderr: string): string {
  * TOPSYNC_PROGRESS_INTERVAL): a command slowed by a busy machine would otherwise log them into a stderr a test reads.
  */
 export function runCli(args: string[], env: Record<string, string> = {}, cwd = ROOT): Promise<CliResult> {
-  if (!existsSync(CLI))
-    throw new Error("dist/cli.cjs is missing: run `npm run build` (npm test does it first)");
+  return runScript(CLI, args, env, cwd);
+}
+
+/** `runCli` of another entry point of the CLI (dist/cli.js, or a copy of the launcher elsewhere). */
+export function runScript(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = ROOT,
+): Promise<CliResult> {
+  if (!existsSync(script))
+    throw new Error(`${script} is missing: run \`npm run build\` (npm test does it first)`);
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      [CLI, ...args],
+      [script, ...args],
       {
         cwd,
         env: { PATH: process.env.PATH ?? "", TOPSYNC_PROGRESS_INTERVAL: "1h", ...env },
