@@ -33,6 +33,7 @@ export function createServiceClient(
     clock: deps.clock,
     observer: deps.observer,
     onServerDate: deps.onServerDate,
+    caFile: config.ca_file,
     onRetry: (call, error, attempt, delayMs) =>
       deps.logger.warn(
         { service: call.service, endpoint: call.endpoint, code: error.code, attempt, delay_ms: delayMs },

@@ -62,6 +62,10 @@ function httpHint(error: HttpError): string {
   switch (error.code) {
     case "HTTP_NOT_SENT":
       return `\nThe ${error.service} service could not be reached; check ${error.service}.base_url and that it is up.`;
+    case "HTTP_TLS_UNTRUSTED":
+      return `\nNothing was sent. If a private authority (or a TLS-inspecting proxy) signed the ${error.service} service's certificate, set ${error.service}.ca_file to that authority's PEM file.`;
+    case "HTTP_CA_FILE":
+      return `\nNothing was sent. \`topsync config check\` checks ${error.service}.ca_file.`;
     case "HTTP_MALFORMED_RESPONSE":
       return `\nThe ${error.service} service answered something topsync cannot read; nothing was changed on this side.`;
     case "HTTP_TIMEOUT":

@@ -342,10 +342,16 @@ function atPassedWarning(at: Date, catchUpMs: number, now: Date): string | undef
   );
 }
 
-/** Relative `recipients_file` paths are relative to the config file, like any path written in it. */
+/** Relative `recipients_file` and `ca_file` paths are relative to the config file, like any path written in it. */
 function anchorPaths(config: Config, directory: string): Config {
+  const anchored = <T extends { ca_file?: string }>(service: T): T =>
+    service.ca_file === undefined
+      ? service
+      : { ...service, ca_file: path.resolve(directory, service.ca_file) };
   return {
     ...config,
+    reseller: anchored(config.reseller),
+    analytics: anchored(config.analytics),
     purchases: config.purchases.map((job) =>
       job.recipients_file === undefined
         ? job

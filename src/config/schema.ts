@@ -97,6 +97,10 @@ function serviceSchema(defaults: { concurrency: number; rate_limit: number; burs
     max_body: byteSize(1024, 1024 ** 3)
       .prefault("1MiB")
       .meta({ description: "The most bytes of one answer that are read; a larger answer is unreadable." }),
+    ca_file: text().optional().meta({
+      description:
+        "PEM file of root certificates this service's HTTPS is checked against besides Node.js's own (a service or proxy whose certificate a private authority signed), relative to the config file; read when the first call goes. Unlike NODE_EXTRA_CA_CERTS, which Node.js 20 reads at every start of every command, it costs only the commands that call this service.",
+    }),
   });
 }
 

@@ -2,10 +2,12 @@
 // limits the service announces on its answers (server-limits.ts), retries with backoff for reads, and every
 // failure turned into one typed HttpError. The API key lives here only.
 import { EventEmitter } from "node:events";
+import type { SecureContext } from "node:tls";
 import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
 import { backoffDelay, parseRetryAfter } from "./backoff.js";
 import { readCapped } from "./body.js";
+import { readCaFile, trustedContext } from "./ca-file.js";
 import {
   AuthError,
   BodyTooLargeError,
@@ -45,6 +47,8 @@ export interface ServiceClientOptions {
   onRetry?: (info: CallInfo, error: HttpError, attempt: number, delayMs: number) => void;
   /** Told the `Date` header of every answer and this clock's time when its headers came (`topsync doctor`'s skew). */
   onServerDate?: (date: string, receivedAt: number) => void;
+  /** A PEM file of roots the service's HTTPS is checked against besides Node.js's own (`ca_file`; ca-file.ts). */
+  caFile?: string;
 }
 
 /** The most requests a minute a client sends, and what holds it there: its configured rate_limit or the service. */
@@ -88,8 +92,32 @@ const NOT_SENT_CODES = new Set([
   "EHOSTUNREACH",
 ]);
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+/**
+ * The TLS handshake refused the service's certificate: it fails before a byte of the request is written, so the
+ * request was certainly not sent (a purchase is not in doubt for it), and trying again changes nothing until the
+ * certificate or `ca_file` does.
+ */
+const UNTRUSTED_CODES = new Set([
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "CERT_SIGNATURE_FAILURE",
+  "CERT_UNTRUSTED",
+  "CERT_REJECTED",
+  "CERT_REVOKED",
+  "INVALID_CA",
+  "HOSTNAME_MISMATCH",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+]);
 export const DEFAULT_TOTAL_TIMEOUT_MS = 60_000;
 export const DEFAULT_MAX_BODY = 1024 * 1024;
+
+/** The service's `ca_file` could not be used: every call fails with it, unsent. */
+class CaFileError extends Error {}
 
 /** Raised inside a call when its `timeout.total` ran out, so `classify` can tell it from a caller's cancel. */
 class TotalTimeout extends Error {
@@ -143,18 +171,33 @@ export class ServiceClient {
   }
 
   private openPool(): Promise<HttpPool> {
-    const timeout = this.options.timeout;
-    this.opening ??= openHttpPool(this.origin, {
-      connections: this.options.concurrency,
-      pipelining: 1,
-      connect: { timeout: timeout.connect },
-      headersTimeout: timeout.headers,
-      bodyTimeout: timeout.body,
-    }).then((pool) => {
-      this.pool = pool;
-      return pool;
-    });
+    this.opening ??= this.connectOptions()
+      .then((connect) =>
+        openHttpPool(this.origin, {
+          connections: this.options.concurrency,
+          pipelining: 1,
+          connect,
+          headersTimeout: this.options.timeout.headers,
+          bodyTimeout: this.options.timeout.body,
+        }),
+      )
+      .then((pool) => {
+        this.pool = pool;
+        return pool;
+      });
+    // A command that opens the pool ahead (`open`) and then calls nothing does not leave the rejection unobserved.
+    this.opening.catch(() => undefined);
     return this.opening;
+  }
+
+  /** How connections are made: the connect timeout, and with a `ca_file` the roots its HTTPS is checked against. */
+  private async connectOptions(): Promise<{ timeout: number; secureContext?: SecureContext }> {
+    const { caFile, service } = this.options;
+    const timeout = this.options.timeout.connect;
+    if (caFile === undefined) return { timeout };
+    const read = await readCaFile(caFile);
+    if (!read.ok) throw new CaFileError(`${service}.ca_file ${caFile} ${read.problem}`);
+    return { timeout, secureContext: await trustedContext(read.certificates) };
   }
 
   /**
@@ -200,11 +243,12 @@ export class ServiceClient {
   }
 
   async close(): Promise<void> {
-    if (this.opening) await (await this.opening).close();
+    // A pool that never opened (its `ca_file` unusable) has nothing to close.
+    await (await this.opening?.catch(() => undefined))?.close();
   }
 
   async destroy(): Promise<void> {
-    if (this.opening) await (await this.opening).destroy();
+    await (await this.opening?.catch(() => undefined))?.destroy();
   }
 
   private retryDelay(error: HttpError, attempt: number): number {
@@ -353,10 +397,18 @@ export class ServiceClient {
   private classify(error: unknown, call: CallInfo): HttpError {
     if (error instanceof Error && "outcome" in error) return error as HttpError;
     if (error instanceof TotalTimeout) return new NoAnswerError(call, error.message, "HTTP_TIMEOUT", error);
+    if (error instanceof CaFileError) return new NotSentError(call, error.message, "HTTP_CA_FILE", error);
     const code = errorCode(error);
     const detail = redactSecret(describe(error), this.options.apiKey);
     if (code !== undefined && NOT_SENT_CODES.has(code))
       return new NotSentError(call, detail, "HTTP_NOT_SENT", error);
+    if (code !== undefined && UNTRUSTED_CODES.has(code))
+      return new NotSentError(
+        call,
+        `its certificate is not trusted (${detail})`,
+        "HTTP_TLS_UNTRUSTED",
+        error,
+      );
     if (code !== undefined && TIMEOUT_CODES.has(code)) {
       return new NoAnswerError(call, `no answer in time (${detail})`, "HTTP_TIMEOUT", error);
     }
@@ -366,9 +418,17 @@ export class ServiceClient {
   }
 }
 
+/** Failures another try does not mend: a cancel, an answer too large, a certificate or `ca_file` to fix. */
+const PERMANENT_CODES = new Set([
+  "HTTP_ABORTED",
+  "HTTP_BODY_TOO_LARGE",
+  "HTTP_TLS_UNTRUSTED",
+  "HTTP_CA_FILE",
+]);
+
 /** A failure worth another try for a read: nothing was done, or the service hiccuped. */
 export function isTransient(error: HttpError): boolean {
-  if (error.code === "HTTP_ABORTED" || error.code === "HTTP_BODY_TOO_LARGE") return false;
+  if (PERMANENT_CODES.has(error.code)) return false;
   if (error.outcome === "not_sent" || error.outcome === "unknown") return true;
   return error instanceof RateLimitedError || error.status === 408;
 }
