@@ -159,7 +159,7 @@ describe("readCaFile", () => {
 });
 
 describe("the CLI", () => {
-  function configWith(reseller: Record<string, unknown>): string {
+  function configWith(reseller: Record<string, unknown>, extra: Record<string, unknown> = {}): string {
     const dir = mkdtempSync(join(tmpdir(), "topsync-tls-cli-"));
     copyFileSync(CA, join(dir, "authority.pem"));
     const settings = sandboxSettings(sandbox) as { reseller: Record<string, unknown> };
@@ -170,6 +170,7 @@ describe("the CLI", () => {
         ...settings,
         reseller: { ...settings.reseller, base_url: frontUrl, ...reseller },
         database: { url: "", pglite_dir: join(dir, "pglite") },
+        ...extra,
       }),
     );
     return file;
@@ -189,6 +190,32 @@ describe("the CLI", () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/certificate is not trusted/);
     expect(result.stderr).toMatch(/set reseller\.ca_file to that authority's PEM file/);
+  });
+
+  it("a purchase run against an untrusted certificate stops before buying: nothing sent, nothing in doubt", async () => {
+    const before = passed;
+    const file = configWith(
+      {},
+      {
+        purchases: [
+          {
+            name: "campaign",
+            plan: { network: "MTN", plan_id: "102" },
+            max_price: "1000.00",
+            recipients: ["08031230001", "08031230002"],
+          },
+        ],
+      },
+    );
+    const run = await runCli(["-c", file, "purchases", "run", "--job", "campaign", "--now"], sandboxEnv(sandbox));
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/certificate is not trusted/);
+    const list = await runCli(["-c", file, "purchases", "list", "--csv"], sandboxEnv(sandbox));
+    expect(list.code, list.stderr).toBe(0);
+    const states = list.stdout.trim().split("\n").slice(1).map((line) => line.split(",")[1]);
+    expect(states).toEqual(["queued", "queued"]);
+    expect(passed - before).toBe(0);
+    expect(sandbox.debits()).toHaveLength(0);
   });
 
   it("config check names the line of a ca_file that does not exist (78)", async () => {
