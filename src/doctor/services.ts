@@ -63,6 +63,14 @@ async function probe(
         `${name} refused the API key (HTTP ${error.status}) at ${where}`,
         `set ${name}.api_key (${name === "reseller" ? "RESELLER_API_KEY" : "ANALYTICS_API_KEY"} in the example config) to the key ${name} issued`,
       );
+    if (error instanceof HttpError && error.code === "HTTP_TLS_UNTRUSTED")
+      return fail(
+        name,
+        `${name} at ${where}: ${error.message}`,
+        `if a private authority (or a TLS-inspecting proxy) signed its certificate, set ${name}.ca_file to that authority's PEM file`,
+      );
+    if (error instanceof HttpError && error.code === "HTTP_CA_FILE")
+      return fail(name, error.message, `give ${name}.ca_file a readable PEM file of certificates`);
     if (error instanceof HttpError && error.outcome === "not_sent")
       return fail(
         name,

@@ -207,15 +207,34 @@ describe("the CLI", () => {
         ],
       },
     );
-    const run = await runCli(["-c", file, "purchases", "run", "--job", "campaign", "--now"], sandboxEnv(sandbox));
+    const run = await runCli(
+      ["-c", file, "purchases", "run", "--job", "campaign", "--now"],
+      sandboxEnv(sandbox),
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/certificate is not trusted/);
     const list = await runCli(["-c", file, "purchases", "list", "--csv"], sandboxEnv(sandbox));
     expect(list.code, list.stderr).toBe(0);
-    const states = list.stdout.trim().split("\n").slice(1).map((line) => line.split(",")[1]);
+    const states = list.stdout
+      .trim()
+      .split("\n")
+      .slice(1)
+      .map((line) => line.split(",")[1]);
     expect(states).toEqual(["queued", "queued"]);
     expect(passed - before).toBe(0);
     expect(sandbox.debits()).toHaveLength(0);
+  });
+
+  it("doctor says the certificate is not trusted and what to set, and passes with the ca_file", async () => {
+    const untrusted = await runCli(["-c", configWith({}), "doctor"], sandboxEnv(sandbox));
+    expect(untrusted.code).not.toBe(0);
+    expect(untrusted.stdout + untrusted.stderr).toMatch(/certificate is not trusted/);
+    expect(untrusted.stdout + untrusted.stderr).toMatch(/set reseller\.ca_file to that authority's PEM file/);
+    const trusted = await runCli(
+      ["-c", configWith({ ca_file: "authority.pem" }), "doctor"],
+      sandboxEnv(sandbox),
+    );
+    expect(trusted.stdout + trusted.stderr).toMatch(/reseller.*answers and takes the key: 4 networks listed/);
   });
 
   it("config check names the line of a ca_file that does not exist (78)", async () => {
