@@ -166,6 +166,7 @@ export function parseConfig(text: string, file: string, env: NodeJS.ProcessEnv =
     ...yamlWarnings,
     ...domainWarnings(config, doc, at),
     ...webhooksWarnings(field(plain.value, "webhooks"), doc, at),
+    ...caFileWarnings(config, doc, at),
   ];
   const positionOf = (valuePath: readonly PathSegment[]) => {
     const { line, col } = lines.linePos(locate(doc, valuePath).offset);
@@ -373,6 +374,16 @@ function webhooksWarnings(section: unknown, doc: Document, at: At): ConfigIssue[
     "has settings but no `enabled: true`, so the daemon starts no webhook receiver and the provider's " +
     "notifications are not received; add `enabled: true` (or `enabled: false` to keep it off without this warning)";
   return [at(locate(doc, ["webhooks"]).offset, "webhooks", message)];
+}
+
+/** A `ca_file` beside a plain-HTTP `base_url` is never read: the operator meant https, or keeps a stale setting. */
+function caFileWarnings(config: Config, doc: Document, at: At): ConfigIssue[] {
+  return (["reseller", "analytics"] as const).flatMap((service) => {
+    const { ca_file: caFile, base_url: baseUrl } = config[service];
+    if (caFile === undefined || new URL(baseUrl).protocol !== "http:") return [];
+    const message = `is not used: ${service}.base_url is plain http, so no certificate is checked`;
+    return [at(locate(doc, [service, "ca_file"]).offset, `${service}.ca_file`, message)];
+  });
 }
 
 function domainWarnings(config: Config, doc: Document, at: At): ConfigIssue[] {

@@ -237,6 +237,15 @@ describe("the CLI", () => {
     expect(trusted.stdout + trusted.stderr).toMatch(/reseller.*answers and takes the key: 4 networks listed/);
   });
 
+  it("config check warns of a ca_file beside a plain-http base_url (it is never read)", async () => {
+    const file = configWith({ ca_file: "authority.pem", base_url: sandbox.resellerUrl });
+    const result = await runCli(["-c", file, "config", "check"], sandboxEnv(sandbox));
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout + result.stderr).toMatch(
+      /config\.yaml:\d+:\d+: reseller\.ca_file: is not used: reseller\.base_url is plain http/,
+    );
+  });
+
   it("config check names the line of a ca_file that does not exist (78)", async () => {
     const file = configWith({ ca_file: "nowhere.pem" });
     const result = await runCli(["-c", file, "config", "check"], sandboxEnv(sandbox));
