@@ -93,9 +93,10 @@ const NOT_SENT_CODES = new Set([
 ]);
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 /**
- * The TLS handshake refused the service's certificate: it fails before a byte of the request is written, so the
- * request was certainly not sent (a purchase is not in doubt for it), and trying again changes nothing until the
- * certificate or `ca_file` does.
+ * The TLS handshake refused the service's certificate. Node.js checks a server's certificate once per connection,
+ * in the handshake, and undici writes a request only on a connection whose handshake is done: the request was
+ * certainly not sent (a purchase is not in doubt for it), and trying again changes nothing until the certificate
+ * or `ca_file` does.
  */
 const UNTRUSTED_CODES = new Set([
   "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
