@@ -2,8 +2,7 @@
 // regular file and can be read, and each service's `ca_file` holds certificates. Run time does not rely on this
 // check (a file can change after it): a recipients file that cannot be read fails that job's fire alone, and a
 // `ca_file` that cannot be used fails every call to its service, unsent.
-import { constants } from "node:fs";
-import { access, stat } from "node:fs/promises";
+import { fileProblem } from "../file-problem.js";
 import type { ConfigIssue, LoadedConfig } from "./load.js";
 
 export async function checkConfigFiles(loaded: LoadedConfig): Promise<ConfigIssue[]> {
@@ -38,19 +37,4 @@ export async function checkConfigFiles(loaded: LoadedConfig): Promise<ConfigIssu
     });
   }
   return issues;
-}
-
-async function fileProblem(file: string): Promise<string | undefined> {
-  try {
-    const found = await stat(file);
-    if (found.isDirectory()) return "is a directory, not a file";
-    if (!found.isFile()) return "is not a regular file";
-    await access(file, constants.R_OK);
-    return undefined;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return "does not exist";
-    if (code === "EACCES" || code === "EPERM") return "cannot be read (permission denied)";
-    return `cannot be used: ${(error as Error).message}`;
-  }
 }

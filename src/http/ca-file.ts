@@ -4,9 +4,10 @@
 // start of every command, before any code runs (tens of milliseconds: README, "Start-up"); a `ca_file` costs only
 // the commands that call its service.
 import { X509Certificate } from "node:crypto";
-import { readFile, stat } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { SecureContext } from "node:tls";
+import { fileProblem } from "../file-problem.js";
 
 /** Far more than any bundle of roots (a system's whole bundle is some 200 KB); a larger file is not read. */
 export const MAX_CA_FILE_BYTES = 4 * 1024 * 1024;
@@ -16,20 +17,17 @@ export type CaFile = { ok: true; certificates: string[] } | { ok: false; problem
 
 /** The file's certificates, each checked to be one; or what is wrong with the file, said after its name. */
 export async function readCaFile(file: string): Promise<CaFile> {
+  const unusable = await fileProblem(file, (bytes) =>
+    bytes > MAX_CA_FILE_BYTES
+      ? `is ${bytes} bytes, more than a file of certificates holds (${MAX_CA_FILE_BYTES} at most)`
+      : undefined,
+  );
+  if (unusable !== undefined) return problem(unusable);
   let text: string;
   try {
-    const found = await stat(file);
-    if (found.isDirectory()) return problem("is a directory, not a file");
-    if (!found.isFile()) return problem("is not a regular file");
-    if (found.size > MAX_CA_FILE_BYTES)
-      return problem(
-        `is ${found.size} bytes, more than a file of certificates holds (${MAX_CA_FILE_BYTES} at most)`,
-      );
     text = await readFile(file, "latin1");
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return problem("does not exist");
-    if (code === "EACCES" || code === "EPERM") return problem("cannot be read (permission denied)");
+    // Changed since it was checked.
     return problem(`cannot be read: ${(error as Error).message}`);
   }
   const blocks = text.match(PEM_CERTIFICATE) ?? [];
