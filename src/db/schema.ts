@@ -277,10 +277,21 @@ export const purchaseLatencyMonthRollups = pgTable(
  * Sealed days a write changed since they were sealed (a late settlement, a requeue, a prune, an edit by hand): the
  * report reads them from the purchases until `topsync_seal_rollups` seals them again. Written by the triggers on
  * `purchases` only when a changed row belongs to a day before today, which the hot path does only around midnight.
+ * Each transaction marks a day with a row of its own (`marked_by`, its id): a seal takes only the marks committed
+ * when it reads them, so a change still being written keeps its mark however many others marked the day before it
+ * (with one mark per day, a writer that found the day marked added none, and a seal that took that older mark and
+ * read the purchases before the writer committed left the day sealed without the change; migration 0013).
  */
-export const purchaseRollupDirty = pgTable("purchase_rollup_dirty", {
-  day: at("day").primaryKey(),
-});
+export const purchaseRollupDirty = pgTable(
+  "purchase_rollup_dirty",
+  {
+    day: at("day").notNull(),
+    markedBy: bigint("marked_by", { mode: "bigint" })
+      .notNull()
+      .default(sql`(pg_current_xact_id()::text)::bigint`),
+  },
+  (table) => [primaryKey({ columns: [table.day, table.markedBy] })],
+);
 
 /**
  * The request keys of purchases `purchases prune` removed (archived or dropped): still taken, so a key is never

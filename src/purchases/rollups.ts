@@ -1,9 +1,9 @@
-// The report's rollups (migrations 0006 and 0012, schema.ts): the purchases of every UTC day that has been over for an
-// hour, written whole per day by `topsync_seal_rollups` with narrower sums per report section, and re-written when a
-// later change touches a sealed day (a late settlement, a requeue, a prune, an edit by hand: the ledger's triggers
-// mark the day). Nothing on the purchase hot path writes them: a report reads the sealed days from here and today
-// (and yesterday, in the first hour of a day) from the purchases themselves. The daemon seals every hour,
-// `purchases run` and `purchases prune` before they finish.
+// The report's rollups (migrations 0006, 0012 and 0013, schema.ts): the purchases of every UTC day that has been over
+// for an hour, written whole per day by `topsync_seal_rollups` with narrower sums per report section, and re-written
+// when a later change touches a sealed day (a late settlement, a requeue, a prune, an edit by hand: the ledger's
+// triggers mark the day, each transaction with a mark of its own). Nothing on the purchase hot path writes them: a
+// report reads the sealed days from here and today (and yesterday, in the first hour of a day) from the purchases
+// themselves. The daemon seals every hour, `purchases run` and `purchases prune` before they finish.
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 
@@ -17,7 +17,7 @@ export async function sealLedgerRollups(db: Executor): Promise<number> {
   return Number(row?.days ?? 0);
 }
 
-/** Where the rollups stand: days before `sealedUntil` are sealed, except the days in `dirty` (changed since). */
+/** Where the rollups stand: days before `sealedUntil` are sealed, except the days in `dirty` (changed since), each once. */
 export interface RollupState {
   sealedUntil: Date | null;
   dirty: Date[];
@@ -28,7 +28,7 @@ export async function readRollupState(db: Executor): Promise<RollupState> {
     db,
     sql`select (select value ->> 'sealed_until' from kv where key = 'rollups') as sealed,
           (select string_agg(to_char(day at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'), ',' order by day)
-           from purchase_rollup_dirty) as dirty`,
+           from (select distinct day from purchase_rollup_dirty) marked) as dirty`,
   );
   return {
     sealedUntil: row?.sealed ? new Date(row.sealed) : null,
