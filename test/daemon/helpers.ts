@@ -1,7 +1,6 @@
 // Spawning `topsync run` for the daemon tests: a config for it, its logs, its endpoints, and waiting for
 // the ledger to reach a state (polling the database; no test asserts on timing).
 import { type ChildProcess, spawn } from "node:child_process";
-import { createServer } from "node:net";
 import { hostname } from "node:os";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
@@ -14,6 +13,8 @@ import { writeConfigFile } from "../helpers/config.js";
 import { createPostgresDatabase, SERVER_URL } from "../helpers/db.js";
 import { waitFor as waitUntil } from "../helpers/wait.js";
 
+export { freePort } from "../helpers/ports.js";
+
 /** The compiled CLI; TOPSYNC_CLI points the tests at another build of it. */
 export const DAEMON_CLI = process.env.TOPSYNC_CLI ?? CLI;
 
@@ -22,17 +23,6 @@ const running = new Set<ChildProcess>();
 afterAll(() => {
   for (const child of running) child.kill("SIGKILL");
 });
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 /** A config file for one replica: the sandbox, the database, its own port, quick verification. */
 export function daemonConfig(

@@ -1,12 +1,12 @@
 // `topsync notify list | flush | test` as an operator runs them, and a command run without the daemon saying
 // that its notifications wait in the outbox. Email goes through a real SMTP server (smtp-server).
-import { type AddressInfo, createServer } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../helpers/cli.js";
 import { writeConfigFile } from "../helpers/config.js";
 import { createPostgresDatabase } from "../helpers/db.js";
+import { freePort } from "../helpers/ports.js";
 import { notificationsTo, SLACK_PATH } from "./helpers.js";
 
 /** The subject and the plain-text body of a single-part mail as nodemailer writes it (RFC 2047 words, QP or base64). */
@@ -54,15 +54,6 @@ let url: string;
 let smtp: SMTPServer;
 let smtpPort: number;
 const mails: Mail[] = [];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   sandbox = await startSandbox({ verifyLag: "reads", seed: 4 });

@@ -7,10 +7,10 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chownSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import postgres from "postgres";
+import { freePort } from "../helpers/ports.js";
 
 const DEFAULT_SERVER = "postgres://postgres@127.0.0.1:5432";
 
@@ -24,17 +24,6 @@ async function answers(server: string): Promise<boolean> {
   } finally {
     await sql.end({ timeout: 1 }).catch(() => {});
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject()));
-    });
-  });
 }
 
 /** The uid and gid of the `postgres` user, or undefined when there is none. */
