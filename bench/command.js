@@ -263,8 +263,8 @@ try {
   for (const latency of [...new Set(grid.map((c) => c.latency))]) {
     sandbox = await startSandboxProcess({ latency });
     // Warm the sandbox up (its process's compiled code and heap), so that the first contender of the first round
-    // does not pay for it: after 300 purchases, the first run of 2,000 still took the sandbox 0.5–0.7 s of CPU
-    // against 0.35–0.45 s by the third; after 5,000 to 20,000, 0.48 s. Then topsync's code cache for `purchases run`.
+    // does not pay for it: after 300 purchases, the first run of 2,000 took the sandbox 0.58 s of CPU and the third
+    // 0.35 s; after 5,000, 0.49 and 0.38 s (bench/RESULTS.md, stop 43). Then topsync's code cache for `purchases run`.
     await workerRun("no-database", { count: latency === 0 ? 5000 : 1500 });
     await topsyncRun({ count: 50 });
     for (const cell of grid.filter((c) => c.latency === latency)) {
