@@ -10,8 +10,11 @@ describe("freePort (test/helpers/ports.ts)", () => {
     const low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
     const ports = await Promise.all(Array.from({ length: 5 }, () => freePort()));
     for (const port of ports) {
-      expect(port).toBeGreaterThanOrEqual(low - 10_000);
-      expect(port).toBeLessThan(low);
+      if (low > 12_000) {
+        // Where the range leaves no room below it, the helper takes a port the system picks.
+        expect(port).toBeGreaterThanOrEqual(low - 10_000);
+        expect(port).toBeLessThan(low);
+      }
       const server = createServer();
       await new Promise<void>((resolve, reject) => {
         server.once("error", reject);
