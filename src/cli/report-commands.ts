@@ -46,21 +46,39 @@ export async function planCommand(
   const windowMs = out.parseWindow(flags.window ?? "24h");
   const format = out.parseFormat(flags.format, ctx.globals.json);
   if (flags.out) out.checkOut(flags.out);
-  const [{ makeForecast }, { forecastDocument }, { forecastJson }, { renderReport }, { TopsyncError }] =
-    await Promise.all([
-      import("../report/forecast.js"),
-      import("../report/forecast-document.js"),
-      import("../report/forecast-json.js"),
-      import("../report/render.js"),
-      import("../errors.js"),
-    ]);
-  const database = deps.database ?? (await (await import("./database.js")).openLedger(ctx));
-  const analytics = await ctx.analytics();
+  const [
+    { makeForecast },
+    { forecastDocument },
+    { forecastJson },
+    { renderReport },
+    { TopsyncError },
+    { loadCatalogue },
+  ] = await Promise.all([
+    import("../report/forecast.js"),
+    import("../report/forecast-document.js"),
+    import("../report/forecast-json.js"),
+    import("../report/render.js"),
+    import("../errors.js"),
+    import("../purchases/catalogue-cache.js"),
+  ]);
+  const { openLedger } = await import("./database.js");
+  // The services' clients are made, and the reseller's catalogue read, while the ledger opens: the forecast needs
+  // the catalogue only to project the purchases (as `purchases run` reads it while it writes its first rows).
+  const resellerReady = ctx.reseller();
+  const analyticsReady = ctx.analytics();
+  const catalogue = resellerReady.then((reseller) => loadCatalogue(reseller, ctx.logger));
+  catalogue.catch(() => undefined); // the forecast's to report; observed here for a ledger that fails to open
+  const [database, reseller, analytics] = await Promise.all([
+    deps.database ?? openLedger(ctx),
+    resellerReady,
+    analyticsReady,
+  ]);
   const progress = forecastProgress(ctx, analytics);
   const report = await makeForecast(
     {
       db: database.db,
-      reseller: await ctx.reseller(),
+      reseller,
+      catalogue,
       analytics,
       config: ctx.config,
       logger: ctx.logger,

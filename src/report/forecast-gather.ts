@@ -22,6 +22,8 @@ export interface ForecastSources {
   analytics: { listWebsites(options?: ListingOptions): Promise<WebsiteListing> };
   config: Config;
   logger: Logger;
+  /** The catalogue being read already (`loadCatalogue`), by a caller that started it before the ledger was open. */
+  catalogue?: Promise<Catalogue>;
   /** Told as the websites' pages are read and as the purchases are projected (the two go on side by side). */
   onProgress?: (progress: ForecastProgress) => void;
 }
@@ -36,11 +38,13 @@ export async function readForecastInputs(
 ): Promise<ForecastInputs> {
   const { db, config, onProgress } = sources;
   const { now, to } = window;
-  // The listing (paced by the analytics service, a page at a time) goes on while the purchases are projected.
+  // The listing (paced by the analytics service, a page at a time) goes on while the purchases are projected, and
+  // the catalogue (paced by the reseller's rate limit) while the ledger is read: only the projection needs it.
   const websites = readWebsites(sources);
-  const catalogue = await readCatalogue(sources);
+  const cataloguing = readCatalogue(sources);
   const fires = jobFires(config, now, to, await readFirstSeen(db));
   const states = await readJobStates(db);
+  const catalogue = await cataloguing;
   for (const line of fires.jobs) {
     const status = states.get(line.job.name);
     if (status && status.state !== "active") line.stopped = { state: status.state, note: status.note };
@@ -93,7 +97,7 @@ interface Read<T> {
 
 async function readCatalogue(sources: ForecastSources): Promise<Read<Catalogue>> {
   try {
-    return { value: await loadCatalogue(sources.reseller, sources.logger) };
+    return { value: await (sources.catalogue ?? loadCatalogue(sources.reseller, sources.logger)) };
   } catch (error) {
     const reason = `the reseller's networks could not be read: ${message(error)}`;
     return { value: null, unknown: { part: "purchases", reason } };
