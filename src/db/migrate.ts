@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { sql } from "drizzle-orm";
 import { packageRoot } from "../package-root.js";
 import { type Db, rows } from "./client.js";
+import { sqlState } from "./sql-state.js";
 
 const MIGRATIONS = new URL("drizzle/", packageRoot(import.meta.url));
 const LOCK_KEY = 7_263_541_001;
@@ -65,13 +66,4 @@ async function appliedTags(db: Db): Promise<Set<string> | undefined> {
     if (sqlState(error) === "42P01") return undefined;
     throw error;
   }
-}
-
-/** The SQLSTATE of a failed statement, from the driver's error or the one the ORM wrapped it in. */
-function sqlState(error: unknown): string | undefined {
-  for (let e = error; e instanceof Error; e = e.cause) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
-  }
-  return undefined;
 }

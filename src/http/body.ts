@@ -1,6 +1,7 @@
 // Reading an answer's body under a size cap: the bytes are counted as they arrive and reading stops at the
 // cap, so a hostile or broken service cannot make this process hold more than `maxBytes` of one answer.
 import { StringDecoder } from "node:string_decoder";
+import { cutText } from "../text/storable.js";
 
 /** How much of an oversized answer is kept for the event log. */
 export const KEPT_BYTES = 4096;
@@ -30,7 +31,7 @@ class CappedText {
         this.text.length >= KEPT_BYTES
           ? this.text
           : this.text + this.decoder.write(Buffer.from(chunk).subarray(0, room));
-      return { complete: false, head: head.slice(0, KEPT_BYTES), readBytes: this.readBytes };
+      return { complete: false, head: cutText(head, KEPT_BYTES), readBytes: this.readBytes };
     }
     this.text += this.decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length));
     return undefined;

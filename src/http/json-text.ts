@@ -1,6 +1,11 @@
 // Parsing an answer's JSON text without losing what the provider wrote: a number JSON.parse would round (an
 // integer beyond 2^53, a decimal with more digits than a double holds) is kept as its exact source text.
+//
+// PostgreSQL's text and JSON hold no NUL character and no unpaired surrogate: strings that hold one (written in the
+// text as a \u escape) are made storable (src/text/storable.ts), so that an answer recording it never fails the
+// ledger's statement.
 import { parse as parseLossless } from "lossless-json";
+import { mayHoldUnstorable, storable } from "../text/storable.js";
 
 /**
  * A number (after `:`, `[` or `,`) long enough that a double may not hold it, or with an exponent that String()
@@ -13,8 +18,8 @@ export function parseJsonExact(text: string): unknown {
   if (text.trim() === "") return undefined;
   try {
     // The fast path: nothing in the text that JSON.parse could round.
-    if (!MAY_LOSE_DIGITS.test(text)) return JSON.parse(text);
-    return parseLossless(text, null, exactNumber);
+    const value = MAY_LOSE_DIGITS.test(text) ? parseLossless(text, null, exactNumber) : JSON.parse(text);
+    return mayHoldUnstorable(text) ? storable(value) : value;
   } catch {
     return undefined;
   }

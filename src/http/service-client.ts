@@ -5,6 +5,7 @@ import { EventEmitter } from "node:events";
 import type { SecureContext } from "node:tls";
 import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
+import { storableText } from "../text/storable.js";
 import { backoffDelay, parseRetryAfter } from "./backoff.js";
 import { readCapped } from "./body.js";
 import { readCaFile, trustedContext } from "./ca-file.js";
@@ -355,7 +356,7 @@ export class ServiceClient {
         call,
         response.statusCode,
         maxBody,
-        redactSecret(read.head, this.options.apiKey),
+        storableText(redactSecret(read.head, this.options.apiKey)),
       );
     }
     return { status: response.statusCode, headers: response.headers, text: read.text };
@@ -369,7 +370,10 @@ export class ServiceClient {
     resetAt?: number,
     expect?: readonly number[],
   ): ServiceResponse {
-    const safeText = redactSecret(text, this.options.apiKey);
+    // An answer that is not JSON is kept as text (in an error, then the ledger's event): a NUL in it, which no JSON
+    // has unescaped, could not be stored.
+    const redacted = redactSecret(text, this.options.apiKey);
+    const safeText = redacted.includes("\0") ? storableText(redacted) : redacted;
     const body = parseJsonExact(safeText);
     if (status >= 400 && status < 500 && status !== 429 && expect?.includes(status)) return { status, body };
     if (status >= 200 && status < 300) {

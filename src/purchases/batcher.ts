@@ -3,8 +3,10 @@
 // has waited `gatherMs`, whichever comes first. A light, steady trickle thus goes in batches of what arrives in
 // `gatherMs` rather than as a stream of two-row statements each paying a round trip and a commit; under heavy
 // load a batch is whatever arrived while the previous write was in flight. Each caller still learns whether its
-// own row moved.
+// own row moved. A batch the database refuses for what one transition carries (a data exception) is written again
+// one transition at a time, so that one bad row fails alone, not every purchase batched with it.
 import type { Executor } from "../db/client.js";
+import { isDataException } from "../db/sql-state.js";
 import { type Moved, type Transition, type TransitionSink, transitionMany } from "./ledger.js";
 
 interface Waiting {
@@ -93,6 +95,7 @@ export class TransitionBatcher implements TransitionSink {
         for (const w of batch) w.resolve(byId.get(w.transition.id));
       },
       (error: unknown) => {
+        if (batch.length > 1 && isDataException(error)) return this.writeAlone(batch);
         for (const w of batch) w.reject(error);
       },
     );
@@ -100,5 +103,17 @@ export class TransitionBatcher implements TransitionSink {
       this.writing = undefined;
       this.schedule();
     });
+  }
+
+  /** Each transition of a refused batch in a statement of its own, one after the other: each caller its own answer. */
+  private async writeAlone(batch: Waiting[]): Promise<void> {
+    for (const w of batch) {
+      try {
+        const [moved] = await transitionMany(this.db, [w.transition]);
+        w.resolve(moved);
+      } catch (error) {
+        w.reject(error);
+      }
+    }
   }
 }

@@ -7,6 +7,7 @@ import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
 import type { Config } from "../config/index.js";
 import { type Database, type Executor, rows } from "../db/client.js";
+import { isDataException } from "../db/sql-state.js";
 import { TopsyncError } from "../errors.js";
 import { backoffDelay } from "../http/backoff.js";
 import { isHttpError } from "../http/errors.js";
@@ -606,7 +607,7 @@ class PurchaseRun {
           ? this.giveBack(row, resolved.amount, `job ${job} paused`)
           : "blocked" in sent
             ? this.rejectBlocked(row, resolved)
-            : this.record(row, resolved, sent.outcome, sent.charge)
+            : this.recordOrDoubt(row, resolved, sent.outcome, sent.charge)
     ).catch((error: unknown) => {
       this.failure ??= error;
     });
@@ -625,7 +626,8 @@ class PurchaseRun {
 
   /**
    * An answer is always recorded: while the database is away (a blip, a failover) its recording is tried again
-   * with backoff, so a provider's answer is never thrown away by a dropped connection.
+   * with backoff, so a provider's answer is never thrown away by a dropped connection. A write the database refuses
+   * for what it carries (a data exception) would be refused again: it is not tried again (see `recordOrDoubt`).
    */
   private async persist<T>(id: number, write: () => Promise<T>): Promise<T> {
     const started = this.clock.now();
@@ -633,7 +635,7 @@ class PurchaseRun {
       try {
         return await write();
       } catch (error) {
-        if (this.clock.now() - started > RECORD_RETRY_MS) throw error;
+        if (isDataException(error) || this.clock.now() - started > RECORD_RETRY_MS) throw error;
         const wait = Math.max(50, backoffDelay(attempt, { baseDelayMs: 100, maxDelayMs: 2000 }));
         this.deps.logger.warn(
           { purchase: id, err: error },
@@ -672,6 +674,34 @@ class PurchaseRun {
     this.progress.committed = this.progress.committed.minus(resolved.amount);
     this.progress.rejected++;
     this.report();
+  }
+
+  /**
+   * `record`, and when the database refuses the record for good, the purchase in_doubt without its answer, the
+   * refusal as the reason: sent, its outcome not in the ledger, it is for a person (or a notification) to settle,
+   * not left in submitting for the run's end. The run still fails with the refusal.
+   */
+  private async recordOrDoubt(
+    row: ClaimedRow,
+    resolved: Resolved,
+    outcome: PurchaseOutcome,
+    charge: Charge | undefined,
+  ): Promise<void> {
+    try {
+      await this.record(row, resolved, outcome, charge);
+    } catch (error) {
+      if (isDataException(error)) {
+        const reason = `its answer could not be recorded: ${(error as Error).message}`;
+        const moved = await markInDoubt(this.deps.database, row.id, { actor: this.actor, reason }).catch(
+          () => undefined,
+        );
+        if (moved) {
+          this.progress.inDoubt++;
+          this.deps.logger.error({ purchase: row.id }, `purchase ${row.id} is in doubt: ${reason}`);
+        }
+      }
+      throw error;
+    }
   }
 
   /**

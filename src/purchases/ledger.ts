@@ -6,6 +6,7 @@ import { type Database, type Db, type Executor, rows } from "../db/client.js";
 import type { PurchaseState, purchases } from "../db/schema.js";
 import { purchaseNotices } from "../notify/outbox/write.js";
 import { cappedResponse, cappedResponseJson, capText } from "../text/cap.js";
+import { mayHoldUnstorable, storable } from "../text/storable.js";
 import { recentlyBeating } from "./run-liveness.js";
 
 export type PurchaseRow = typeof purchases.$inferSelect;
@@ -205,7 +206,7 @@ export async function transitionMany(
   items: readonly Transition[],
 ): Promise<Array<Moved | Clashed>> {
   if (items.length === 0) return [];
-  const payload = `[${items.map(payloadItemJson).join(",")}]`;
+  const payload = storablePayload(`[${items.map(payloadItemJson).join(",")}]`);
   const ids = idArray(items.map((item) => item.id));
   const result = await rows<{
     id: number | string;
@@ -228,6 +229,16 @@ export async function transitionMany(
           clashWith: Number(row.clash_with),
         },
   );
+}
+
+/**
+ * The statement's document as PostgreSQL can read it. An answer's strings come storable from the HTTP client, but
+ * a transition also carries text made here (reasons, notes, cut answers): a NUL or half a surrogate pair among it
+ * would fail the statement and every purchase batched with it. JSON.stringify writes each as a \u escape, which
+ * the cheap test finds; the rare document that has one is written again with it replaced (storable.ts).
+ */
+function storablePayload(payload: string): string {
+  return mayHoldUnstorable(payload) ? JSON.stringify(storable(JSON.parse(payload))) : payload;
 }
 
 /** Something that moves purchases in batches (batcher.ts): hot paths send their transitions through it. */

@@ -1,6 +1,6 @@
 // Lies the simulated reseller tells on demand, for tests of topsync's reading of hostile answers: a plan's listed
 // price replaced by any text, references written as JSON numbers, a wallet balance written as any JSON number,
-// and answers that trickle one byte at a time or run to hundreds of megabytes. Set with the `lies` option.
+// any text as the provider's `true_response`, and answers that trickle one byte at a time or run to hundreds of megabytes. Set with the `lies` option.
 import type { ServerResponse } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import * as z from "zod";
@@ -18,6 +18,11 @@ export const liesSchema = z.strictObject({
     .optional(),
   /** The purchase answer's `amount`, written as this text (the debit stays the real price). */
   amount: z.string().optional(),
+  /**
+   * The `true_response` text of purchase answers, verify answers and notifications (any text: a NUL, half a
+   * surrogate pair, control characters), written as JSON writes it (`\u0000`, `\ud800`).
+   */
+  trueResponse: z.string().optional(),
   /** Answers of `endpoints` are sent one byte every `trickleMs` milliseconds. */
   trickleMs: z.number().int().min(1).optional(),
   /** Answers of `endpoints` are padded to this many bytes, streamed as the reader takes them. */

@@ -41,7 +41,10 @@ async function deliver(state: SandboxState, tx: Transaction): Promise<void> {
   const { notifyUrl, notifySecret, notifyDuplicates } = state.options;
   tx.notified = true;
   if (tx.finalStatus !== "success") refundOnce(state, tx);
-  const body = JSON.stringify(notificationPayload(tx));
+  const payload = notificationPayload(tx);
+  if (state.options.lies.trueResponse !== undefined)
+    payload.data.true_response = state.options.lies.trueResponse;
+  const body = JSON.stringify(payload);
   const signature = createHmac("sha256", notifySecret).update(body).digest("hex");
   const signal = state.closing.signal;
   for (let copy = 0; copy <= notifyDuplicates; copy++) {

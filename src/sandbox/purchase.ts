@@ -94,5 +94,7 @@ export function buyData({ state, fields }: Call): Reply {
   notifyTransaction(state, tx);
   const body = purchaseResult(tx);
   if (state.options.lies.amount !== undefined) body.data.amount = state.options.lies.amount;
+  if (state.options.lies.trueResponse !== undefined)
+    body.data.true_response = state.options.lies.trueResponse;
   return { status: 200, body, text: answerText(state.options.lies, body) };
 }

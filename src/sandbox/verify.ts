@@ -20,10 +20,10 @@ export function verifyTransaction({ state, params }: Call): Reply {
   const status = visibleStatus(state, tx);
   if (status === undefined) return NOT_FOUND;
   if (status !== "pending" && status !== "success") refundOnce(state, tx);
-  const body = lie(state.options.verifyLie, {
-    status: true,
-    data: { transaction: transactionView(tx, status) },
-  });
+  const transaction = transactionView(tx, status);
+  if (state.options.lies.trueResponse !== undefined)
+    transaction.true_response = state.options.lies.trueResponse;
+  const body = lie(state.options.verifyLie, { status: true, data: { transaction } });
   return {
     status: 200,
     body,

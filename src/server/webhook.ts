@@ -15,6 +15,7 @@ import { formatDuration } from "../duration.js";
 import type { Logger } from "../log/logger.js";
 import { bodyHash, parseNotification, storeNotification } from "../purchases/notifications.js";
 import { redactSecretForms } from "../text/secrets.js";
+import { mayHoldUnstorable, storable } from "../text/storable.js";
 import { RefusalLog } from "./refusal-log.js";
 
 export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
@@ -82,7 +83,9 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (config.auth === "hmac") checkSignature(config, request, raw, now());
     let body: unknown;
     try {
-      body = JSON.parse(raw.toString("utf8"));
+      const text = raw.toString("utf8");
+      // A NUL or half a surrogate pair in a field the ledger stores (the reference, the status) is kept as U+FFFD.
+      body = mayHoldUnstorable(text) ? storable(JSON.parse(text)) : JSON.parse(text);
     } catch {
       throw new Refusal(400, "not_a_notification", "the body is not JSON");
     }

@@ -1,5 +1,7 @@
 // Bounds on what is kept of text from outside: a provider answer stored in the event log, a provider status
-// or reason in a column. Whatever a service sends, a row stays small enough to read back and print.
+// or reason in a column. Whatever a service sends, a row stays small enough to read back and print. A cut never
+// splits a character (storable.ts).
+import { cutText } from "./storable.js";
 
 /** Characters of a provider's answer kept in one event (its JSON text); the rest is cut with a marker. */
 export const MAX_STORED_RESPONSE_CHARS = 64 * 1024;
@@ -9,7 +11,8 @@ export const MAX_STORED_TEXT_CHARS = 2000;
 /** Text cut to `max` characters, with a marker saying how much was left out. */
 export function capText(text: string, max = MAX_STORED_TEXT_CHARS): string {
   if (text.length <= max) return text;
-  return `${text.slice(0, max)}… [truncated: ${text.length - max} more characters]`;
+  const kept = cutText(text, max);
+  return `${kept}… [truncated: ${text.length - kept.length} more characters]`;
 }
 
 /**
@@ -37,5 +40,5 @@ export function cappedResponseJson(value: unknown, max = MAX_STORED_RESPONSE_CHA
 
 /** The marker stored in place of an answer whose JSON text is over the limit. */
 function truncatedAnswer(text: string, max: number): { truncated: true; length: number; head: string } {
-  return { truncated: true, length: text.length, head: text.slice(0, max) };
+  return { truncated: true, length: text.length, head: cutText(text, max) };
 }

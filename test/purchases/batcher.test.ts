@@ -3,6 +3,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Queryable, rows } from "../../src/db/client.js";
+import { sqlState } from "../../src/db/sql-state.js";
 import { TransitionBatcher } from "../../src/purchases/batcher.js";
 import type { Transition } from "../../src/purchases/ledger.js";
 import { openTestDatabase, queueTestPurchases, type TestDatabase } from "../helpers/db.js";
@@ -99,5 +100,20 @@ describe("transition batcher", () => {
     await batcher.drain();
     expect(await moving).toBeDefined();
     expect(statements).toBe(1);
+  });
+
+  it("a batch refused for what one transition carries is written again one by one: only that one fails", async () => {
+    const batcher = new TransitionBatcher(counting, { fullBatch: 5, gatherMs: 60_000 });
+    const good = ids.slice(0, 4).map((id) => batcher.move(cancel(id)));
+    // numeric(14,2) cannot hold it (SQLSTATE 22003, a data exception): the same statement is refused every time.
+    const bad = batcher.move({
+      ...cancel(ids[4] as number),
+      set: { settled_at: new Date(), amount: "1e20" },
+    });
+    expect(await bad.then(() => "moved", sqlState)).toBe("22003");
+    expect((await Promise.all(good)).every((moved) => moved?.from_state === "queued")).toBe(true);
+    // The refused batch, then each transition alone.
+    expect(statements).toBe(6);
+    expect(await stateCounts()).toEqual({ queued: 116, cancelled: 4 });
   });
 });

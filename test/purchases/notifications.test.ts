@@ -309,6 +309,27 @@ describe("provider notifications, on postgres", () => {
     expect(await ledger()).toEqual(before);
   });
 
+  it("a NUL or half a surrogate pair in a notification's fields: stored as U+FFFD, unmatched, nothing changed", async () => {
+    // Before, the receiver answered 500 to every delivery of it (PostgreSQL cannot hold the text), so the provider
+    // sent it again and again and it was never stored.
+    const hook = await startReceiver();
+    await insertPurchases(test.database.db, [purchase("08031230001")], "test");
+    const before = await ledger();
+    const body = notificationFor({
+      reference: "REF\u0000NUL",
+      phone_number: "0803123\ud8000001",
+      amount: "305.00",
+      at: new Date().toISOString(),
+    });
+    expect(body).toContain("\\u0000");
+    const answer = await post(hook.url, body, { "x-signature": sign(body) });
+    expect(answer.status).toBe(200);
+    await hook.settled();
+    const [stored] = await notifications();
+    expect(stored).toMatchObject({ outcome: "unmatched", purchase_id: null, reference: "REF\uFFFDNUL" });
+    expect(await ledger()).toEqual(before);
+  });
+
   it("a lost purchase answer, then the sandbox's signed notification (twice): succeeded with its reference, one debit", async () => {
     const hook = await startReceiver();
     sandbox.setOptions({ notifyUrl: hook.url, notifyHold: true, notifyDuplicates: 1 });

@@ -1,12 +1,15 @@
 // The leaf helpers that keep outside text harmless: secrets in every encoding, control characters shown as
-// escapes, CSV formulas neutralised, stored answers capped, calendar dates that exist.
+// escapes, CSV formulas neutralised, stored answers capped (never through a character), text PostgreSQL cannot
+// hold made storable, calendar dates that exist.
 import { describe, expect, it } from "vitest";
 import { parseCalendarInstant } from "../../src/calendar.js";
+import { parseJsonExact } from "../../src/http/json-text.js";
 import { table } from "../../src/report/document.js";
 import { renderReport } from "../../src/report/render.js";
 import { cappedResponse, cappedResponseJson, capText } from "../../src/text/cap.js";
 import { csvCell, inert, inertLines } from "../../src/text/inert.js";
 import { redactSecretForms, redactSecretsDeep } from "../../src/text/secrets.js";
+import { cutText, mayHoldUnstorable, storable, storableText } from "../../src/text/storable.js";
 
 const KEY = "sk-Ab+(a)*?/=K9x live";
 
@@ -126,5 +129,53 @@ describe("calendar dates", () => {
     expect(parseCalendarInstant("2028-02-29T10:00:00Z")?.toISOString()).toBe("2028-02-29T10:00:00.000Z");
     for (const bad of ["2026-02-30", "2026-02-29", "2026-13-01", "2026-11-01T24:00:00Z", "2026-11-1", "soon"])
       expect(parseCalendarInstant(bad), bad).toBeUndefined();
+  });
+});
+
+describe("storable text (PostgreSQL holds no NUL and no half of a surrogate pair)", () => {
+  it("replaces NUL and unpaired surrogates with U+FFFD, keeping whole pairs", () => {
+    expect(storableText("a\u0000b")).toBe("a\uFFFDb");
+    expect(storableText("\ud800x\udc00y\ud83d\ude00z\ud83d")).toBe("\uFFFDx\uFFFDy\ud83d\ude00z\uFFFD");
+    expect(storableText("Ọ̀yọ́ ₦ 😀")).toBe("Ọ̀yọ́ ₦ 😀");
+  });
+
+  it("makes a parsed value storable deep, keys included, without touching the prototype", () => {
+    const value = JSON.parse('{"a":["x\\u0000"],"k\\u0000":{"b":"\\udfff"},"__proto__":{"p":"\\u0000"}}');
+    const clean = storable(value) as Record<string, unknown>;
+    expect(JSON.stringify(clean)).toBe(
+      '{"a":["x\uFFFD"],"__proto__":{"p":"\uFFFD"},"k\uFFFD":{"b":"\uFFFD"}}',
+    );
+    expect(({} as Record<string, unknown>).p).toBeUndefined();
+  });
+
+  it("finds every escape that may need it in JSON text, and passes plain text", () => {
+    for (const text of ['"\\u0000"', '"\\uD800"', '"\\udfff"', '"\\ud83d\\ude00"'])
+      expect(mayHoldUnstorable(text)).toBe(true);
+    for (const text of ['"\\u00e9"', '"\\u2028"', '{"a":1}', '"a\u0000"'])
+      expect(mayHoldUnstorable(text)).toBe(false);
+    // A backslash written before "u0000" is taken for an escape: the slow path, which finds nothing to change.
+    expect(mayHoldUnstorable('"\\\\u0000"')).toBe(true);
+    expect(storable(JSON.parse('"\\\\u0000"'))).toBe("\\u0000");
+  });
+
+  it("parses answers storable on both paths (plain and exact numbers)", () => {
+    expect(parseJsonExact('{"m":"a\\u0000","r":"\\ud800"}')).toEqual({ m: "a\uFFFD", r: "\uFFFD" });
+    expect(parseJsonExact('{"m":"a\\u0000","n":12345678901234567890}')).toEqual({
+      m: "a\uFFFD",
+      n: "12345678901234567890",
+    });
+    expect(parseJsonExact('{"m":"\\ud83d\\ude00"}')).toEqual({ m: "😀" });
+  });
+
+  it("cuts never through a character", () => {
+    const text = `${"x".repeat(9)}😀yz`;
+    expect(cutText(text, 10)).toBe("x".repeat(9));
+    expect(cutText(text, 11)).toBe(`${"x".repeat(9)}😀`);
+    expect(cutText("short", 10)).toBe("short");
+    const capped = capText(`${"x".repeat(1999)}😀 more`);
+    expect(capped.startsWith(`${"x".repeat(1999)}… [truncated: `)).toBe(true);
+    expect(storableText(capped)).toBe(capped);
+    const answer = cappedResponse(`${"x".repeat(9)}😀`, 10) as { head: string };
+    expect(answer.head).toBe("x".repeat(9));
   });
 });
