@@ -300,6 +300,13 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
     const reason = (form.get("reason") ?? "").trim();
     if (!reason) return refuse(400, "a reason is required: it goes into the ledger with the action");
     if (reason.length > MAX_REASON) return refuse(400, `the reason is over ${MAX_REASON} characters`);
+    // Text the ledger keeps as written: no control characters but line breaks and tabs (a NUL, which a form can
+    // send as %00, could not even be stored).
+    for (const [name, value] of [
+      ["reason", reason],
+      ["reference", form.get("reference") ?? ""],
+    ] as const)
+      if (CONTROL.test(value)) return refuse(400, `the ${name} holds a control character`);
     const token = form.get("_form") ?? "";
     if (!/^[A-Za-z0-9_-]{20,100}$/.test(token))
       return refuse(400, "the form has no form token: reload the page");
@@ -409,6 +416,10 @@ function backTo(view: ConsoleView, subject: string): string {
   if (kind === "job") return `${view.base}/jobs`;
   return `${view.base}/plans/${encodeURIComponent(id ?? "")}`;
 }
+
+/** Control characters but tab, line feed and carriage return. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters in a form is the point
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /** A urlencoded form of at most 16 KiB, complete within `deadlineMs`. */
 function readForm(request: IncomingMessage, deadlineMs: number): Promise<URLSearchParams> {

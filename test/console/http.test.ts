@@ -138,7 +138,7 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     expect(row?.state).toBe("in_doubt");
   });
 
-  it("refuses an action to a viewer and needs a reason", async () => {
+  it("refuses an action to a viewer, needs a reason, and refuses control characters in it", async () => {
     const viewer = new Client(f.base);
     await viewer.login("vic");
     const page = await viewer.get(`/console/purchases/${f.inDoubtId}`);
@@ -162,6 +162,16 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
       reason: " ",
     });
     expect(noReason.status).toBe(400);
+    // A NUL (%00 in the form) or another control character in the reason or the reference: refused, not a 500.
+    for (const field of [{ reason: "provider\u0000said no" }, { reason: "ok", reference: "REF\u001b[2J" }]) {
+      const control = await operator.post(`/console/purchases/${f.inDoubtId}/resolve`, {
+        ...fields,
+        as: "failed",
+        ...field,
+      });
+      expect(control.status).toBe(400);
+      expect(control.body).toContain("holds a control character");
+    }
     expect((await events(f.inDoubtId)).some((e) => e.actor.startsWith("console:"))).toBe(false);
   });
 
