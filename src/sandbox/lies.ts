@@ -1,6 +1,7 @@
 // Lies the simulated reseller tells on demand, for tests of topsync's reading of hostile answers: a plan's listed
 // price replaced by any text, references written as JSON numbers, a wallet balance written as any JSON number,
-// any text as the provider's `true_response`, and answers that trickle one byte at a time or run to hundreds of megabytes. Set with the `lies` option.
+// any text as the provider's `true_response`, and answers that trickle one byte at a time or run to hundreds of
+// megabytes. Set with the `lies` option.
 import type { ServerResponse } from "node:http";
 import { setTimeout as delay } from "node:timers/promises";
 import * as z from "zod";

@@ -163,7 +163,11 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     });
     expect(noReason.status).toBe(400);
     // A NUL (%00 in the form) or another control character in the reason or the reference: refused, not a 500.
-    for (const field of [{ reason: "provider\u0000said no" }, { reason: "ok", reference: "REF\u001b[2J" }]) {
+    const controls: Record<string, string>[] = [
+      { reason: "provider\u0000said no" },
+      { reason: "ok", reference: "REF\u001b[2J" },
+    ];
+    for (const field of controls) {
       const control = await operator.post(`/console/purchases/${f.inDoubtId}/resolve`, {
         ...fields,
         as: "failed",
