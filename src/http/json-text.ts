@@ -5,6 +5,7 @@
 // text as a \u escape) are made storable (src/text/storable.ts), so that an answer recording it never fails the
 // ledger's statement.
 import { parse as parseLossless } from "lossless-json";
+import { rememberJsonText } from "../text/json-source.js";
 import { mayHoldUnstorable, storable } from "../text/storable.js";
 
 /**
@@ -18,8 +19,15 @@ export function parseJsonExact(text: string): unknown {
   if (text.trim() === "") return undefined;
   try {
     // The fast path: nothing in the text that JSON.parse could round.
-    const value = MAY_LOSE_DIGITS.test(text) ? parseLossless(text, null, exactNumber) : JSON.parse(text);
-    return mayHoldUnstorable(text) ? storable(value) : value;
+    if (MAY_LOSE_DIGITS.test(text)) {
+      const value = parseLossless(text, null, exactNumber);
+      return mayHoldUnstorable(text) ? storable(value) : value;
+    }
+    const value = JSON.parse(text);
+    if (mayHoldUnstorable(text)) return storable(value);
+    // The text is then the value's JSON, as the provider wrote it: an answer stored is stored as this text.
+    rememberJsonText(value, text);
+    return value;
   } catch {
     return undefined;
   }

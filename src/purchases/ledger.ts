@@ -3,6 +3,7 @@
 // undefined when the row was not in an expected state (someone else got there first).
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, type Db, type Executor, rows } from "../db/client.js";
+import { fixedStatement } from "../db/fixed-statement.js";
 import type { PurchaseState, purchases } from "../db/schema.js";
 import { purchaseNotices } from "../notify/outbox/write.js";
 import { cappedResponse, cappedResponseJson, capText } from "../text/cap.js";
@@ -108,7 +109,7 @@ const TRANSITION_NOTICES = purchaseNotices(
  * The one statement every transition runs, whatever its states and columns (so a batch can mix kinds and the
  * statement is prepared once): each item names the columns it sets (`set_columns`); the others keep their value.
  */
-function transitionStatement(payload: string, ids: string): SQL {
+const transitionStatement = fixedStatement(2, (payload: string, ids: string): SQL => {
   // An item attaching a reference that another purchase carries, or that an item of a lower id in this statement
   // attaches, does not move (`clash_with` names the other): a reference belongs to one purchase (the unique index
   // would otherwise fail the whole statement, every other purchase of the batch with it).
@@ -148,7 +149,7 @@ function transitionStatement(payload: string, ids: string): SQL {
     union all
     select v.id, old.state, null, v.clash_with, v.reference from v join old on old.id = v.id
     where v.clash_with is not null and old.state = any(v.from_states)`;
-}
+});
 
 /**
  * One item of the statement's JSON document. Every item is built with every key in one order (columns it does

@@ -1,6 +1,7 @@
 // Bounds on what is kept of text from outside: a provider answer stored in the event log, a provider status
 // or reason in a column. Whatever a service sends, a row stays small enough to read back and print. A cut never
 // splits a character (storable.ts).
+import { jsonTextOf } from "./json-source.js";
 import { cutText } from "./storable.js";
 
 /** Characters of a provider's answer kept in one event (its JSON text); the rest is cut with a marker. */
@@ -28,11 +29,15 @@ export function cappedResponse(value: unknown, max = MAX_STORED_RESPONSE_CHARS):
 
 /**
  * `JSON.stringify(cappedResponse(value))`, serialising the answer once: the length check's text is the stored
- * text. Undefined where that JSON has no value (the answer is a function or a symbol).
+ * text; an answer parsed from JSON text is that text, not serialised again. Undefined where that JSON has no value
+ * (the answer is a function or a symbol).
  */
 export function cappedResponseJson(value: unknown, max = MAX_STORED_RESPONSE_CHARS): string | undefined {
   if (value === undefined || value === null) return "null";
   if (typeof value === "string") return JSON.stringify(cappedResponse(value, max));
+  // An answer as the HTTP client parsed it: the text it came from (json-source.ts), when within the limit.
+  const source = jsonTextOf(value);
+  if (source !== undefined && source.length <= max) return source;
   const text = JSON.stringify(value) as string | undefined;
   if (text === undefined || text.length <= max) return text;
   return JSON.stringify(truncatedAnswer(text, max));

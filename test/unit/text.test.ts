@@ -179,3 +179,24 @@ describe("storable text (PostgreSQL holds no NUL and no half of a surrogate pair
     expect(answer.head).toBe("x".repeat(9));
   });
 });
+
+describe("an answer stored as the text it came as", () => {
+  it("writes the provider's own JSON text (its spacing, its key order) when the value is what JSON.parse made", () => {
+    const text = '{ "2": "second", "1": "first",\n  "amount": "305.00", "note": "caf\\u00e9" }';
+    const value = parseJsonExact(text);
+    expect(cappedResponseJson(value)).toBe(text);
+    expect(JSON.parse(cappedResponseJson(value)!)).toEqual(value);
+  });
+
+  it("serialises the value where the text is not its exact JSON, or is over the limit", () => {
+    // A number no double holds is kept as text: the value is not what JSON.parse would have made.
+    const exact = parseJsonExact('{"reference": 12345678901234567890}');
+    expect(cappedResponseJson(exact)).toBe('{"reference":"12345678901234567890"}');
+    // A NUL made storable: the value changed.
+    expect(cappedResponseJson(parseJsonExact('{"m": "a\\u0000"}'))).toBe('{"m":"a\uFFFD"}');
+    // A value built here, not parsed.
+    expect(cappedResponseJson({ a: 1 })).toBe('{"a":1}');
+    const long = parseJsonExact(`{"pad": "${"x".repeat(100)}"}`);
+    expect(JSON.parse(cappedResponseJson(long, 50)!)).toMatchObject({ truncated: true, length: 110 });
+  });
+});
