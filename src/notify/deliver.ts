@@ -7,6 +7,7 @@ import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.js";
 import type { Logger } from "../log/logger.js";
 import { redactSecretForms } from "../text/secrets.js";
+import { cutText, storableText } from "../text/storable.js";
 import type { Channel, SendResult } from "./channels/index.js";
 import type { NotifyMessage } from "./message.js";
 import type { RenderContext } from "./templates.js";
@@ -166,7 +167,9 @@ async function deliverOne(
     .send(message, { ...deps.render, now: new Date(deps.now()) })
     .catch((error: unknown) => ({ ok: false as const, answer: "", error: String(error) }));
   const id = Number(row.id);
-  const clean = (text: string) => scrub(text, deps.render.secrets).slice(0, 2000);
+  // What a channel answered, kept: without its secrets, cut whole, and storable (a NUL in an answer failed the
+  // statement recording it, and the message was sent again when its lease ran out).
+  const clean = (text: string) => storableText(cutText(scrub(text, deps.render.secrets), 2000));
   if (result.ok) return { sent: { row, answer: clean(result.answer) } };
   const delay = result.retryAfterMs ?? retryDelay(row.attempts);
   const age = deps.now() - new Date(row.created_at).getTime();

@@ -32,6 +32,8 @@ export interface ReceiverFault {
   retryAfter?: number;
   /** How many requests in a row get it (default 1). */
   times?: number;
+  /** The answer's body, as text (any: a NUL, control characters); the endpoint's own words when absent. */
+  answer?: string;
 }
 
 export interface Receivers {
@@ -48,7 +50,8 @@ export interface Receivers {
 interface State {
   requests: ReceivedRequest[];
   faults: Array<
-    Required<Omit<ReceiverFault, "kind" | "retryAfter">> & Pick<ReceiverFault, "kind" | "retryAfter">
+    Required<Omit<ReceiverFault, "kind" | "retryAfter" | "answer">> &
+      Pick<ReceiverFault, "kind" | "retryAfter" | "answer">
   >;
   telegramIds: number;
 }
@@ -86,6 +89,7 @@ function send(
 
 function answerFault(res: ServerResponse, kind: ReceiverKind, fault: State["faults"][number]): number {
   const retry = fault.retryAfter ?? 1;
+  if (fault.answer !== undefined) return send(res, fault.status, fault.answer);
   if (kind === "telegram") {
     const description =
       fault.status === 429 ? `Too Many Requests: retry after ${retry}` : "Internal Server Error";

@@ -148,6 +148,37 @@ describe("delivering notifications", () => {
     expect(sandbox.receivers.received("webhook")).toHaveLength(1);
   });
 
+  it("keeps a channel's answer holding a NUL: retried after the error, sent once, recorded as sent", async () => {
+    // Before, recording such an answer failed (PostgreSQL's text holds no NUL): the delivery stayed `sending` and
+    // the message went out again when its lease ran out.
+    const config = configWith({ group_wait: "0s" });
+    sandbox.receivers.setFaults([
+      { kind: "slack", status: 500, answer: "internal\u0000error" },
+      { kind: "slack", status: 200, answer: "ok\u0000" },
+    ]);
+    await inDoubt(1, config, 450);
+    const made = notifier(config);
+    await deliverUntil(made, "the message on Slack", () => sandbox.receivers.received("slack").length > 0);
+    const slack = async () =>
+      rows<{ status: string; answer: string | null }>(
+        test.database.db,
+        sql`select status, answer from notification_deliveries where channel = 'ops-slack'`,
+      );
+    await waitFor("the Slack delivery recorded as sent", async () => {
+      await made.round();
+      return (await slack()).every((d) => d.status === "sent");
+    });
+    for (let i = 0; i < 3; i++) await made.round();
+    expect(
+      sandbox.receivers
+        .requests()
+        .filter((r) => r.kind === "slack")
+        .map((r) => r.status),
+    ).toEqual([500, 200]);
+    const [delivery] = await slack();
+    expect(delivery?.answer).toContain("ok\uFFFD");
+  });
+
   it("holds back the rest of a channel's claimed messages after a 429, and sends each once", async () => {
     const config = configWith({ group_wait: "0s", rules: [{ on: ["budget"], to: ["audit-hook"] }] });
     await writeNotices(
