@@ -79,7 +79,8 @@ export async function notifyFlushCommand(ctx: CommandContext, flags: { wait: str
 }
 
 export async function notifyTestCommand(ctx: CommandContext, channel: string): Promise<void> {
-  const found = ctx.config.notifications.channels[channel];
+  const channels = ctx.config.notifications.channels;
+  const found = Object.hasOwn(channels, channel) ? channels[channel] : undefined;
   if (!found) {
     const names = Object.keys(ctx.config.notifications.channels);
     throw new UsageError(

@@ -141,7 +141,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
     if (!token) return undefined;
     const found = await findSession(db.db, token, new Date(now()));
     if (!found) return undefined;
-    const configured = section.users[found.user];
+    const configured = configuredUser(section, found.user);
     if (!configured) return undefined; // a user taken out of config is logged out
     return { token, csrf: found.csrf, user: { name: found.user, role: configured.role } as ConsoleUserView };
   }
@@ -167,7 +167,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
       );
       return;
     }
-    const user = section.users[name];
+    const user = configuredUser(section, name);
     decoy ??= hashPassword("not a password anyone has");
     const good = await verifyPassword(password, user?.password_hash ?? (await decoy));
     if (!user || !good) {
@@ -415,6 +415,18 @@ function backTo(view: ConsoleView, subject: string): string {
   if (kind === "purchase") return `${view.base}/purchases/${id}`;
   if (kind === "job") return `${view.base}/jobs`;
   return `${view.base}/plans/${encodeURIComponent(id ?? "")}`;
+}
+
+/**
+ * The configured user of that name: the section's own entries only. (`users` is a plain object: looked up by any
+ * name, "__proto__" or "constructor" would find what every object inherits, and a login as that name checked its
+ * password against the decoy hash, whose password is in this file.)
+ */
+function configuredUser(
+  section: Config["console"],
+  name: string,
+): Config["console"]["users"][string] | undefined {
+  return Object.hasOwn(section.users, name) ? section.users[name] : undefined;
 }
 
 /** Control characters but tab, line feed and carriage return. */

@@ -86,7 +86,8 @@ ${inspected.row ? decisionForms(view, inspected.row, inspected.status) : ""}`;
 
 /** Why this user cannot sign a decision here, or undefined when they can. */
 export function signingProblem(view: ConsoleView): string | undefined {
-  const configured = view.config.approvals.approvers[view.user.name];
+  const approvers = view.config.approvals.approvers;
+  const configured = Object.hasOwn(approvers, view.user.name) ? approvers[view.user.name] : undefined;
   if (!configured) return `${view.user.name} is not among approvals.approvers, so cannot approve here`;
   if (!view.signingKey)
     return "the console has no signing key (console.signing_key), so cannot sign approvals";

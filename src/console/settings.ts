@@ -30,7 +30,9 @@ export function approverProblems(config: Config, signingKey: KeyObject | undefin
   const problems: string[] = [];
   for (const [name, user] of Object.entries(config.console.users)) {
     if (user.role !== "approver") continue;
-    const key = config.approvals.approvers[name];
+    const key = Object.hasOwn(config.approvals.approvers, name)
+      ? config.approvals.approvers[name]
+      : undefined;
     if (!key)
       problems.push(`approver ${name} is not among approvals.approvers, so cannot approve in the console`);
     else if (!signs)

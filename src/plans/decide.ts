@@ -57,7 +57,10 @@ export async function decide(
     throw new DecisionRefused(
       `plan ${row.id} is ${row.status}${row.reason ? ` (${row.reason})` : ""}; nothing to ${request.decision}`,
     );
-  const configured = config.approvals.approvers[request.approver];
+  // Own entries only: "__proto__" or "constructor" is no approver.
+  const configured = Object.hasOwn(config.approvals.approvers, request.approver)
+    ? config.approvals.approvers[request.approver]
+    : undefined;
   if (!configured)
     throw new DecisionRefused(`${request.approver} is not among approvals.approvers in the config`);
   if (publicKeyText(createPublicKey(request.key)) !== configured)

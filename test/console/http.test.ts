@@ -45,6 +45,19 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     expect((await events(f.inDoubtId)).some((e) => e.actor.startsWith("console:"))).toBe(false);
   });
 
+  it("logs nobody in under a name every object inherits, whatever the password", async () => {
+    // `console.users` is a plain object: looked up by "__proto__" it once found Object.prototype, a "user" without
+    // a password hash, so the password was checked against the decoy hash — whose password is in the source.
+    // Five failed logins from this address, well under login_attempts_per_source for the tests after this one.
+    for (const user of ["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"]) {
+      const intruder = new Client(f.base);
+      const login = await intruder.login(user, "not a password anyone has");
+      expect(login.status, user).toBe(401);
+      expect(login.headers.get("set-cookie")).toBeNull();
+      expect((await intruder.get("/console/purchases")).status).toBe(303);
+    }
+  });
+
   it("sets the session cookie HttpOnly, SameSite=Strict, scoped and expiring, and every answer carries the security headers", async () => {
     const client = new Client(f.base);
     const login = await client.login("vic");

@@ -130,6 +130,10 @@ describe("topsync notify", () => {
     const unknown = await runCli(["-c", file, "notify", "test", "pager"]);
     expect(unknown.code).toBe(64);
     expect(unknown.stderr).toMatch(/no channel named "pager" under notifications.channels \(there are: /);
+    // A name every object inherits is no channel either.
+    const inherited = await runCli(["-c", file, "notify", "test", "__proto__"]);
+    expect(inherited.code).toBe(64);
+    expect(inherited.stderr).toMatch(/no channel named "__proto__" under notifications.channels/);
   });
 
   it("a run without the daemon leaves its notifications in the outbox and says so; flush delivers them once", async () => {
