@@ -7,6 +7,7 @@ import { parseDuration } from "../duration.js";
 import { ExitCode, UsageError } from "../errors.js";
 import { Notifier } from "../notify/notifier.js";
 import { listOutbox } from "../notify/read.js";
+import { ownEntry } from "../own-entry.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
@@ -80,9 +81,9 @@ export async function notifyFlushCommand(ctx: CommandContext, flags: { wait: str
 
 export async function notifyTestCommand(ctx: CommandContext, channel: string): Promise<void> {
   const channels = ctx.config.notifications.channels;
-  const found = Object.hasOwn(channels, channel) ? channels[channel] : undefined;
+  const found = ownEntry(channels, channel);
   if (!found) {
-    const names = Object.keys(ctx.config.notifications.channels);
+    const names = Object.keys(channels);
     throw new UsageError(
       `no channel named "${channel}" under notifications.channels${names.length > 0 ? ` (there are: ${names.join(", ")})` : ""}`,
     );

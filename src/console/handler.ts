@@ -5,6 +5,7 @@
 // X-Frame-Options DENY, Referrer-Policy same-origin (no-referrer would make browsers send `Origin: null` on the
 // console's own forms) and no-store. Bodies are small forms: at most 16 KiB, within the
 // webhook receiver's body deadline.
+
 import type { KeyObject } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseCookies, serialize as serializeCookie } from "cookie";
@@ -12,6 +13,7 @@ import type { Config } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import { DataError } from "../errors.js";
 import type { Logger } from "../log/logger.js";
+import { ownEntry } from "../own-entry.js";
 import { findPurchase } from "../purchases/ledger-read.js";
 import type { ResellerClient } from "../reseller/client.js";
 import type { WebsiteApi } from "../websites/reconcile.js";
@@ -141,7 +143,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
     if (!token) return undefined;
     const found = await findSession(db.db, token, new Date(now()));
     if (!found) return undefined;
-    const configured = configuredUser(section, found.user);
+    const configured = ownEntry(section.users, found.user);
     if (!configured) return undefined; // a user taken out of config is logged out
     return { token, csrf: found.csrf, user: { name: found.user, role: configured.role } as ConsoleUserView };
   }
@@ -167,7 +169,9 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
       );
       return;
     }
-    const user = configuredUser(section, name);
+    // The config's own users only: a login as "__proto__" found what every object inherits, and was checked
+    // against the decoy hash, whose password is in this file.
+    const user = ownEntry(section.users, name);
     decoy ??= hashPassword("not a password anyone has");
     const good = await verifyPassword(password, user?.password_hash ?? (await decoy));
     if (!user || !good) {
@@ -415,18 +419,6 @@ function backTo(view: ConsoleView, subject: string): string {
   if (kind === "purchase") return `${view.base}/purchases/${id}`;
   if (kind === "job") return `${view.base}/jobs`;
   return `${view.base}/plans/${encodeURIComponent(id ?? "")}`;
-}
-
-/**
- * The configured user of that name: the section's own entries only. (`users` is a plain object: looked up by any
- * name, "__proto__" or "constructor" would find what every object inherits, and a login as that name checked its
- * password against the decoy hash, whose password is in this file.)
- */
-function configuredUser(
-  section: Config["console"],
-  name: string,
-): Config["console"]["users"][string] | undefined {
-  return Object.hasOwn(section.users, name) ? section.users[name] : undefined;
 }
 
 /** Control characters but tab, line feed and carriage return. */

@@ -1,7 +1,9 @@
 // Plans: pending, approved, applied and ended, a page at a time; one plan exactly as `topsync show` renders it
 // (the same inspection: where it stands, its approvals, which items are stale now), and the approve and reject
 // forms for an approver who may sign here.
+
 import { createPublicKey } from "node:crypto";
+import { ownEntry } from "../own-entry.js";
 import { publicKeyText } from "../plans/approvals.js";
 import { type InspectDeps, inspectPlan } from "../plans/inspect.js";
 import type { SavedPlanRow } from "../plans/registry.js";
@@ -86,8 +88,7 @@ ${inspected.row ? decisionForms(view, inspected.row, inspected.status) : ""}`;
 
 /** Why this user cannot sign a decision here, or undefined when they can. */
 export function signingProblem(view: ConsoleView): string | undefined {
-  const approvers = view.config.approvals.approvers;
-  const configured = Object.hasOwn(approvers, view.user.name) ? approvers[view.user.name] : undefined;
+  const configured = ownEntry(view.config.approvals.approvers, view.user.name);
   if (!configured) return `${view.user.name} is not among approvals.approvers, so cannot approve here`;
   if (!view.signingKey)
     return "the console has no signing key (console.signing_key), so cannot sign approvals";

@@ -1,11 +1,13 @@
 // The console's settings beyond what the config schema checks: its signing key read from `console.signing_key`
 // (relative to the config file's folder), which approvers can sign with it, and `topsync doctor`'s check of them.
+
 import { createPublicKey, type KeyObject } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Config } from "../config/index.js";
 import { type CheckResult, fail, pass, warn } from "../doctor/check.js";
 import { ExitCode, TopsyncError } from "../errors.js";
+import { ownEntry } from "../own-entry.js";
 import { privateKeyFrom, publicKeyText } from "../plans/approvals.js";
 
 /** The console's ed25519 signing key, or undefined when none is configured; an unreadable key is a config error. */
@@ -30,9 +32,7 @@ export function approverProblems(config: Config, signingKey: KeyObject | undefin
   const problems: string[] = [];
   for (const [name, user] of Object.entries(config.console.users)) {
     if (user.role !== "approver") continue;
-    const key = Object.hasOwn(config.approvals.approvers, name)
-      ? config.approvals.approvers[name]
-      : undefined;
+    const key = ownEntry(config.approvals.approvers, name);
     if (!key)
       problems.push(`approver ${name} is not among approvals.approvers, so cannot approve in the console`);
     else if (!signs)

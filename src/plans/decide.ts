@@ -1,10 +1,12 @@
 // An approver's decision on a saved plan (`approve`, `reject`): checked against the config (a named approver whose
 // key is the one given, never the plan's author, once per approver), signed over the plan's digest, stored in the
 // ledger, and carried in the plan file. Enough distinct approvals make the plan approved; a rejection ends it.
+
 import { createPublicKey, type KeyObject } from "node:crypto";
 import type { Config } from "../config/index.js";
 import type { Executor } from "../db/client.js";
 import { TopsyncError } from "../errors.js";
+import { ownEntry } from "../own-entry.js";
 import { cancelHeld } from "../purchases/plan-rows.js";
 import { type ApprovalState, approvalShortfall, approvalState } from "./approval-state.js";
 import { publicKeyText, signDecision } from "./approvals.js";
@@ -57,10 +59,7 @@ export async function decide(
     throw new DecisionRefused(
       `plan ${row.id} is ${row.status}${row.reason ? ` (${row.reason})` : ""}; nothing to ${request.decision}`,
     );
-  // Own entries only: "__proto__" or "constructor" is no approver.
-  const configured = Object.hasOwn(config.approvals.approvers, request.approver)
-    ? config.approvals.approvers[request.approver]
-    : undefined;
+  const configured = ownEntry(config.approvals.approvers, request.approver);
   if (!configured)
     throw new DecisionRefused(`${request.approver} is not among approvals.approvers in the config`);
   if (publicKeyText(createPublicKey(request.key)) !== configured)
