@@ -28,13 +28,24 @@ export function isFinalAnswer(verification: Verification & { found: true }): boo
   return status === "success" || status === "failed" || status === "reversed";
 }
 
-/** What in a verify answer stops it proving `purchase` (empty when it is about it). */
+/**
+ * What in a verify answer stops it proving `purchase` (empty when it is about it). For an in_doubt purchase the
+ * reference is the evidence's, not the purchase's own: the answer's phone and amount are the only link between that
+ * transaction and this purchase, so an answer that leaves either out proves nothing about which purchase it is.
+ */
 export function proofProblems(
   purchase: ProvenPurchase,
   reference: string,
   verification: Verification & { found: true },
 ): string[] {
-  return verifyDisagreements({ reference, phone: purchase.phone, amount: purchase.amount }, verification);
+  const problems = verifyDisagreements(
+    { reference, phone: purchase.phone, amount: purchase.amount },
+    verification,
+  );
+  if (purchase.state !== "in_doubt") return problems;
+  if (verification.transaction.phone_number === undefined) problems.push("it names no phone number");
+  if (verification.amount === undefined) problems.push("it names no amount");
+  return problems;
 }
 
 /**

@@ -1,0 +1,171 @@
+// Settlement from the provider's evidence, attacked from outside: a notification or a statement line names a
+// transaction no purchase carries, and only a verify answer that shows this purchase's phone and amount may settle
+// the in_doubt purchase it matched. A verify answer that names neither proves nothing about which purchase it is.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { systemClock } from "../../src/clock.js";
+import { rows } from "../../src/db/client.js";
+import { silentLogger } from "../../src/log/logger.js";
+import { executePurchases } from "../../src/purchases/executor.js";
+import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
+import {
+  bodyHash,
+  notificationDeps,
+  parseNotification,
+  processNotification,
+  storeNotification,
+} from "../../src/purchases/notifications.js";
+import type { ResellerClient } from "../../src/reseller/client.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { runCli } from "../helpers/cli.js";
+import { resellerFor } from "../helpers/clients.js";
+import { testConfig, writeConfigFile } from "../helpers/config.js";
+import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import { type ResellerProxy, resellerProxy, verifiedReference } from "../helpers/reseller-proxy.js";
+
+const purchase = (phone: string): NewPurchase => ({
+  request_key: `proof:${phone}`,
+  source: "buy",
+  network: "MTN",
+  plan_id: "102", // listed at 305.00
+  phone,
+  ported: false,
+});
+
+describe("settlement from evidence, on postgres", () => {
+  let sandbox: Sandbox;
+  let test: TestDatabase;
+  let reseller: ResellerClient;
+  let proxy: ResellerProxy | undefined;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({
+      verifyLag: "reads",
+      seed: 11,
+      verifyNotFoundPolls: 0,
+      verifyPendingPolls: 0,
+    });
+  });
+  afterAll(() => sandbox.close());
+  beforeEach(async () => {
+    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    test = await openTestDatabase("postgres");
+    reseller = resellerFor(sandbox);
+  });
+  afterEach(async () => {
+    await proxy?.close();
+    proxy = undefined;
+    await reseller.close();
+    await test.drop();
+  });
+
+  const ledger = () =>
+    rows<{ id: number; state: string; reference: string | null }>(
+      test.database.db,
+      sql`select id::int as id, state, reference from purchases order by id`,
+    );
+
+  /** Buys the phones with every purchase answer lost after the debit (a 500): each ends in_doubt. */
+  async function buyLosingAnswers(phones: string[]) {
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await insertPurchases(test.database.db, phones.map(purchase), "test");
+    await executePurchases(
+      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+    sandbox.setFaults({ endpoints: {} });
+    expect((await ledger()).map((r) => r.state)).toEqual(phones.map(() => "in_doubt"));
+  }
+
+  /** A provider whose verify answers leave out the transaction's phone and amount. */
+  async function verifyWithoutPhoneOrAmount(): Promise<ResellerProxy> {
+    proxy = await resellerProxy(sandbox.resellerUrl, (request, upstream) => {
+      if (!verifiedReference(request.path) || upstream.status !== 200) return undefined;
+      const body = upstream.body as { data: { transaction: Record<string, unknown> } };
+      delete body.data.transaction.phone_number;
+      delete body.data.transaction.amount;
+      return { status: 200, body };
+    });
+    return proxy;
+  }
+
+  it("a notification whose verify answer names no phone and no amount does not settle the in_doubt purchase it matched", async () => {
+    await buyLosingAnswers(["08031239001"]);
+    const [debit] = sandbox.debits();
+    const lying = await verifyWithoutPhoneOrAmount();
+    const through = resellerFor({ resellerUrl: lying.url, apiKey: sandbox.apiKey });
+    try {
+      const raw = Buffer.from(
+        JSON.stringify({
+          status: "successful",
+          data: {
+            reference: debit!.reference,
+            amount: debit!.amount,
+            phone_number: debit!.phone_number,
+            date: debit!.at,
+          },
+        }),
+      );
+      const parsed = parseNotification(JSON.parse(raw.toString()));
+      if ("problem" in parsed) throw new Error(parsed.problem);
+      const stored = await storeNotification(test.database.db, {
+        sha256: bodyHash(raw),
+        source: "127.0.0.1",
+        body: raw.toString(),
+        parsed,
+      });
+      const deps = notificationDeps({
+        db: test.database.db,
+        reseller: through,
+        config: testConfig(sandbox, { webhooks: { enabled: true, secret: "s" } }),
+        logger: silentLogger(),
+        clock: systemClock,
+      });
+      const result = await processNotification(deps, stored.id);
+      expect(result).toMatchObject({ outcome: "unmatched" });
+      expect(result!.reason).toMatch(/names no phone number/);
+      expect(await ledger()).toMatchObject([{ state: "in_doubt", reference: null }]);
+    } finally {
+      await through.close();
+    }
+  });
+
+  it("reconcile --apply: a statement line whose verify answer names no phone and no amount leaves the in_doubt purchase as it is", async () => {
+    await buyLosingAnswers(["08031239002"]);
+    const [debit] = sandbox.debits();
+    const lying = await verifyWithoutPhoneOrAmount();
+    const dir = mkdtempSync(join(tmpdir(), "topsync-proof-"));
+    const statement = join(dir, "statement.csv");
+    writeFileSync(
+      statement,
+      `reference,phone,amount,date,status\n${debit!.reference},${debit!.phone_number},${debit!.amount},${debit!.at},successful\n`,
+    );
+    const file = writeConfigFile(
+      {
+        resellerUrl: lying.url,
+        apiKey: sandbox.apiKey,
+        analyticsUrl: sandbox.analyticsUrl,
+        analyticsApiKey: sandbox.analyticsApiKey,
+      } as Sandbox,
+      test.url,
+    ).file;
+    const out = await runCli([
+      "-c",
+      file,
+      "--json",
+      "purchases",
+      "reconcile",
+      "--statement",
+      statement,
+      "--apply",
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    const report = JSON.parse(out.stdout) as { resolvable: unknown[]; applied: Array<{ result: string }> };
+    expect(report.resolvable).toHaveLength(1);
+    expect(report.applied).toMatchObject([{ result: "unchanged" }]);
+    expect(await ledger()).toMatchObject([{ state: "in_doubt", reference: null }]);
+  });
+});
