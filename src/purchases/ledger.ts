@@ -634,7 +634,12 @@ export async function otherPurchaseWithReference(
   return found ? { id: Number(found.id), state: found.state } : undefined;
 }
 
-/** A person puts a failed or rejected purchase back in the queue. */
+/**
+ * A person puts a failed or rejected purchase back in the queue: a new attempt, so nothing of the last one's outcome
+ * stays on the row (its charge would be counted as the new attempt's when that one is answered; its refund, status
+ * and settlement time would be shown as the new attempt's). The events keep them. The reference stays until the new
+ * answer replaces it, so evidence naming the failed attempt's transaction still finds this purchase.
+ */
 export function requeueByPerson(
   db: Executor,
   id: number,
@@ -650,7 +655,11 @@ export function requeueByPerson(
       attempts: 0,
       reason: null,
       provider_message: null,
+      provider_status: null,
       amount: null,
+      charged_amount: null,
+      refund_amount: null,
+      settled_at: null,
       budget_day: null,
     },
     event,
