@@ -304,8 +304,13 @@ export const prunedPurchases = pgTable(
     purchase_id: bigint("purchase_id", { mode: "number" }).notNull(),
     state: text("state").$type<PurchaseState>().notNull(),
     pruned_at: at("pruned_at").notNull().defaultNow(),
+    /** The provider's reference it carried: evidence naming it is about this purchase, never another's. */
+    reference: text("reference"),
   },
-  (t) => [index("pruned_purchases_id").on(t.purchase_id)],
+  (t) => [
+    index("pruned_purchases_id").on(t.purchase_id),
+    index("pruned_purchases_reference").on(t.reference).where(sql`reference is not null`),
+  ],
 );
 
 /** The intake table other systems insert into; the worker moves each row into the ledger once. */

@@ -126,6 +126,10 @@ function unmatched(reason: string, candidates: number[] = []): ProofMatch {
   return { kind: "unmatched", reason, candidates };
 }
 
+/**
+ * The purchase that carries `reference`, in the ledger or pruned from it (`purchases prune` keeps the reference: the
+ * transaction is still that purchase's, whoever else has the same phone and amount; a pruned one is settled).
+ */
 async function purchaseWithReference(db: Executor, reference: string): Promise<OwnPurchase | undefined> {
   const [row] = await rows<{
     id: number | string;
@@ -135,8 +139,11 @@ async function purchaseWithReference(db: Executor, reference: string): Promise<O
     submitted_at: Date | string | null;
   }>(
     db,
-    sql`select id, state, phone, coalesce(charged_amount, amount)::text as amount, submitted_at from purchases
-        where reference = ${reference} limit 1`,
+    sql`(select id, state, phone, coalesce(charged_amount, amount)::text as amount, submitted_at from purchases
+          where reference = ${reference} limit 1)
+        union all
+        (select purchase_id, state, '', null, null from pruned_purchases where reference = ${reference} limit 1)
+        limit 1`,
   );
   if (!row) return undefined;
   return {

@@ -2,7 +2,8 @@
 // being handed to an archive when asked. What the money rules stand on stays: purchases not settled (queued,
 // submitting, submitted, in_doubt, unverified), purchases the last reported wallet balance may not include yet
 // (answered after it), every budget day, and the request key of every purchase pruned (`pruned_purchases`), so a
-// fire, an intake row or a `buy --key` repeated years later is still not bought again.
+// fire, an intake row or a `buy --key` repeated years later is still not bought again — and its reference, so the
+// provider's evidence naming that transaction (a statement line, a notification) is not taken for another purchase's.
 import { sql } from "drizzle-orm";
 import type { Database, Executor, Queryable } from "../db/client.js";
 import { rows } from "../db/client.js";
@@ -105,8 +106,8 @@ export async function pruneBatch(
   const [done] = await rows<{ purchases: number; events: number }>(
     tx,
     sql`with keys as (
-          insert into pruned_purchases (request_key, purchase_id, state)
-          select request_key, id, state from purchases where id = any(${ids}::bigint[])
+          insert into pruned_purchases (request_key, purchase_id, state, reference)
+          select request_key, id, state, reference from purchases where id = any(${ids}::bigint[])
           on conflict (request_key) do nothing
         ), events as (
           delete from purchase_events where purchase_id = any(${ids}::bigint[]) returning 1

@@ -17,13 +17,20 @@ const COLUMNS = sql`id, state, reference, phone, coalesce(charged_amount, amount
 /** What the sweep for purchases the statement does not list needs of each (a page at a time). */
 const SWEPT = sql`id, state, reference, coalesce(charged_amount, amount)::text as amount`;
 
-/** The purchases that carry any of these references, whenever they were sent (the reference index, probed). */
+/**
+ * The purchases that carry any of these references, whenever they were sent (the reference index, probed), and those
+ * `purchases prune` took (their reference kept; no amount, phone or charge any more): a line naming one is that
+ * purchase's, not a debit without a ledger row, nor evidence for another purchase.
+ */
 export function purchasesByReference(db: Executor, references: readonly string[]): Promise<LedgerRow[]> {
   if (references.length === 0) return Promise.resolve([]);
+  const wanted = sql`array(select jsonb_array_elements_text(${JSON.stringify(references)}::jsonb))`;
   return rows<LedgerRow>(
     db,
-    sql`select ${COLUMNS} from purchases
-        where reference = any(array(select jsonb_array_elements_text(${JSON.stringify(references)}::jsonb)))`,
+    sql`select ${COLUMNS} from purchases where reference = any(${wanted})
+        union all
+        select purchase_id, state, reference, '', null from pruned_purchases q where reference = any(${wanted})
+          and not exists (select 1 from purchases p where p.reference = q.reference)`,
   );
 }
 

@@ -18,6 +18,7 @@ import {
   processNotification,
   storeNotification,
 } from "../../src/purchases/notifications.js";
+import { prunePurchases } from "../../src/purchases/prune.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../helpers/cli.js";
@@ -26,8 +27,8 @@ import { testConfig, writeConfigFile } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
 import { type ResellerProxy, resellerProxy, verifiedReference } from "../helpers/reseller-proxy.js";
 
-const purchase = (phone: string): NewPurchase => ({
-  request_key: `proof:${phone}`,
+const purchase = (phone: string, key = phone): NewPurchase => ({
+  request_key: `proof:${key}`,
   source: "buy",
   network: "MTN",
   plan_id: "102", // listed at 305.00
@@ -71,7 +72,11 @@ describe("settlement from evidence, on postgres", () => {
   /** Buys the phones with every purchase answer lost after the debit (a 500): each ends in_doubt. */
   async function buyLosingAnswers(phones: string[]) {
     sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await insertPurchases(test.database.db, phones.map(purchase), "test");
+    await insertPurchases(
+      test.database.db,
+      phones.map((p) => purchase(p)),
+      "test",
+    );
     await executePurchases(
       { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
       { concurrency: 1, retryWaitMs: 0 },
@@ -167,5 +172,86 @@ describe("settlement from evidence, on postgres", () => {
     expect(report.resolvable).toHaveLength(1);
     expect(report.applied).toMatchObject([{ result: "unchanged" }]);
     expect(await ledger()).toMatchObject([{ state: "in_doubt", reference: null }]);
+  });
+
+  it("a pruned purchase's reference still names it: its statement line does not settle the in_doubt purchase bought for the same phone before it", async () => {
+    // The operator's case: purchase A's answer is lost (in_doubt, the provider never made a transaction of it...
+    // or did); they buy again for the same phone, B succeeds. B is pruned later, A still waits for a person.
+    await buyLosingAnswers(["08031239003"]);
+    await insertPurchases(test.database.db, [purchase("08031239003", "again")], "test");
+    await executePurchases(
+      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+    const [a, b] = await ledger();
+    expect(a).toMatchObject({ state: "in_doubt", reference: null });
+    expect(b).toMatchObject({ state: "succeeded" });
+    const bought = sandbox.debits().find((d) => d.reference === b!.reference)!;
+    await rows(
+      test.database.db,
+      sql`update kv set value = jsonb_set(value, '{seq}', '1000000') where key = 'wallet'`,
+    );
+    expect(await prunePurchases(test.database, new Date())).toMatchObject({ purchases: 1 });
+    expect((await ledger()).map((r) => r.id)).toEqual([a!.id]);
+
+    const dir = mkdtempSync(join(tmpdir(), "topsync-proof-"));
+    const statement = join(dir, "statement.csv");
+    writeFileSync(
+      statement,
+      `reference,phone,amount,date,status\n${bought.reference},${bought.phone_number},${bought.amount},${bought.at},successful\n`,
+    );
+    const file = writeConfigFile(sandbox, test.url).file;
+    const out = await runCli([
+      "-c",
+      file,
+      "--json",
+      "purchases",
+      "reconcile",
+      "--statement",
+      statement,
+      "--apply",
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    const report = JSON.parse(out.stdout) as {
+      matched: number;
+      resolvable: unknown[];
+      providerOnly: unknown[];
+    };
+    expect(report.resolvable).toEqual([]);
+    expect(report).toMatchObject({ matched: 1, providerOnly: [] });
+    expect(await ledger()).toMatchObject([{ id: a!.id, state: "in_doubt", reference: null }]);
+
+    // A notification naming B's transaction (the provider says it again, reversed) does not settle A either.
+    const raw = Buffer.from(
+      JSON.stringify({
+        status: "reversed",
+        data: {
+          reference: bought.reference,
+          amount: bought.amount,
+          phone_number: bought.phone_number,
+          date: bought.at,
+        },
+      }),
+    );
+    const parsed = parseNotification(JSON.parse(raw.toString()));
+    if ("problem" in parsed) throw new Error(parsed.problem);
+    const stored = await storeNotification(test.database.db, {
+      sha256: bodyHash(raw),
+      source: "127.0.0.1",
+      body: raw.toString(),
+      parsed,
+    });
+    const deps = notificationDeps({
+      db: test.database.db,
+      reseller,
+      config: testConfig(sandbox, { webhooks: { enabled: true, secret: "s" } }),
+      logger: silentLogger(),
+      clock: systemClock,
+    });
+    expect(await processNotification(deps, stored.id)).toMatchObject({
+      outcome: "matched",
+      purchaseId: b!.id,
+    });
+    expect(await ledger()).toMatchObject([{ id: a!.id, state: "in_doubt", reference: null }]);
   });
 });

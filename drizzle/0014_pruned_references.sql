@@ -1,0 +1,2 @@
+ALTER TABLE "pruned_purchases" ADD COLUMN "reference" text;--> statement-breakpoint
+CREATE INDEX "pruned_purchases_reference" ON "pruned_purchases" USING btree ("reference") WHERE reference is not null;
