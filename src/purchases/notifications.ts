@@ -24,6 +24,7 @@ import {
   stillOnly,
 } from "./proof-match.js";
 import { isFinalAnswer, proofProblems, settleByProof } from "./proof-settle.js";
+import { readStatementDate } from "./sources/statement-cells.js";
 import { Verifier, type VerifyReadTally } from "./verifier.js";
 
 /** The actor of a ledger event a notification and its verify answer caused. */
@@ -55,15 +56,25 @@ export function parseNotification(body: unknown): ParsedNotification | { problem
     return { problem: "`data.reference` is missing or not a reference" };
   const amountText = textOf(fields.amount);
   const dateText = textOf(fields.date);
-  const date = dateText ? new Date(dateText) : null;
   return {
     reference,
     status: textOf(envelope.status),
     phone: textOf(fields.phone_number),
     amount: amountText && isMoneyText(amountText) ? parseMoney(amountText).toFixed(2) : null,
     plan: textOf(fields.plan),
-    notifiedAt: date && !Number.isNaN(date.getTime()) ? date : null,
+    notifiedAt: dateText ? notificationDate(dateText) : null,
   };
+}
+
+/**
+ * A notification's `date`: ISO 8601, UTC when it names no zone (the seed: "ISO 8601 UTC timestamp"), never read in
+ * the machine's zone (`new Date` would, an hour off on a machine in Lagos, and beyond the match window) nor guessed
+ * from another format (`new Date("11/05/2026")` is 5 November). Anything else is no date: it matches no in_doubt
+ * purchase.
+ */
+function notificationDate(text: string): Date | null {
+  const read = readStatementDate(text, "ISO", "UTC");
+  return read.ok ? read.value : null;
 }
 
 function textOf(value: unknown): string | null {

@@ -254,4 +254,49 @@ describe("settlement from evidence, on postgres", () => {
     });
     expect(await ledger()).toMatchObject([{ id: a!.id, state: "in_doubt", reference: null }]);
   });
+
+  it("a notification's date without a zone is UTC, as the seed says, whatever the machine's zone: its in_doubt purchase is found and settled", async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = "Africa/Lagos"; // an operator's machine an hour east of UTC
+    try {
+      await buyLosingAnswers(["08031239004"]);
+      const [debit] = sandbox.debits();
+      expect(debit!.at).toMatch(/Z$/);
+      const raw = Buffer.from(
+        JSON.stringify({
+          status: "successful",
+          data: {
+            reference: debit!.reference,
+            amount: debit!.amount,
+            phone_number: debit!.phone_number,
+            date: debit!.at.replace(/Z$/, ""), // a provider that leaves the Z off
+          },
+        }),
+      );
+      const parsed = parseNotification(JSON.parse(raw.toString()));
+      if ("problem" in parsed) throw new Error(parsed.problem);
+      expect(parsed.notifiedAt?.getTime()).toBe(new Date(debit!.at).getTime());
+      const stored = await storeNotification(test.database.db, {
+        sha256: bodyHash(raw),
+        source: "127.0.0.1",
+        body: raw.toString(),
+        parsed,
+      });
+      const deps = notificationDeps({
+        db: test.database.db,
+        reseller,
+        config: testConfig(sandbox, { webhooks: { enabled: true, secret: "s" } }),
+        logger: silentLogger(),
+        clock: systemClock,
+      });
+      expect(await processNotification(deps, stored.id)).toMatchObject({ outcome: "settled" });
+      expect(await ledger()).toMatchObject([{ state: "succeeded", reference: debit!.reference }]);
+      // A date that is not ISO 8601 (day and month in an order the seed does not name) is no date, never a guess.
+      const us = parseNotification({ data: { reference: "R1", date: "11/05/2026 10:00" } });
+      expect(us).toMatchObject({ notifiedAt: null });
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
 });
