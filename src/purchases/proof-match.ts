@@ -60,6 +60,9 @@ export type ProofMatch =
   /** None, or more than one: nothing is settled; `candidates` are the in_doubt purchases it could be. */
   | { kind: "unmatched"; reason: string; candidates: number[] };
 
+/** Purchases near the evidence that one look reads; more, and no purchase can be shown to be the only one. */
+const MAX_NEARBY = 1000;
+
 /** The end of the reason given when no in_doubt purchase could be it: such evidence may be looked at again. */
 export const NO_IN_DOUBT_CANDIDATE = "no in_doubt purchase could be it";
 
@@ -74,6 +77,11 @@ export async function matchProof(db: Executor, evidence: Evidence, windowMs: num
       `no purchase carries reference ${reference}, and ${evidence.what} has no date or phone to match`,
     );
   const found = await nearbyPurchases(db, visible, evidence.at, windowMs);
+  // Uniqueness is only known over every purchase that could be it: a look that could not read them all proves none.
+  if (found.length > MAX_NEARBY)
+    return unmatched(
+      `no purchase carries reference ${reference}, and more than ${MAX_NEARBY} purchases show its phone's visible digits near its time: which one it is cannot be told; a person decides`,
+    );
   const could = found.filter((c) => couldBe(evidence, c));
   const inDoubt = could.filter((c) => c.state === "in_doubt");
   const others = could.filter((c) => c.state !== "in_doubt");
@@ -194,7 +202,7 @@ async function nearbyPurchases(
         cross join lateral (select max(at) as posted_at from purchase_events
           where purchase_id = p.id and to_state = 'submitting') e
         where e.posted_at between ${from} and ${to}
-        order by p.id limit 1000`,
+        order by p.id limit ${MAX_NEARBY + 1}`,
   );
   return found.map((row) => ({ ...row, id: Number(row.id), posted_at: new Date(row.posted_at) }));
 }

@@ -18,6 +18,7 @@ import {
   processNotification,
   storeNotification,
 } from "../../src/purchases/notifications.js";
+import { matchProof } from "../../src/purchases/proof-match.js";
 import { prunePurchases } from "../../src/purchases/prune.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
@@ -298,5 +299,40 @@ describe("settlement from evidence, on postgres", () => {
       if (zone === undefined) delete process.env.TZ;
       else process.env.TZ = zone;
     }
+  });
+
+  it("a masked phone that more purchases show than one look reads: no purchase is the only one it can be", async () => {
+    // 1,001 purchases sent in the last minutes whose phones show as 0803****567: purchase 1 in_doubt at 305.00,
+    // 999 others at 500.00, and the last at 305.00 too, in flight — a rival for the evidence below.
+    await insertPurchases(
+      test.database.db,
+      Array.from({ length: 1001 }, (_, i) => purchase(`0803${String(i).padStart(4, "0")}567`, `many:${i}`)),
+      "test",
+    );
+    await rows(
+      test.database.db,
+      sql`update purchases set state = case when id = 1 then 'in_doubt' else 'submitted' end,
+            amount = case when id in (1, 1001) then 305 else 500 end,
+            reference = case when id = 1 then null else 'R' || id end,
+            submitted_at = case when id = 1 then null else now() end`,
+    );
+    await rows(
+      test.database.db,
+      sql`insert into purchase_events (purchase_id, actor, from_state, to_state)
+          select id, 'test', 'queued', 'submitting' from purchases`,
+    );
+    const match = await matchProof(
+      test.database.db,
+      {
+        reference: "NOT-OURS",
+        phone: "0803****567",
+        amount: "305.00",
+        plan: null,
+        at: new Date(),
+        what: "a statement line",
+      },
+      30 * 60_000,
+    );
+    expect(match.kind).toBe("unmatched");
   });
 });
