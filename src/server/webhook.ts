@@ -12,10 +12,10 @@ import { BlockList, isIP } from "node:net";
 import type { WebhooksConfig } from "../config/index.js";
 import type { Executor } from "../db/client.js";
 import { formatDuration } from "../duration.js";
+import { parseJsonExact } from "../http/json-text.js";
 import type { Logger } from "../log/logger.js";
 import { bodyHash, parseNotification, storeNotification } from "../purchases/notifications.js";
 import { redactSecretForms } from "../text/secrets.js";
-import { mayHoldUnstorable, storable } from "../text/storable.js";
 import { RefusalLog } from "./refusal-log.js";
 
 export const MAX_WEBHOOK_BODY_BYTES = 64 * 1024;
@@ -81,14 +81,11 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
     if (config.auth === "token") checkToken(config, request);
     const raw = await readBody(request, config.body_timeout);
     if (config.auth === "hmac") checkSignature(config, request, raw, now());
-    let body: unknown;
-    try {
-      const text = raw.toString("utf8");
-      // A NUL or half a surrogate pair in a field the ledger stores (the reference, the status) is kept as U+FFFD.
-      body = mayHoldUnstorable(text) ? storable(JSON.parse(text)) : JSON.parse(text);
-    } catch {
-      throw new Refusal(400, "not_a_notification", "the body is not JSON");
-    }
+    // Read as the client reads answers: a reference written as a JSON number beyond a double keeps every digit
+    // (JSON.parse would round it, and the notification would name another transaction); a NUL or half a surrogate
+    // pair in a field the ledger stores (the reference, the status) is kept as U+FFFD.
+    const body = parseJsonExact(raw.toString("utf8"));
+    if (body === undefined) throw new Refusal(400, "not_a_notification", "the body is not JSON");
     const parsed = parseNotification(body);
     if ("problem" in parsed) throw new Refusal(400, "not_a_notification", parsed.problem);
     const db = options.database();

@@ -1,6 +1,7 @@
 // Settlement from the provider's evidence, attacked from outside: a notification or a statement line names a
 // transaction no purchase carries, and only a verify answer that shows this purchase's phone and amount may settle
 // the in_doubt purchase it matched. A verify answer that names neither proves nothing about which purchase it is.
+import { createHmac } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,7 @@ import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
 import {
   bodyHash,
+  type NotificationResult,
   notificationDeps,
   parseNotification,
   processNotification,
@@ -22,6 +24,10 @@ import { matchProof } from "../../src/purchases/proof-match.js";
 import { prunePurchases } from "../../src/purchases/prune.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { startHealthServer } from "../../src/server/health.js";
+import { Readiness } from "../../src/server/readiness.js";
+import { createWebhookReceiver } from "../../src/server/webhook.js";
+import { freePort } from "../daemon/helpers.js";
 import { runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
@@ -334,5 +340,53 @@ describe("settlement from evidence, on postgres", () => {
       30 * 60_000,
     );
     expect(match.kind).toBe("unmatched");
+  });
+
+  it("a notification whose reference is a JSON number beyond a double keeps every digit: it settles the in_doubt purchase it names", async () => {
+    // The provider writes 20-digit references as JSON numbers (REFERENCE.md); JSON.parse would round them.
+    sandbox.setOptions({ lies: { referenceAsNumber: true } });
+    await buyLosingAnswers(["08031239005"]);
+    const [debit] = sandbox.debits();
+    expect(debit!.reference).toMatch(/^\d{20}$/);
+    const config = testConfig(sandbox, { webhooks: { enabled: true, secret: "hook-secret" } });
+    const logger = silentLogger();
+    const deps = notificationDeps({ db: test.database.db, reseller, config, logger, clock: systemClock });
+    const results: Promise<NotificationResult | undefined>[] = [];
+    const server = await startHealthServer({
+      host: "127.0.0.1",
+      port: await freePort(),
+      readiness: new Readiness(),
+      logger,
+      metrics: async () => ({ contentType: "text/plain", body: "" }),
+      webhook: createWebhookReceiver({
+        config: config.webhooks,
+        database: () => test.database.db,
+        secrets: ["hook-secret"],
+        logger,
+        onStored: (id) => results.push(processNotification(deps, id)),
+      }),
+    });
+    try {
+      const body = `{"status":"successful","data":{"reference":${debit!.reference},"amount":"${debit!.amount}","phone_number":"${debit!.phone_number}","date":"${debit!.at}"}}`;
+      const answer = await fetch(`${server.url}/webhooks/reseller`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-signature": createHmac("sha256", "hook-secret").update(body).digest("hex"),
+        },
+        body,
+      });
+      expect(answer.status).toBe(200);
+      await new Promise((resolve) => setImmediate(resolve));
+      const [stored] = await rows<{ reference: string }>(
+        test.database.db,
+        sql`select reference from provider_notifications`,
+      );
+      expect(stored!.reference).toBe(debit!.reference);
+      expect(await Promise.all(results)).toMatchObject([{ outcome: "settled" }]);
+      expect(await ledger()).toMatchObject([{ state: "succeeded", reference: debit!.reference }]);
+    } finally {
+      await server.close();
+    }
   });
 });
