@@ -12,7 +12,7 @@ import type { PurchaseState } from "../db/schema.js";
 import { formatDuration } from "../duration.js";
 import { parseMoney } from "../money.js";
 import { visiblePhone } from "../reseller/schemas.js";
-import { sameVisibleDigits } from "./verify-check.js";
+import { MIN_VISIBLE_DIGITS, namesPhone, sameVisibleDigits } from "./verify-check.js";
 
 /** A transaction as the provider describes it. */
 export interface Evidence {
@@ -71,10 +71,11 @@ export async function matchProof(db: Executor, evidence: Evidence, windowMs: num
   const own = await purchaseWithReference(db, evidence.reference);
   if (own) return { kind: "owned", purchase: own };
   const reference = evidence.reference;
-  const visible = evidence.phone ? visiblePhone(evidence.phone) : undefined;
+  const shown = evidence.phone ? visiblePhone(evidence.phone) : undefined;
+  const visible = shown && namesPhone(shown) ? shown : undefined;
   if (!evidence.at || !visible)
     return unmatched(
-      `no purchase carries reference ${reference}, and ${evidence.what} has no date or phone to match`,
+      `no purchase carries reference ${reference}, and ${evidence.what} has no date or phone to match (a phone shows at least ${MIN_VISIBLE_DIGITS} of its digits)`,
     );
   const found = await nearbyPurchases(db, visible, evidence.at, windowMs);
   // Uniqueness is only known over every purchase that could be it: a look that could not read them all proves none.

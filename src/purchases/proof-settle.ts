@@ -6,7 +6,7 @@ import type { Executor } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
 import type { Verification } from "../reseller/client.js";
 import { flagReferenceClash, isClash, REFERENCE_CLASH, settleInDoubtByProof } from "./ledger.js";
-import { verifyDisagreements } from "./verify-check.js";
+import { MIN_VISIBLE_DIGITS, namesPhone, verifyDisagreements } from "./verify-check.js";
 
 /** The purchase the evidence was matched to, as it stood when matched. */
 export interface ProvenPurchase {
@@ -44,6 +44,8 @@ export function proofProblems(
   );
   if (purchase.state !== "in_doubt") return problems;
   if (verification.transaction.phone_number === undefined) problems.push("it names no phone number");
+  else if (verification.phone !== undefined && !namesPhone(verification.phone))
+    problems.push(`it shows fewer than ${MIN_VISIBLE_DIGITS} digits of the phone number`);
   if (verification.amount === undefined) problems.push("it names no amount");
   return problems;
 }

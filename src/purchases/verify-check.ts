@@ -38,3 +38,14 @@ export function sameVisibleDigits(shown: string, ours: string): boolean {
   const visible = visiblePhone(shown);
   return visible !== undefined && phoneAgrees(visible, ours);
 }
+
+/**
+ * Digits a shown phone must reveal to name a phone at all, as both usual masks do (`0803****567`, `0806232****`):
+ * `0**********` agrees with every number, so evidence showing so little cannot say which purchase it is.
+ */
+export const MIN_VISIBLE_DIGITS = 7;
+
+/** Whether a phone as shown (national form, `*` for hidden digits) reveals enough digits to name a phone. */
+export function namesPhone(visible: string): boolean {
+  return visible.replace(/\*/g, "").length >= MIN_VISIBLE_DIGITS;
+}

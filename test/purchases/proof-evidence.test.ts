@@ -389,4 +389,39 @@ describe("settlement from evidence, on postgres", () => {
       await server.close();
     }
   });
+
+  it("a notification whose phone shows none of its digits (0**********) names no phone: it settles no in_doubt purchase", async () => {
+    await buyLosingAnswers(["08031239006"]);
+    const [debit] = sandbox.debits();
+    const raw = Buffer.from(
+      JSON.stringify({
+        status: "successful",
+        data: {
+          reference: debit!.reference,
+          amount: debit!.amount,
+          phone_number: "0**********",
+          date: debit!.at,
+        },
+      }),
+    );
+    const parsed = parseNotification(JSON.parse(raw.toString()));
+    if ("problem" in parsed) throw new Error(parsed.problem);
+    const stored = await storeNotification(test.database.db, {
+      sha256: bodyHash(raw),
+      source: "127.0.0.1",
+      body: raw.toString(),
+      parsed,
+    });
+    const deps = notificationDeps({
+      db: test.database.db,
+      reseller,
+      config: testConfig(sandbox, { webhooks: { enabled: true, secret: "s" } }),
+      logger: silentLogger(),
+      clock: systemClock,
+    });
+    const result = await processNotification(deps, stored.id);
+    expect(result).toMatchObject({ outcome: "unmatched" });
+    expect(result!.reason).toMatch(/no date or phone to match/);
+    expect(await ledger()).toMatchObject([{ state: "in_doubt", reference: null }]);
+  });
 });
