@@ -110,15 +110,18 @@ const TRANSITION_NOTICES = purchaseNotices(
  * statement is prepared once): each item names the columns it sets (`set_columns`); the others keep their value.
  */
 const transitionStatement = fixedStatement(2, (payload: string, ids: string): SQL => {
-  // An item attaching a reference that another purchase carries, or that an item of a lower id in this statement
-  // attaches, does not move (`clash_with` names the other): a reference belongs to one purchase (the unique index
-  // would otherwise fail the whole statement, every other purchase of the batch with it).
+  // An item attaching a reference that another purchase carries (or carried: `purchases prune` keeps the references
+  // of the purchases it takes), or that an item of a lower id in this statement attaches, does not move (`clash_with`
+  // names the other): a reference belongs to one purchase (the unique index would otherwise fail the whole
+  // statement, every other purchase of the batch with it).
   return sql`with given as (
       select * from json_to_recordset(${payload}::json) as v(id bigint, from_states text[], to_state text,
         actor text, event_reason text, event_response json, set_columns text[], answered boolean, ${COLUMN_SHAPE})
     ), v as (
       select given.*, case when 'reference' = any(given.set_columns) and given.reference is not null then coalesce(
           (select q.id from purchases q where q.reference = given.reference and q.id <> given.id limit 1),
+          (select r.purchase_id from pruned_purchases r where r.reference = given.reference
+            and r.purchase_id <> given.id limit 1),
           nullif(min(given.id) over (partition by given.reference), given.id))
         end as clash_with
       from given

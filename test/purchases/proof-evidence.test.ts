@@ -424,4 +424,44 @@ describe("settlement from evidence, on postgres", () => {
     expect(result!.reason).toMatch(/no date or phone to match/);
     expect(await ledger()).toMatchObject([{ state: "in_doubt", reference: null }]);
   });
+
+  it("a purchase answer naming a pruned purchase's reference is a reference clash, as before the prune: not settled by that old transaction's verify", async () => {
+    // Last month's allowance for a phone, succeeded and since pruned; this month the provider answers the same
+    // phone and plan with last month's reference (a cached answer), whose verify says success, same phone and amount.
+    await insertPurchases(test.database.db, [purchase("08031239007", "last-month")], "test");
+    await executePurchases(
+      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+    const [old] = await ledger();
+    expect(old).toMatchObject({ state: "succeeded" });
+    await rows(
+      test.database.db,
+      sql`update kv set value = jsonb_set(value, '{seq}', '1000000') where key = 'wallet'`,
+    );
+    expect(await prunePurchases(test.database, new Date())).toMatchObject({ purchases: 1 });
+
+    proxy = await resellerProxy(sandbox.resellerUrl, (request, upstream) => {
+      if (request.path !== "/public/api/data" || upstream.status !== 200) return undefined;
+      const body = upstream.body as { data: { reference: string } };
+      body.data.reference = old!.reference!;
+      return { status: 200, body };
+    });
+    const cached = resellerFor({ resellerUrl: proxy.url, apiKey: sandbox.apiKey });
+    try {
+      await insertPurchases(test.database.db, [purchase("08031239007", "this-month")], "test");
+      await executePurchases(
+        { database: test.database, reseller: cached, config: testConfig(sandbox), logger: silentLogger() },
+        { concurrency: 1, retryWaitMs: 0 },
+      );
+    } finally {
+      await cached.close();
+    }
+    const [now] = await rows<{ state: string; reference: string | null; note: string | null }>(
+      test.database.db,
+      sql`select state, reference, note from purchases`,
+    );
+    expect(now).toMatchObject({ state: "unverified", reference: null });
+    expect(now!.note).toMatch(/^reference_clash: /);
+  });
 });
