@@ -464,4 +464,24 @@ describe("settlement from evidence, on postgres", () => {
     expect(now).toMatchObject({ state: "unverified", reference: null });
     expect(now!.note).toMatch(/^reference_clash: /);
   });
+
+  it("a statement whose header names a column twice is refused (exit 65), not read from the first of them", async () => {
+    // An export with the amount charged and, further right, the amount after a fee, both headed "Amount".
+    await insertPurchases(test.database.db, [purchase("08031239008")], "test");
+    await executePurchases(
+      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+    const [debit] = sandbox.debits();
+    const dir = mkdtempSync(join(tmpdir(), "topsync-proof-"));
+    const statement = join(dir, "statement.csv");
+    writeFileSync(
+      statement,
+      `Reference,Phone,Amount,Date,Status,Amount\n${debit!.reference},${debit!.phone_number},${debit!.amount},${debit!.at},successful,300.00\n`,
+    );
+    const file = writeConfigFile(sandbox, test.url).file;
+    const out = await runCli(["-c", file, "purchases", "reconcile", "--statement", statement]);
+    expect(out.code).toBe(65);
+    expect(out.stderr).toContain('the header names the column "Amount" (for amount) twice');
+  });
 });

@@ -201,7 +201,15 @@ type ColumnIndex = Record<StatementField, number>;
 function columnIndex(header: string[], file: string, columns: ColumnMap): ColumnIndex {
   const index = {} as ColumnIndex;
   for (const field of STATEMENT_FIELDS) {
-    const at = header.findIndex((name) => name.toLowerCase() === columns[field].toLowerCase());
+    const named = (name: string) => name.toLowerCase() === columns[field].toLowerCase();
+    const at = header.findIndex(named);
+    // Two columns of one name (an export's "Amount" charged and "Amount" after a fee): which one holds the field
+    // cannot be told, and the first is not a guess worth a settlement.
+    if (at !== -1 && header.findIndex((name, i) => i > at && named(name)) !== -1)
+      throw new DataError(
+        `${file}: the header names the column "${inert(header[at]!)}" (for ${field}) twice: rename one of them in the file (and map the other with --columns ${field}=NAME)`,
+        "BAD_STATEMENT_HEADER",
+      );
     if (at === -1)
       throw new DataError(
         `${file}: no column "${inert(columns[field])}" for ${field} (columns: ${inert(header.join(", ").slice(0, 500))}); map it with --columns ${field}=NAME`,
