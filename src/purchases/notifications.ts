@@ -29,6 +29,8 @@ import { Verifier, type VerifyReadTally } from "./verifier.js";
 
 /** The actor of a ledger event a notification and its verify answer caused. */
 export const NOTIFICATION_ACTOR = "webhook+verify";
+/** How long after it came a notification whose processing failed is processed again (then: unmatched, for a person). */
+const RETRY_FAILED_FOR_MS = 3_600_000;
 /** Characters of a delivery's body kept in the table. */
 export const MAX_STORED_BODY_CHARS = 16 * 1024;
 
@@ -190,11 +192,20 @@ export async function processNotification(
   try {
     result = await decide(deps, claimed);
   } catch (error) {
-    result = {
-      outcome: "unmatched",
-      reason: `not processed: ${(error as Error).message}`,
-      purchaseId: null,
-    };
+    const message = (error as Error).message;
+    // A failure of the moment (the database lost mid-way) is not an answer about the notification: it is left
+    // `received`, unclaimed, and the backlog's next pass processes it again — for an hour, not for ever.
+    if (deps.clock.now() < new Date(claimed.received_at).getTime() + RETRY_FAILED_FOR_MS) {
+      await rows(
+        deps.db,
+        sql`update provider_notifications set processed_at = null, outcome = 'received',
+            reason = ${capText(`not processed yet, tried again by the next pass: ${message}`)}
+            where id = ${id} and outcome in ('received', 'unmatched')`,
+      );
+      deps.logger.warn({ notification: id }, `notification ${id}: not processed yet: ${message}`);
+      return undefined;
+    }
+    result = { outcome: "unmatched", reason: `not processed: ${message}`, purchaseId: null };
   }
   await rows(
     deps.db,

@@ -12,6 +12,7 @@ import { rows } from "../../src/db/client.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
+import { NotificationBacklog } from "../../src/purchases/notification-backlog.js";
 import {
   bodyHash,
   type NotificationResult,
@@ -483,5 +484,59 @@ describe("settlement from evidence, on postgres", () => {
     const out = await runCli(["-c", file, "purchases", "reconcile", "--statement", statement]);
     expect(out.code).toBe(65);
     expect(out.stderr).toContain('the header names the column "Amount" (for amount) twice');
+  });
+
+  it("a notification whose processing the database failed mid-way is processed again by the backlog, and settles its purchase", async () => {
+    await buyLosingAnswers(["08031239009"]);
+    const [debit] = sandbox.debits();
+    // The database refuses the first event written from now on (a blip), then works again.
+    await rows(
+      test.database.db,
+      sql.raw(`create sequence blip;
+        create function blip_once() returns trigger language plpgsql as $$
+          begin if nextval('blip') = 1 then raise exception 'database blip'; end if; return new; end $$;
+        create trigger blip before insert on purchase_events for each row execute function blip_once();`),
+    );
+    const raw = Buffer.from(
+      JSON.stringify({
+        status: "successful",
+        data: {
+          reference: debit!.reference,
+          amount: debit!.amount,
+          phone_number: debit!.phone_number,
+          date: debit!.at,
+        },
+      }),
+    );
+    const parsed = parseNotification(JSON.parse(raw.toString()));
+    if ("problem" in parsed) throw new Error(parsed.problem);
+    const stored = await storeNotification(test.database.db, {
+      sha256: bodyHash(raw),
+      source: "127.0.0.1",
+      body: raw.toString(),
+      parsed,
+    });
+    const deps = notificationDeps({
+      db: test.database.db,
+      reseller,
+      config: testConfig(sandbox, { webhooks: { enabled: true, secret: "s" } }),
+      logger: silentLogger(),
+      clock: systemClock,
+    });
+    const backlog = new NotificationBacklog(deps);
+    await backlog.process(stored.id);
+    expect(await ledger()).toMatchObject([{ state: "in_doubt" }]);
+    // A minute later the backlog's pass looks at what is still waiting.
+    await rows(
+      test.database.db,
+      sql`update provider_notifications set received_at = received_at - interval '2 minutes'`,
+    );
+    await backlog.pass();
+    expect(await ledger()).toMatchObject([{ state: "succeeded", reference: debit!.reference }]);
+    const [after] = await rows<{ outcome: string }>(
+      test.database.db,
+      sql`select outcome from provider_notifications`,
+    );
+    expect(after).toMatchObject({ outcome: "settled" });
   });
 });
