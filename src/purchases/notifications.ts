@@ -11,7 +11,7 @@ import type { Config } from "../config/index.js";
 import { type Executor, rows } from "../db/client.js";
 import type { NotificationOutcome, PurchaseState } from "../db/schema.js";
 import type { Logger } from "../log/logger.js";
-import { isMoneyText, parseMoney } from "../money.js";
+import { fitsLedger, isMoneyText, parseMoney } from "../money.js";
 import type { ResellerClient } from "../reseller/client.js";
 import { Semaphore } from "../semaphore.js";
 import { capText } from "../text/cap.js";
@@ -62,10 +62,20 @@ export function parseNotification(body: unknown): ParsedNotification | { problem
     reference,
     status: textOf(envelope.status),
     phone: textOf(fields.phone_number),
-    amount: amountText && isMoneyText(amountText) ? parseMoney(amountText).toFixed(2) : null,
+    amount: amountText ? notificationAmount(amountText) : null,
     plan: textOf(fields.plan),
     notifiedAt: dateText ? notificationDate(dateText) : null,
   };
+}
+
+/**
+ * A notification's `amount`, exact: at most two places and within what the ledger's columns hold; anything else is
+ * unreadable (null), never rounded, nor let fail the row's insert (the delivery would be refused for ever).
+ */
+function notificationAmount(text: string): string | null {
+  if (!isMoneyText(text)) return null;
+  const amount = parseMoney(text);
+  return fitsLedger(amount) && amount.round(2).eq(amount) ? amount.toFixed(2) : null;
 }
 
 /**

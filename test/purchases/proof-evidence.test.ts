@@ -539,4 +539,45 @@ describe("settlement from evidence, on postgres", () => {
     );
     expect(after).toMatchObject({ outcome: "settled" });
   });
+
+  it("a signed notification with an amount beyond the ledger's columns is stored (amount unreadable), not refused with 500 for ever", async () => {
+    const config = testConfig(sandbox, { webhooks: { enabled: true, secret: "hook-secret" } });
+    const logger = silentLogger();
+    const server = await startHealthServer({
+      host: "127.0.0.1",
+      port: await freePort(),
+      readiness: new Readiness(),
+      logger,
+      metrics: async () => ({ contentType: "text/plain", body: "" }),
+      webhook: createWebhookReceiver({
+        config: config.webhooks,
+        database: () => test.database.db,
+        secrets: ["hook-secret"],
+        logger,
+        onStored: () => {},
+      }),
+    });
+    try {
+      const body = JSON.stringify({
+        status: "successful",
+        data: { reference: "HUGE-1", amount: "1000000000000000.00", phone_number: "0803****567" },
+      });
+      const answer = await fetch(`${server.url}/webhooks/reseller`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-signature": createHmac("sha256", "hook-secret").update(body).digest("hex"),
+        },
+        body,
+      });
+      expect(answer.status).toBe(200);
+      const stored = await rows<{ reference: string; amount: string | null }>(
+        test.database.db,
+        sql`select reference, amount::text as amount from provider_notifications`,
+      );
+      expect(stored).toEqual([{ reference: "HUGE-1", amount: null }]);
+    } finally {
+      await server.close();
+    }
+  });
 });
