@@ -185,6 +185,7 @@ export class Notifier {
       logger: this.deps.logger,
       claimer: this.deps.claimer,
       giveUpAfterMs: this.deps.config.notifications.give_up_after,
+      sendTimeoutMs: this.deps.config.notifications.timeout,
       render: this.render,
       observer,
       now: () => this.deps.clock.now(),
