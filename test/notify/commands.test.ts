@@ -181,4 +181,39 @@ describe("topsync notify", () => {
     expect(table.stdout).toMatch(/message +\d+ +in_doubt +oncall +sent +1 +1 /);
     expect(table.stdout).toMatch(/message +\d+ +in_doubt +ops-slack +sent +1 +1 .*HTTP 200 ok/);
   });
+
+  it("keeps a token in a channel URL's query out of what a refusal echoes, in notify test and notify list", async () => {
+    const token = "Qt0k3n-in-the-query+77";
+    const query = `token=${encodeURIComponent(token)}&format=json`;
+    const notifications = notificationsTo(sandbox, {
+      rules: [{ on: ["in_doubt"], to: ["q-hook"] }],
+      group_wait: "0s",
+      give_up_after: "1s",
+    }) as { channels: Record<string, unknown> };
+    notifications.channels["q-hook"] = {
+      type: "webhook",
+      url: `${sandbox.receivers.url}/hooks/q?${query}`,
+      secret: "whsec_query_test_secret",
+    };
+    const file = writeConfigFile(sandbox, url, { notifications }).file;
+    // The receiver refuses, naming the token as it got it, decoded, and in the URL it was called at.
+    const answer = JSON.stringify({
+      error: `token ${token} revoked`,
+      raw: encodeURIComponent(token),
+      url: `/hooks/q?${query}`,
+    });
+    sandbox.receivers.setFaults([{ kind: "webhook", status: 401, answer, times: 3 }]);
+    const tested = await runCli(["-c", file, "notify", "test", "q-hook"]);
+    expect(tested.code).toBe(1);
+    expect(tested.stdout).toMatch(/^q-hook \(webhook\): not delivered — the receiver answered 401/);
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await runCli(["-c", file, "buy", "--network", "MTN", "--plan", "102", "--phone", "08039990002", "--yes"]);
+    sandbox.setFaults({ endpoints: {} });
+    await runCli(["-c", file, "notify", "flush", "--wait", "3s"]);
+    const listed = await runCli(["-c", file, "--json", "notify", "list"]);
+    expect(listed.stdout).toContain("token [redacted] revoked");
+    const everything = [tested, listed].map((r) => `${r.stdout}${r.stderr}`).join("\n");
+    for (const form of [token, encodeURIComponent(token), "Qt0k3n-in-the-query"])
+      expect(everything).not.toContain(form);
+  });
 });
