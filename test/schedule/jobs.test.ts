@@ -430,4 +430,39 @@ describe("jobs backfill", () => {
     ]);
     expect(backwards.code).toBe(64);
   });
+
+  it("refuses a date the calendar does not have instead of rolling it over into the next month", async () => {
+    const file = config([job]);
+    const posts = purchasePosts();
+    for (const [from, to] of [
+      ["2026-02-30", "2026-03-05"],
+      ["2026-02-01", "2026-02-29"],
+      ["2026-04-31T08:00:00Z", "2026-05-02T08:00:00Z"],
+    ]) {
+      const result = await runCli(["-c", file, "jobs", "backfill", "daily", "--from", from!, "--to", to!]);
+      expect(result.code, result.stderr).toBe(64);
+      expect(result.stderr).toMatch(/must be an ISO time like .* or a date, got "2026-0[24]-(29|30|31)/);
+    }
+    // A fire time on 30 February is no fire on 2 March.
+    const run = await runCli([
+      "-c",
+      file,
+      "purchases",
+      "run",
+      "--job",
+      "daily",
+      "--fire-time",
+      "2026-02-30T08:00:00Z",
+    ]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(
+      '--fire-time must be an ISO time like 2026-12-01T08:00:00+01:00, got "2026-02-30T08:00:00Z"',
+    );
+    expect(purchasePosts()).toBe(posts);
+    const [fires] = await rows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from purchases where request_key like 'job:daily:2026-03-0%'`,
+    );
+    expect(fires!.n).toBe(0);
+  });
 });
