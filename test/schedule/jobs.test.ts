@@ -153,6 +153,48 @@ describe("jobs suspend and purchases run", () => {
     expect(runs.some((r) => r.job === "quiet")).toBe(false);
   });
 
+  it("does not buy, once resumed, the due fire that came while the job was suspended", async () => {
+    // A daily fire between one and two hours ago, well within catch_up (6h); the job existed long before it.
+    const hour = new Date(Date.now() - 3_600_000).getUTCHours();
+    const fire = new Date(Math.floor((Date.now() - 3_600_000) / 3_600_000) * 3_600_000);
+    const file = config([
+      { name: "nightly", schedule: `0 ${hour} * * *`, plan: PLAN, recipients: ["08031230301"] },
+    ]);
+    expect(
+      (await runCli(["-c", file, "jobs", "suspend", "nightly", "--reason", "paused for audit"])).code,
+    ).toBe(0);
+    // The suspension as it happened: half an hour before the fire, the job seen a day before.
+    await database.all(
+      sql`update jobs set first_seen = ${new Date(fire.getTime() - DAY).toISOString()}::timestamptz where name = 'nightly'`,
+    );
+    await database.all(
+      sql`update job_events set at = ${new Date(fire.getTime() - 1_800_000).toISOString()}::timestamptz where job_name = 'nightly'`,
+    );
+    expect((await runCli(["-c", file, "jobs", "resume", "nightly"])).code).toBe(0);
+    const posts = purchasePosts();
+    const dry = await runCli(["-c", file, "--json", "purchases", "run", "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain(`job nightly was suspended or paused at its fire ${fire.toISOString()}`);
+    const run = await runCli(["-c", file, "purchases", "run"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`job nightly was suspended or paused at its fire ${fire.toISOString()}`);
+    expect(await statesOf("nightly")).toEqual({});
+    expect(purchasePosts()).toBe(posts);
+    // Asked for by name, the fire is the operator's to buy.
+    const named = await runCli([
+      "-c",
+      file,
+      "purchases",
+      "run",
+      "--job",
+      "nightly",
+      "--fire-time",
+      fire.toISOString(),
+    ]);
+    expect(named.code, named.stderr).toBe(0);
+    expect(await statesOf("nightly")).toEqual({ succeeded: 1 });
+  });
+
   it("refuses an unknown job and a suspension without a reason", async () => {
     const file = config([{ name: "promo", plan: PLAN, recipients: ["08031230001"] }]);
     const unknown = await runCli(["-c", file, "jobs", "suspend", "nope", "--reason", "x"]);
