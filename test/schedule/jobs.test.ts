@@ -284,6 +284,45 @@ describe("pause_on", () => {
     expect(await statesOf("flood")).toEqual({ in_doubt: 3, succeeded: 5 });
   });
 
+  it("counts unknown outcomes in a row across runs: a job whose every fire goes in_doubt pauses", async () => {
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    const recipients = ["08032221101", "08032221102"];
+    const file = config([
+      {
+        name: "drip",
+        schedule: "*/10 * * * *",
+        plan: PLAN,
+        recipients,
+        pause_on: { consecutive_unknown: 3 },
+      },
+    ]);
+    const posts = purchasePosts();
+    // Two fires, each its own run of two purchases: each purchase's outcome unknown.
+    const fires = [20, 10].map((minutes) => {
+      const at = Math.floor((Date.now() - minutes * 60_000) / 600_000) * 600_000;
+      return new Date(at).toISOString();
+    });
+    const first = await runCli(["-c", file, "purchases", "run", "--job", "drip", "--fire-time", fires[0]!]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(await statesOf("drip")).toEqual({ in_doubt: 2 });
+    expect((await jobState("drip"))?.state).toBe("active");
+    const second = await runCli(["-c", file, "purchases", "run", "--job", "drip", "--fire-time", fires[1]!]);
+    expect(second.stderr).toContain("job drip paused");
+    // The third unknown in a row paused the job: no fourth purchase was sent.
+    expect(purchasePosts() - posts).toBe(3);
+    expect(await statesOf("drip")).toEqual({ in_doubt: 3, queued: 1 });
+    const state = await jobState("drip");
+    expect(state).toMatchObject({ state: "paused" });
+    expect(state?.note).toContain("3 purchases in a row with an unknown outcome");
+    // Resumed, the count starts again: the next run buys.
+    sandbox.setFaults({ endpoints: {} });
+    expect((await runCli(["-c", file, "jobs", "resume", "drip"])).code).toBe(0);
+    expect(
+      (await runCli(["-c", file, "purchases", "run", "--job", "drip", "--fire-time", fires[1]!])).code,
+    ).toBe(0);
+    expect(await statesOf("drip")).toEqual({ in_doubt: 3, succeeded: 1 });
+  });
+
   it("does not pause for one bad phone in a batch", async () => {
     const file = config([
       {
