@@ -2,6 +2,7 @@
 // send that never throws — it says delivered, or not and when to try again (a 429's Retry-After), or not and why.
 import type { NotifyMessage } from "../message.js";
 import type { RenderContext } from "../templates.js";
+import { basicCredentials } from "./http.js";
 
 export type SendResult =
   | { ok: true; answer: string }
@@ -30,6 +31,11 @@ export function urlSecrets(value: string): string[] {
     if (path.length > 1) found.push(path);
     if (url.password) found.push(decodeURIComponent(url.password), url.password);
     if (url.username && url.password) found.push(decodeURIComponent(url.username));
+    // Sent as basic authentication (http.ts): the header's value, and the pair it encodes.
+    if (url.username || url.password) {
+      const pair = basicCredentials(url);
+      found.push(pair, Buffer.from(pair, "base64").toString("utf8"));
+    }
     // A token in the path (Slack's last segment, a receiver's key) is long and random; shorter segments are
     // words ("services", "hooks") that messages may well contain.
     for (const segment of url.pathname.split("/")) if (segment.length >= 16) found.push(segment);
