@@ -2,6 +2,8 @@
 // message and the messages with their delivery; `flush` delivers what a command run without the daemon left;
 // `test` sends one message to a channel and prints its answer.
 
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { systemClock } from "../clock.js";
 import { parseDuration } from "../duration.js";
 import { ExitCode, UsageError } from "../errors.js";
@@ -57,7 +59,9 @@ async function openNotifier(ctx: CommandContext, command: string): Promise<Notif
     config: ctx.config,
     logger: ctx.logger,
     clock: systemClock,
-    claimer: `${command}:${process.pid}`,
+    // The host and a random part besides the pid: in containers every process may be pid 1, and two deliverers
+    // of one name would each take the other's lease for its own.
+    claimer: `${command}:${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
   });
   ctx.defer(() => notifier.close());
   return notifier;

@@ -1,7 +1,9 @@
 // `topsync notify list | flush | test` as an operator runs them, and a command run without the daemon saying
 // that its notifications wait in the outbox. Email goes through a real SMTP server (smtp-server).
+import { sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, rows } from "../../src/db/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../helpers/cli.js";
 import { writeConfigFile } from "../helpers/config.js";
@@ -176,6 +178,15 @@ describe("topsync notify", () => {
     expect(mail.text).toMatch(/#\d+ · MTN 1GB for 30 Days · 0803\*\*\*\*001 · ₦305/);
     expect(mail.text).not.toContain("08039990001");
 
+    // The claim names this process beyond its pid: two flushes in containers (each pid 1) are two deliverers.
+    const database = await openDatabase({ url, maxConnections: 1 });
+    const claims = await rows<{ claimed_by: string }>(
+      database.db,
+      sql`select distinct claimed_by from notification_deliveries`,
+    ).finally(() => database.close());
+    expect(claims.map((c) => c.claimed_by)).toEqual([
+      expect.stringMatching(/^notify-flush:[^:]+:\d+:[0-9a-f]{6}$/),
+    ]);
     const table = await runCli(["-c", file, "notify", "list"]);
     expect(table.stdout).toMatch(/^WHAT +ID +TRIGGER +TO +STATUS/);
     expect(table.stdout).toMatch(/message +\d+ +in_doubt +oncall +sent +1 +1 /);
