@@ -62,6 +62,27 @@ function quoteArrayItem(name: string): string {
   return `"${name.replace(/["\\]/g, "\\$&")}"`;
 }
 
+/**
+ * Messages to a channel this config does not have (taken out, or renamed) that are older than `give_up_after`:
+ * failed, naming why. No deliverer would take them; younger ones are left to a replica whose config still has the
+ * channel (a rolling deploy). Returns them.
+ */
+export async function failUnconfigured(
+  database: Database,
+  names: readonly string[],
+  giveUpAfterMs: number,
+): Promise<Array<{ id: number; channel: string; trigger: string }>> {
+  const failed = await database.all<{ id: number | string; channel: string; trigger: string }>(
+    sql`update notification_deliveries set status = 'failed', lease_until = null,
+          last_error = 'no channel named "' || channel || '" in the config: not delivered within give_up_after'
+        where status in ('pending', 'sending') and (status = 'pending' or lease_until < now())
+          and channel <> all(${`{${names.map(quoteArrayItem).join(",")}}`}::text[])
+          and created_at < now() - ${giveUpAfterMs} * interval '1 millisecond'
+        returning id, channel, trigger`,
+  );
+  return failed.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
 /** Claims what is due and sends it; resolves with how many messages were sent or tried. */
 export async function deliverDue(deps: DeliverDeps): Promise<number> {
   const claimed = await claimDue(deps);
