@@ -216,7 +216,7 @@ async function deliverOne(
   if (!channel) return {};
   const message = typeof row.message === "string" ? (JSON.parse(row.message) as NotifyMessage) : row.message;
   const result: SendResult = await channel
-    .send(message, { ...deps.render, now: new Date(deps.now()) })
+    .send(message, { ...deps.render, now: new Date(deps.now()), delivery: String(row.id) })
     .catch((error: unknown) => ({ ok: false as const, answer: "", error: String(error) }));
   const id = Number(row.id);
   // What a channel answered, kept: without its secrets, cut whole, and storable (a NUL in an answer failed the

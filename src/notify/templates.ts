@@ -15,6 +15,11 @@ export interface RenderContext {
   now: Date;
   /** Secrets no rendering may carry (API keys, channel tokens and URLs, webhook secrets). */
   secrets: readonly string[];
+  /**
+   * The delivery's id (one message to one channel): the same on every try of it, so a receiver that got a message
+   * whose answer was lost (a timeout) can tell the next try is the same message. Absent for `notify test`.
+   */
+  delivery?: string;
 }
 
 export interface RenderedText {
@@ -276,6 +281,7 @@ export function renderWebhook(message: NotifyMessage, ctx: RenderContext): Recor
   return clean(
     {
       type: "topsync.notification",
+      ...(ctx.delivery === undefined ? {} : { id: ctx.delivery }),
       trigger: message.trigger,
       kind: message.kind,
       test: message.test !== undefined,

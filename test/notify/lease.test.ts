@@ -182,4 +182,29 @@ describe("a deliverer's lease", () => {
     held.splice(0)[0]!();
     await round;
   });
+
+  it("sends a webhook again after a timeout under the same delivery id, so the receiver can tell it has it", async () => {
+    await writeNotices(test.database.db, [
+      {
+        trigger: "budget" as const,
+        subject: "budget_day:2026-06-01",
+        episode: "50%",
+        facts: { day: "2026-06-01", threshold: 50, limit: "1000.00", committed: "500.00", refused: false },
+      },
+    ]);
+    // The receiver takes the first request whole and answers too late: the send times out and is tried again.
+    const made = notifier("replica-a", "300ms");
+    await waitFor("the message twice", async () => {
+      await made.round();
+      return received.length >= 2;
+    });
+    const ids = received.map((body) => (JSON.parse(body) as { id?: unknown }).id);
+    expect(ids[0]).toEqual(expect.any(String));
+    expect(ids[1]).toBe(ids[0]);
+    const [row] = await rows<{ id: number | string }>(
+      test.database.db,
+      sql`select id from notification_deliveries`,
+    );
+    expect(ids[0]).toBe(String(row!.id));
+  });
 });
