@@ -227,4 +227,19 @@ describe("topsync notify", () => {
     for (const form of [token, encodeURIComponent(token), "Qt0k3n-in-the-query"])
       expect(everything).not.toContain(form);
   });
+
+  it("refuses a --limit past what it can show and a --wait that is not a duration as usage errors", async () => {
+    const file = config();
+    for (const args of [
+      ["notify", "list", "--limit", "99999999999999999999"],
+      ["notify", "list", "--limit", "1e300"],
+      ["notify", "flush", "--wait", "abc"],
+      ["notify", "flush", "--wait", "-5s"],
+    ]) {
+      const result = await runCli(["-c", file, ...args]);
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(64);
+      expect(result.stderr).not.toContain("unexpected failure");
+      expect(result.stderr).toMatch(/--(limit|wait) must be/);
+    }
+  });
 });
