@@ -6,6 +6,7 @@ import { maskPhonesDeep, maskPhonesIn } from "../log/mask.js";
 import { parseMoney } from "../money.js";
 import { inert } from "../text/inert.js";
 import { redactSecretsDeep } from "../text/secrets.js";
+import { cutText } from "../text/storable.js";
 import type { NotifyMessage } from "./message.js";
 
 export interface RenderContext {
@@ -272,7 +273,7 @@ function slackEscape(text: string): string {
 }
 
 function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return text.length <= max ? text : `${cutText(text, max - 1)}…`;
 }
 
 /** The JSON a webhook receives: the message value, its headline and text, and the link. */
