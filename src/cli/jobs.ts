@@ -1,5 +1,6 @@
 // `topsync jobs list|suspend|resume|backfill`: schedules under the operator's hand. Each command calls one core
 // function (src/purchases/job-states.ts, job-list.ts, src/plans/backfill.ts) and renders what it returns.
+import { parseCalendarInstant } from "../calendar.js";
 import { DataError, ExitCode, TopsyncError, UsageError } from "../errors.js";
 import { formatMoney } from "../money.js";
 import type { Backfill } from "../plans/backfill.js";
@@ -340,8 +341,8 @@ function printBackfill(ctx: CommandContext, b: Backfill, header?: string, saved?
 }
 
 function parseTime(flag: string, text: string): Date {
-  const time = new Date(text);
-  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}|$)/.test(text) || Number.isNaN(time.getTime()))
+  const time = parseCalendarInstant(text);
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}|$)/.test(text) || time === undefined)
     throw new UsageError(
       `${flag} must be an ISO time like 2026-12-01T08:00:00+01:00 or a date, got "${text}"`,
     );

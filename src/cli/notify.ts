@@ -2,6 +2,8 @@
 // message and the messages with their delivery; `flush` delivers what a command run without the daemon left;
 // `test` sends one message to a channel and prints its answer.
 
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { systemClock } from "../clock.js";
 import { parseDuration } from "../duration.js";
 import { ExitCode, UsageError } from "../errors.js";
@@ -12,6 +14,9 @@ import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
 
+/** The most entries `notify list` shows (a bigger --limit failed the query: beyond PostgreSQL's bigint). */
+const MAX_LIMIT = 1_000_000;
+
 const STATUSES = ["pending", "sending", "sent", "failed", "routed", "dropped"];
 
 export interface ListFlags {
@@ -21,8 +26,8 @@ export interface ListFlags {
 
 export async function notifyListCommand(ctx: CommandContext, flags: ListFlags): Promise<void> {
   const limit = Number(flags.limit);
-  if (!Number.isInteger(limit) || limit < 1)
-    throw new UsageError(`--limit must be a positive whole number, got "${flags.limit}"`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, got "${flags.limit}"`);
   if (flags.status !== undefined && !STATUSES.includes(flags.status))
     throw new UsageError(`--status must be one of ${STATUSES.join(", ")}, got "${flags.status}"`);
   const database = await openLedger(ctx);
@@ -57,14 +62,21 @@ async function openNotifier(ctx: CommandContext, command: string): Promise<Notif
     config: ctx.config,
     logger: ctx.logger,
     clock: systemClock,
-    claimer: `${command}:${process.pid}`,
+    // The host and a random part besides the pid: in containers every process may be pid 1, and two deliverers
+    // of one name would each take the other's lease for its own.
+    claimer: `${command}:${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`,
   });
   ctx.defer(() => notifier.close());
   return notifier;
 }
 
 export async function notifyFlushCommand(ctx: CommandContext, flags: { wait: string }): Promise<void> {
-  const waitMs = parseDuration(flags.wait);
+  let waitMs: number;
+  try {
+    waitMs = parseDuration(flags.wait);
+  } catch {
+    throw new UsageError(`--wait must be a duration like 60s or 5m, got "${flags.wait}"`);
+  }
   const notifier = await openNotifier(ctx, "notify-flush");
   const result = await notifier.flush(waitMs);
   if (ctx.globals.json) write(renderJson(result));

@@ -1,5 +1,6 @@
 // `topsync purchases run [--job N] [--now | --fire-time T] [--dry-run]`: do what is due once and exit.
 import { dirname } from "node:path";
+import { parseCalendarInstant } from "../calendar.js";
 import { DataError, ExitCode, TopsyncError, UsageError } from "../errors.js";
 import { maskPhone } from "../log/mask.js";
 import { formatMoney } from "../money.js";
@@ -85,8 +86,8 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
 }
 
 function parseFireTime(text: string): Date {
-  const time = new Date(text);
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) || Number.isNaN(time.getTime())) {
+  const time = parseCalendarInstant(text);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) || time === undefined) {
     throw new DataError(`--fire-time must be an ISO time like 2026-12-01T08:00:00+01:00, got "${text}"`);
   }
   return time;

@@ -2,6 +2,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
+import { parseCalendarInstant } from "../calendar.js";
 import { UsageError } from "../errors.js";
 import { formatMoney, parseMoney } from "../money.js";
 import { savePurchasePlan } from "../plans/save.js";
@@ -87,8 +88,8 @@ export function configDigest(file: string): string | null {
 }
 
 function parseTime(text: string): Date {
-  const time = new Date(text);
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) || Number.isNaN(time.getTime()))
+  const time = parseCalendarInstant(text);
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) || time === undefined)
     throw new UsageError(`--fire-time must be an ISO time like 2026-12-01T08:00:00+01:00, got "${text}"`);
   return time;
 }

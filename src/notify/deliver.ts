@@ -31,6 +31,8 @@ export interface DeliverDeps {
   /** Who claims: the replica or the command. */
   claimer: string;
   giveUpAfterMs: number;
+  /** How long one send may take (notifications.timeout): a lease outlasts it. */
+  sendTimeoutMs: number;
   /** The context messages are rendered in (secrets to redact, the console's URL); `now` is set per send. */
   render: Omit<RenderContext, "now">;
   observer?: DeliveryObserver;
@@ -60,17 +62,44 @@ function quoteArrayItem(name: string): string {
   return `"${name.replace(/["\\]/g, "\\$&")}"`;
 }
 
+/**
+ * Messages to a channel this config does not have (taken out, or renamed) that are older than `give_up_after`:
+ * failed, naming why. No deliverer would take them; younger ones are left to a replica whose config still has the
+ * channel (a rolling deploy). Returns them.
+ */
+export async function failUnconfigured(
+  database: Database,
+  names: readonly string[],
+  giveUpAfterMs: number,
+): Promise<Array<{ id: number; channel: string; trigger: string }>> {
+  const failed = await database.all<{ id: number | string; channel: string; trigger: string }>(
+    sql`update notification_deliveries set status = 'failed', lease_until = null,
+          last_error = 'no channel named "' || channel || '" in the config: not delivered within give_up_after'
+        where status in ('pending', 'sending') and (status = 'pending' or lease_until < now())
+          and channel <> all(${`{${names.map(quoteArrayItem).join(",")}}`}::text[])
+          and created_at < now() - ${giveUpAfterMs} * interval '1 millisecond'
+        returning id, channel, trigger`,
+  );
+  return failed.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
 /** Claims what is due and sends it; resolves with how many messages were sent or tried. */
 export async function deliverDue(deps: DeliverDeps): Promise<number> {
   const claimed = await claimDue(deps);
   const sent: Sent[] = [];
   await Promise.all(
     groupByChannel(claimed).map(async (rows) => {
-      // One channel's messages go one after another, in order; a 429 holds back the rest of them.
+      // One channel's messages go one after another, in order; a 429 holds back the rest of them. Each after the
+      // first is sent only once its lease is renewed: sixteen sends of a channel's timeout each can outlast the
+      // lease the claim took, and another replica may then have taken (and sent) the rest.
+      const unrecorded: ClaimedRow[] = [];
       for (const [index, row] of rows.entries()) {
+        if (index > 0 && !(await renewLeases(deps, row, unrecorded))) continue;
         const outcome = await deliverOne(deps, row);
-        if (outcome.sent) sent.push(outcome.sent);
-        else if (outcome.retryAfterMs !== undefined) {
+        if (outcome.sent) {
+          sent.push(outcome.sent);
+          unrecorded.push(row);
+        } else if (outcome.retryAfterMs !== undefined) {
           await release(deps, rows.slice(index + 1), outcome.retryAfterMs);
           break;
         }
@@ -79,6 +108,29 @@ export async function deliverDue(deps: DeliverDeps): Promise<number> {
   );
   await recordSent(deps, sent);
   return claimed.length;
+}
+
+/**
+ * Renews this deliverer's leases of a claimed message before its send, and of the messages it sent before it in
+ * this claim (recorded sent only at the claim's end); false when it no longer holds the message.
+ */
+async function renewLeases(
+  deps: DeliverDeps,
+  row: ClaimedRow,
+  sentBefore: readonly ClaimedRow[],
+): Promise<boolean> {
+  const ids = `{${[row, ...sentBefore].map((r) => Number(r.id)).join(",")}}`;
+  const held = await deps.database.all<{ id: number | string }>(
+    sql`update notification_deliveries set lease_until = now() + ${leaseMs(deps)} * interval '1 millisecond'
+        where id = any(${ids}::bigint[]) and status = 'sending' and claimed_by = ${deps.claimer}
+        returning id`,
+  );
+  return held.some((held) => Number(held.id) === Number(row.id));
+}
+
+/** A lease covers a send of the channel's timeout several times over (a mail's connect, greeting and data phases). */
+function leaseMs(deps: DeliverDeps): number {
+  return Math.max(LEASE_MS, 3 * deps.sendTimeoutMs);
 }
 
 interface Sent {
@@ -143,7 +195,7 @@ async function claimDue(deps: DeliverDeps): Promise<ClaimedRow[]> {
           ) d
         ), claimed as (
           update notification_deliveries d set status = 'sending', attempts = d.attempts + 1,
-            lease_until = now() + ${LEASE_MS} * interval '1 millisecond', claimed_by = ${deps.claimer}
+            lease_until = now() + ${leaseMs(deps)} * interval '1 millisecond', claimed_by = ${deps.claimer}
           from pick where d.id = pick.id
           returning d.id, d.channel, d.trigger, d.message, d.attempts, d.created_at, d.first_event_at
         ), paced as (
@@ -164,7 +216,7 @@ async function deliverOne(
   if (!channel) return {};
   const message = typeof row.message === "string" ? (JSON.parse(row.message) as NotifyMessage) : row.message;
   const result: SendResult = await channel
-    .send(message, { ...deps.render, now: new Date(deps.now()) })
+    .send(message, { ...deps.render, now: new Date(deps.now()), delivery: String(row.id) })
     .catch((error: unknown) => ({ ok: false as const, answer: "", error: String(error) }));
   const id = Number(row.id);
   // What a channel answered, kept: without its secrets, cut whole, and storable (a NUL in an answer failed the

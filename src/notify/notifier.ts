@@ -9,7 +9,7 @@ import type { Database } from "../db/client.js";
 import type { Logger } from "../log/logger.js";
 import { redactSecretsDeep } from "../text/secrets.js";
 import { type Channel, channelSecrets, createChannels, type SendResult } from "./channels/index.js";
-import { type DeliveryObserver, deliverDue, ensureChannels } from "./deliver.js";
+import { type DeliveryObserver, deliverDue, ensureChannels, failUnconfigured } from "./deliver.js";
 import { writeDueDigest } from "./digest.js";
 import { writeExpiringPlanNotices } from "./expiring.js";
 import { consoleUrlOf } from "./links.js";
@@ -110,6 +110,18 @@ export class Notifier {
     await writeUnmatchedNotices(database.db, config.verification.timeout);
     await writeExpiringPlanNotices(database.db, config.approvals.plan_ttl);
     await writeDueDigest(database.db, config, now, claimer);
+    const orphans = await failUnconfigured(
+      database,
+      [...this.channels.keys()],
+      config.notifications.give_up_after,
+    );
+    for (const orphan of orphans) {
+      this.deps.observer?.failed(orphan.channel, orphan.trigger);
+      this.deps.logger.error(
+        { delivery: orphan.id, channel: orphan.channel, trigger: orphan.trigger },
+        `notification ${orphan.id} (${orphan.trigger}) to ${orphan.channel} failed: no channel of that name in the config`,
+      );
+    }
   }
 
   /**
@@ -185,6 +197,7 @@ export class Notifier {
       logger: this.deps.logger,
       claimer: this.deps.claimer,
       giveUpAfterMs: this.deps.config.notifications.give_up_after,
+      sendTimeoutMs: this.deps.config.notifications.timeout,
       render: this.render,
       observer,
       now: () => this.deps.clock.now(),

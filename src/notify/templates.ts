@@ -6,6 +6,7 @@ import { maskPhonesDeep, maskPhonesIn } from "../log/mask.js";
 import { parseMoney } from "../money.js";
 import { inert } from "../text/inert.js";
 import { redactSecretsDeep } from "../text/secrets.js";
+import { cutText } from "../text/storable.js";
 import type { NotifyMessage } from "./message.js";
 
 export interface RenderContext {
@@ -15,6 +16,11 @@ export interface RenderContext {
   now: Date;
   /** Secrets no rendering may carry (API keys, channel tokens and URLs, webhook secrets). */
   secrets: readonly string[];
+  /**
+   * The delivery's id (one message to one channel): the same on every try of it, so a receiver that got a message
+   * whose answer was lost (a timeout) can tell the next try is the same message. Absent for `notify test`.
+   */
+  delivery?: string;
 }
 
 export interface RenderedText {
@@ -267,7 +273,7 @@ function slackEscape(text: string): string {
 }
 
 function cut(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return text.length <= max ? text : `${cutText(text, max - 1)}…`;
 }
 
 /** The JSON a webhook receives: the message value, its headline and text, and the link. */
@@ -276,6 +282,7 @@ export function renderWebhook(message: NotifyMessage, ctx: RenderContext): Recor
   return clean(
     {
       type: "topsync.notification",
+      ...(ctx.delivery === undefined ? {} : { id: ctx.delivery }),
       trigger: message.trigger,
       kind: message.kind,
       test: message.test !== undefined,

@@ -22,7 +22,7 @@ import { loadCatalogue } from "./catalogue-cache.js";
 import { type Claimed, type ClaimedRow, claim, ensureBudgetDay } from "./claim.js";
 import { DueWindow } from "./due-window.js";
 import { type GateReport, type GateRun, gateRequired, type HeldRun, type RunGate } from "./gate.js";
-import { pauseJob } from "./job-states.js";
+import { pauseJob, readUnknownStreaks } from "./job-states.js";
 import {
   type Clashed,
   flagReferenceClash,
@@ -250,6 +250,7 @@ class PurchaseRun {
             readOvercharges(database),
             this.options.resumeVerification !== false ? this.verifier.readDue() : [],
             this.settleTimes.seed(database, this.clock.now()),
+            readUnknownStreaks(database.db, this.pauses.countedJobs()),
           ]),
       ),
       this.options.ready,
@@ -263,9 +264,14 @@ class PurchaseRun {
       if (lock.status === "rejected") throw lock.reason;
       if (catalogue.status === "rejected") throw catalogue.reason;
       if (ledger.status === "rejected") throw ledger.reason;
-      const [overcharged, resumable] = ledger.value;
+      const [overcharged, resumable, , streaks] = ledger.value;
       this.overcharged = overcharged;
       this.verifier.resume(resumable);
+      // The unknown outcomes in a row the jobs' earlier runs ended with count towards their pause_on.
+      for (const [job, unknown] of streaks) {
+        const pause = job === this.options.forceJob ? undefined : this.pauses.seed(job, unknown);
+        if (pause) this.recordPause(pause);
+      }
       const gated = await this.passGate(catalogue.value);
       const summary = await this.executeHoldingLock(catalogue.value);
       mark("settled");

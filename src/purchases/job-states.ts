@@ -226,3 +226,44 @@ export async function recordForcedRun(db: Executor, job: string, change: StateCh
 export function stoppedMessage(job: string, stopped: { state: string; note: string | null }): string {
   return `job "${job}" is ${stopped.state}${stopped.note ? ` (${stopped.note})` : ""}`;
 }
+
+/** How far back a job's latest purchases are read for the unknown outcomes in a row its earlier runs ended with. */
+const UNKNOWN_STREAK_DAYS = 7;
+
+/**
+ * Per job, the purchases its latest runs ended with whose outcome is unknown (in_doubt), newest last: the job's
+ * latest `cap` purchases sent (within a week) whose outcome came after it last became active, counted back to the first that got an
+ * answer. A purchase in flight (`submitting`, another run's) or queued again for a retry is skipped; one a person has settled since is an answer.
+ */
+export async function readUnknownStreaks(
+  db: Executor,
+  jobs: ReadonlyArray<{ name: string; cap: number }>,
+): Promise<Map<string, number[]>> {
+  const streaks = new Map<string, number[]>();
+  if (jobs.length === 0) return streaks;
+  const found = await rows<{ job: string; id: number | string; state: string }>(
+    db,
+    sql`select j.name as job, p.id, p.state
+        from jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) as j(name text, cap int)
+        cross join lateral (
+          select p.id, p.state,
+            case when p.state = 'in_doubt' then p.updated_at else coalesce(p.submitted_at, p.updated_at) end as outcome_at
+          from purchases p
+          where p.job_name = j.name and p.attempts > 0 and p.state not in ('submitting', 'queued')
+            and p.created_at > now() - ${UNKNOWN_STREAK_DAYS} * interval '1 day'
+            and p.updated_at > coalesce((select max(e.at) from job_events e where e.job_name = j.name and e.to_state = 'active'), '-infinity')
+          order by outcome_at desc, p.id desc limit j.cap
+        ) p
+        order by j.name, p.outcome_at desc, p.id desc`,
+  );
+  const ended = new Set<string>();
+  for (const row of found) {
+    if (ended.has(row.job)) continue;
+    if (row.state !== "in_doubt") {
+      ended.add(row.job);
+      continue;
+    }
+    streaks.set(row.job, [Number(row.id), ...(streaks.get(row.job) ?? [])]);
+  }
+  return streaks;
+}

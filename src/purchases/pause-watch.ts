@@ -136,6 +136,31 @@ export class PauseWatch {
     return undefined;
   }
 
+  /**
+   * The unknown outcomes in a row the job's earlier runs ended with (`readUnknownStreaks`), counted before this
+   * run's first purchase: a job whose every run goes in_doubt pauses too. Returns the pause it calls for, once.
+   */
+  seed(job: string, unknown: readonly number[]): PauseDecision | undefined {
+    const watch = this.jobs.get(job);
+    const cap = watch?.rule.consecutive_unknown;
+    if (!watch || watch.paused || cap === undefined || unknown.length === 0) return undefined;
+    watch.unknown = [...unknown, ...watch.unknown];
+    if (watch.unknown.length < cap) return undefined;
+    return this.pause(
+      watch,
+      job,
+      `${watch.unknown.length} purchases in a row with an unknown outcome (pause_on.consecutive_unknown: ${cap})`,
+      watch.unknown,
+    );
+  }
+
+  /** The jobs whose unknown outcomes in a row are counted, with their `consecutive_unknown`. */
+  countedJobs(): Array<{ name: string; cap: number }> {
+    return [...this.jobs]
+      .filter(([, watch]) => watch.rule.consecutive_unknown !== undefined)
+      .map(([name, watch]) => ({ name, cap: watch.rule.consecutive_unknown! }));
+  }
+
   /** A claim held a purchase of the job at the wallet floor (pause_on.below_wallet_floor). */
   floor(job: string, purchase: number, reason: string): PauseDecision | undefined {
     const watch = this.jobs.get(job);

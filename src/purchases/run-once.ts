@@ -20,8 +20,10 @@ import {
 import { gateRequired } from "./gate.js";
 import { prepareBudgetDays } from "./guards.js";
 import {
+  activeAt,
   CONFIG_ACTOR,
   type JobStatus,
+  readJobEvents,
   readJobStates,
   recordForcedRun,
   resumeJob,
@@ -246,7 +248,7 @@ export async function runPurchasePass(
   prepareBudgetDays(config.timezone);
   const { firstSeen, stopped } = await registering;
   const forceJob = await forcedJob(database, request, stopped);
-  const fires = passFires(config, request, firstSeen).filter((fire) => {
+  const current = passFires(config, request, firstSeen).filter((fire) => {
     const state = fire.job.name === forceJob ? undefined : stopped.get(fire.job.name);
     if (state)
       logger.warn(
@@ -254,6 +256,14 @@ export async function runPurchasePass(
       );
     return state === undefined;
   });
+  const fires = await withoutFiresWhileStopped(
+    database,
+    request,
+    current,
+    forceJob,
+    logger,
+    "is not written",
+  );
   if (!request.fireTime) {
     for (const job of request.job ? [request.job] : config.purchases) {
       const reason = atWillNotFire(job, request.now, firstSeen.get(job.name));
@@ -410,6 +420,14 @@ export async function projectRun(
     );
     return false;
   });
+  const due = await withoutFiresWhileStopped(
+    database,
+    request,
+    fires,
+    request.force ? request.job?.name : undefined,
+    deps.logger,
+    "would not be bought",
+  );
   const catalogue = await loadCatalogue(deps.reseller, deps.logger);
   return projectSources(
     database.db,
@@ -418,7 +436,7 @@ export async function projectRun(
     {
       now: request.now,
       to: request.now,
-      fires: fires.map((fire) => ({ ...fire, time: request.now })),
+      fires: due.map((fire) => ({ ...fire, time: request.now })),
       jobName: request.job?.name,
       queued: true,
       intake: !request.job,
@@ -426,6 +444,40 @@ export async function projectRun(
     },
     keepItems,
   );
+}
+
+/**
+ * The due fires without those that came while their job was suspended or paused (its history since the fire): a
+ * job resumed since then does not buy them now, as the daemon's catch-up does not. A fire named with --fire-time,
+ * and a forced job's, are the operator's to decide.
+ */
+async function withoutFiresWhileStopped(
+  database: Database,
+  request: PassRequest,
+  fires: Fire[],
+  forceJob: string | undefined,
+  logger: PurchaseDeps["logger"],
+  outcome: string,
+): Promise<Fire[]> {
+  const checked = fires.filter((fire) => fire.job.name !== forceJob);
+  if (request.fireTime || checked.length === 0) return fires;
+  // One read of every job's history since the earliest of the fires.
+  const since = new Date(Math.min(...checked.map((fire) => fire.fireTime.getTime())) - 1);
+  const history = await readJobEvents(database.db, { since });
+  const kept: Fire[] = [];
+  for (const fire of fires) {
+    const events = history.filter(
+      (e) => e.job === fire.job.name && e.at.getTime() >= fire.fireTime.getTime(),
+    );
+    if (fire.job.name !== forceJob && !activeAt(events, "active")(fire.fireTime)) {
+      logger.warn(
+        `job ${fire.job.name} was suspended or paused at its fire ${fire.fireTime.toISOString()}, which ${outcome}: a fire missed while a job was stopped is never bought later (topsync jobs backfill, if it is still wanted)`,
+      );
+      continue;
+    }
+    kept.push(fire);
+  }
+  return kept;
 }
 
 function passFires(config: Config, request: PassRequest, firstSeen: ReadonlyMap<string, Date>): Fire[] {

@@ -1,7 +1,9 @@
 // `topsync notify list | flush | test` as an operator runs them, and a command run without the daemon saying
 // that its notifications wait in the outbox. Email goes through a real SMTP server (smtp-server).
+import { sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, rows } from "../../src/db/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../helpers/cli.js";
 import { writeConfigFile } from "../helpers/config.js";
@@ -176,9 +178,68 @@ describe("topsync notify", () => {
     expect(mail.text).toMatch(/#\d+ · MTN 1GB for 30 Days · 0803\*\*\*\*001 · ₦305/);
     expect(mail.text).not.toContain("08039990001");
 
+    // The claim names this process beyond its pid: two flushes in containers (each pid 1) are two deliverers.
+    const database = await openDatabase({ url, maxConnections: 1 });
+    const claims = await rows<{ claimed_by: string }>(
+      database.db,
+      sql`select distinct claimed_by from notification_deliveries`,
+    ).finally(() => database.close());
+    expect(claims.map((c) => c.claimed_by)).toEqual([
+      expect.stringMatching(/^notify-flush:[^:]+:\d+:[0-9a-f]{6}$/),
+    ]);
     const table = await runCli(["-c", file, "notify", "list"]);
     expect(table.stdout).toMatch(/^WHAT +ID +TRIGGER +TO +STATUS/);
     expect(table.stdout).toMatch(/message +\d+ +in_doubt +oncall +sent +1 +1 /);
     expect(table.stdout).toMatch(/message +\d+ +in_doubt +ops-slack +sent +1 +1 .*HTTP 200 ok/);
+  });
+
+  it("keeps a token in a channel URL's query out of what a refusal echoes, in notify test and notify list", async () => {
+    const token = "Qt0k3n-in-the-query+77";
+    const query = `token=${encodeURIComponent(token)}&format=json`;
+    const notifications = notificationsTo(sandbox, {
+      rules: [{ on: ["in_doubt"], to: ["q-hook"] }],
+      group_wait: "0s",
+      give_up_after: "1s",
+    }) as { channels: Record<string, unknown> };
+    notifications.channels["q-hook"] = {
+      type: "webhook",
+      url: `${sandbox.receivers.url}/hooks/q?${query}`,
+      secret: "whsec_query_test_secret",
+    };
+    const file = writeConfigFile(sandbox, url, { notifications }).file;
+    // The receiver refuses, naming the token as it got it, decoded, and in the URL it was called at.
+    const answer = JSON.stringify({
+      error: `token ${token} revoked`,
+      raw: encodeURIComponent(token),
+      url: `/hooks/q?${query}`,
+    });
+    sandbox.receivers.setFaults([{ kind: "webhook", status: 401, answer, times: 3 }]);
+    const tested = await runCli(["-c", file, "notify", "test", "q-hook"]);
+    expect(tested.code).toBe(1);
+    expect(tested.stdout).toMatch(/^q-hook \(webhook\): not delivered — the receiver answered 401/);
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await runCli(["-c", file, "buy", "--network", "MTN", "--plan", "102", "--phone", "08039990002", "--yes"]);
+    sandbox.setFaults({ endpoints: {} });
+    await runCli(["-c", file, "notify", "flush", "--wait", "3s"]);
+    const listed = await runCli(["-c", file, "--json", "notify", "list"]);
+    expect(listed.stdout).toContain("token [redacted] revoked");
+    const everything = [tested, listed].map((r) => `${r.stdout}${r.stderr}`).join("\n");
+    for (const form of [token, encodeURIComponent(token), "Qt0k3n-in-the-query"])
+      expect(everything).not.toContain(form);
+  });
+
+  it("refuses a --limit past what it can show and a --wait that is not a duration as usage errors", async () => {
+    const file = config();
+    for (const args of [
+      ["notify", "list", "--limit", "99999999999999999999"],
+      ["notify", "list", "--limit", "1e300"],
+      ["notify", "flush", "--wait", "abc"],
+      ["notify", "flush", "--wait", "-5s"],
+    ]) {
+      const result = await runCli(["-c", file, ...args]);
+      expect(result.code, `${args.join(" ")}: ${result.stderr}`).toBe(64);
+      expect(result.stderr).not.toContain("unexpected failure");
+      expect(result.stderr).toMatch(/--(limit|wait) must be/);
+    }
   });
 });

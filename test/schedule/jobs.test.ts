@@ -153,6 +153,48 @@ describe("jobs suspend and purchases run", () => {
     expect(runs.some((r) => r.job === "quiet")).toBe(false);
   });
 
+  it("does not buy, once resumed, the due fire that came while the job was suspended", async () => {
+    // A daily fire between one and two hours ago, well within catch_up (6h); the job existed long before it.
+    const hour = new Date(Date.now() - 3_600_000).getUTCHours();
+    const fire = new Date(Math.floor((Date.now() - 3_600_000) / 3_600_000) * 3_600_000);
+    const file = config([
+      { name: "nightly", schedule: `0 ${hour} * * *`, plan: PLAN, recipients: ["08031230301"] },
+    ]);
+    expect(
+      (await runCli(["-c", file, "jobs", "suspend", "nightly", "--reason", "paused for audit"])).code,
+    ).toBe(0);
+    // The suspension as it happened: half an hour before the fire, the job seen a day before.
+    await database.all(
+      sql`update jobs set first_seen = ${new Date(fire.getTime() - DAY).toISOString()}::timestamptz where name = 'nightly'`,
+    );
+    await database.all(
+      sql`update job_events set at = ${new Date(fire.getTime() - 1_800_000).toISOString()}::timestamptz where job_name = 'nightly'`,
+    );
+    expect((await runCli(["-c", file, "jobs", "resume", "nightly"])).code).toBe(0);
+    const posts = purchasePosts();
+    const dry = await runCli(["-c", file, "--json", "purchases", "run", "--dry-run"]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain(`job nightly was suspended or paused at its fire ${fire.toISOString()}`);
+    const run = await runCli(["-c", file, "purchases", "run"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`job nightly was suspended or paused at its fire ${fire.toISOString()}`);
+    expect(await statesOf("nightly")).toEqual({});
+    expect(purchasePosts()).toBe(posts);
+    // Asked for by name, the fire is the operator's to buy.
+    const named = await runCli([
+      "-c",
+      file,
+      "purchases",
+      "run",
+      "--job",
+      "nightly",
+      "--fire-time",
+      fire.toISOString(),
+    ]);
+    expect(named.code, named.stderr).toBe(0);
+    expect(await statesOf("nightly")).toEqual({ succeeded: 1 });
+  });
+
   it("refuses an unknown job and a suspension without a reason", async () => {
     const file = config([{ name: "promo", plan: PLAN, recipients: ["08031230001"] }]);
     const unknown = await runCli(["-c", file, "jobs", "suspend", "nope", "--reason", "x"]);
@@ -240,6 +282,45 @@ describe("pause_on", () => {
     const after = await runCli(["-c", file, "purchases", "run"]);
     expect(after.code, after.stderr).toBe(0);
     expect(await statesOf("flood")).toEqual({ in_doubt: 3, succeeded: 5 });
+  });
+
+  it("counts unknown outcomes in a row across runs: a job whose every fire goes in_doubt pauses", async () => {
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    const recipients = ["08032221101", "08032221102"];
+    const file = config([
+      {
+        name: "drip",
+        schedule: "*/10 * * * *",
+        plan: PLAN,
+        recipients,
+        pause_on: { consecutive_unknown: 3 },
+      },
+    ]);
+    const posts = purchasePosts();
+    // Two fires, each its own run of two purchases: each purchase's outcome unknown.
+    const fires = [20, 10].map((minutes) => {
+      const at = Math.floor((Date.now() - minutes * 60_000) / 600_000) * 600_000;
+      return new Date(at).toISOString();
+    });
+    const first = await runCli(["-c", file, "purchases", "run", "--job", "drip", "--fire-time", fires[0]!]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(await statesOf("drip")).toEqual({ in_doubt: 2 });
+    expect((await jobState("drip"))?.state).toBe("active");
+    const second = await runCli(["-c", file, "purchases", "run", "--job", "drip", "--fire-time", fires[1]!]);
+    expect(second.stderr).toContain("job drip paused");
+    // The third unknown in a row paused the job: no fourth purchase was sent.
+    expect(purchasePosts() - posts).toBe(3);
+    expect(await statesOf("drip")).toEqual({ in_doubt: 3, queued: 1 });
+    const state = await jobState("drip");
+    expect(state).toMatchObject({ state: "paused" });
+    expect(state?.note).toContain("3 purchases in a row with an unknown outcome");
+    // Resumed, the count starts again: the next run buys.
+    sandbox.setFaults({ endpoints: {} });
+    expect((await runCli(["-c", file, "jobs", "resume", "drip"])).code).toBe(0);
+    expect(
+      (await runCli(["-c", file, "purchases", "run", "--job", "drip", "--fire-time", fires[1]!])).code,
+    ).toBe(0);
+    expect(await statesOf("drip")).toEqual({ in_doubt: 3, succeeded: 1 });
   });
 
   it("does not pause for one bad phone in a batch", async () => {
@@ -429,5 +510,40 @@ describe("jobs backfill", () => {
       "--dry-run",
     ]);
     expect(backwards.code).toBe(64);
+  });
+
+  it("refuses a date the calendar does not have instead of rolling it over into the next month", async () => {
+    const file = config([job]);
+    const posts = purchasePosts();
+    for (const [from, to] of [
+      ["2026-02-30", "2026-03-05"],
+      ["2026-02-01", "2026-02-29"],
+      ["2026-04-31T08:00:00Z", "2026-05-02T08:00:00Z"],
+    ]) {
+      const result = await runCli(["-c", file, "jobs", "backfill", "daily", "--from", from!, "--to", to!]);
+      expect(result.code, result.stderr).toBe(64);
+      expect(result.stderr).toMatch(/must be an ISO time like .* or a date, got "2026-0[24]-(29|30|31)/);
+    }
+    // A fire time on 30 February is no fire on 2 March.
+    const run = await runCli([
+      "-c",
+      file,
+      "purchases",
+      "run",
+      "--job",
+      "daily",
+      "--fire-time",
+      "2026-02-30T08:00:00Z",
+    ]);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain(
+      '--fire-time must be an ISO time like 2026-12-01T08:00:00+01:00, got "2026-02-30T08:00:00Z"',
+    );
+    expect(purchasePosts()).toBe(posts);
+    const [fires] = await rows<{ n: number }>(
+      database.db,
+      sql`select count(*)::int as n from purchases where request_key like 'job:daily:2026-03-0%'`,
+    );
+    expect(fires!.n).toBe(0);
   });
 });

@@ -2,6 +2,7 @@
 // send that never throws — it says delivered, or not and when to try again (a 429's Retry-After), or not and why.
 import type { NotifyMessage } from "../message.js";
 import type { RenderContext } from "../templates.js";
+import { basicCredentials } from "./http.js";
 
 export type SendResult =
   | { ok: true; answer: string }
@@ -18,7 +19,10 @@ export interface Channel {
   close(): Promise<void>;
 }
 
-/** The parts of a URL that are secret: the whole, its path and query, its user and password. */
+/** The least length of a URL's query value kept as a secret. */
+const QUERY_SECRET_MIN = 8;
+
+/** The parts of a URL that are secret: the whole, its path and query, its query's values, its user and password. */
 export function urlSecrets(value: string): string[] {
   const found = [value];
   try {
@@ -27,9 +31,26 @@ export function urlSecrets(value: string): string[] {
     if (path.length > 1) found.push(path);
     if (url.password) found.push(decodeURIComponent(url.password), url.password);
     if (url.username && url.password) found.push(decodeURIComponent(url.username));
+    // Sent as basic authentication (http.ts): the header's value, and the pair it encodes.
+    if (url.username || url.password) {
+      const pair = basicCredentials(url);
+      found.push(pair, Buffer.from(pair, "base64").toString("utf8"));
+    }
     // A token in the path (Slack's last segment, a receiver's key) is long and random; shorter segments are
     // words ("services", "hooks") that messages may well contain.
     for (const segment of url.pathname.split("/")) if (segment.length >= 16) found.push(segment);
+    // A query's values (a receiver's `?token=…`), as written and decoded: a receiver refusing one often names it.
+    // Short ones ("json", "1") are settings, not keys.
+    for (const pair of url.search.slice(1).split("&")) {
+      const raw = pair.slice(pair.indexOf("=") + 1);
+      if (!pair.includes("=") || raw.length < QUERY_SECRET_MIN) continue;
+      found.push(raw);
+      try {
+        found.push(decodeURIComponent(raw.replace(/\+/g, " ")), decodeURIComponent(raw));
+      } catch {
+        // a malformed escape: the value as written
+      }
+    }
   } catch {
     // not a URL: the value alone
   }

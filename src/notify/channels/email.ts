@@ -33,12 +33,18 @@ export function emailChannel(name: string, config: EmailConfig, timeoutMs: numbe
       try {
         const info = (await (await open()).sendMail({ from: config.from, to: config.to, subject, text })) as {
           response?: string;
+          accepted?: unknown[];
           rejected?: unknown[];
         };
         const answer = String(info.response ?? "accepted");
-        if (Array.isArray(info.rejected) && info.rejected.length > 0)
-          return { ok: false, answer, error: `the server refused ${info.rejected.length} recipient(s)` };
-        return { ok: true, answer };
+        const refused = Array.isArray(info.rejected) ? info.rejected.length : 0;
+        if (refused === 0) return { ok: true, answer };
+        // The server took the message for the other recipients: sending it again would mail them again on every
+        // retry until give_up_after. Delivered, with the refusal in its answer (notify list shows it).
+        const error = `the server refused ${refused} recipient(s)`;
+        if (Array.isArray(info.accepted) && info.accepted.length > 0)
+          return { ok: true, answer: `${answer}; ${error}` };
+        return { ok: false, answer, error };
       } catch (error) {
         return { ok: false, answer: "", error: smtpError(error) };
       }

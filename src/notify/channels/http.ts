@@ -26,7 +26,11 @@ export class ChannelHttp {
     const parsed = new URL(url);
     this.origin = parsed.origin;
     this.path = `${parsed.pathname}${parsed.search}`;
+    // Credentials in the URL (`https://user:password@host/…`) are not part of its origin: sent as basic auth.
+    if (parsed.username || parsed.password) this.authorization = `Basic ${basicCredentials(parsed)}`;
   }
+
+  private readonly authorization: string | undefined;
 
   /** POSTs `body` to the URL; throws only what the network throws (the caller turns it into a failed send). */
   async post(body: string, headers: Record<string, string>): Promise<HttpAnswer> {
@@ -41,7 +45,12 @@ export class ChannelHttp {
     const response: Dispatcher.ResponseData = await pool.request({
       method: "POST",
       path: this.path,
-      headers: { "content-type": "application/json", "user-agent": "topsync", ...headers },
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "topsync",
+        ...(this.authorization ? { authorization: this.authorization } : {}),
+        ...headers,
+      },
       body,
       signal,
     });
@@ -59,6 +68,18 @@ export class ChannelHttp {
     this.pool = undefined;
     if (pool) await (await pool).close().catch(() => {});
   }
+}
+
+/** A URL's user and password as HTTP basic authentication sends them: base64 of "user:password", decoded. */
+export function basicCredentials(url: URL): string {
+  const decode = (part: string) => {
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      return part;
+    }
+  };
+  return Buffer.from(`${decode(url.username)}:${decode(url.password)}`, "utf8").toString("base64");
 }
 
 /** A network failure as the words a person reads: the error's code and message, nothing more. */

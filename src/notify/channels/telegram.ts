@@ -2,6 +2,7 @@
 // characters). Past its limits (1 a second per chat, 20 a minute per group) it answers
 // {"ok":false,"error_code":429,"parameters":{"retry_after":N}}.
 import type { ChannelConfig } from "../../config/index.js";
+import { cutText } from "../../text/storable.js";
 import { renderText } from "../templates.js";
 import { type Channel, urlSecrets } from "./channel.js";
 import { answerOf, ChannelHttp, networkError } from "./http.js";
@@ -39,7 +40,7 @@ export function telegramChannel(name: string, config: TelegramConfig, timeoutMs:
     secrets: [config.token, `bot${config.token}`, ...urlSecrets(`${base}/bot${config.token}/sendMessage`)],
     async send(message, ctx) {
       const rendered = renderText(message, ctx).text;
-      const text = rendered.length > MAX_TEXT ? `${rendered.slice(0, MAX_TEXT - 1)}…` : rendered;
+      const text = rendered.length > MAX_TEXT ? `${cutText(rendered, MAX_TEXT - 1)}…` : rendered;
       try {
         const answer = await http.post(
           JSON.stringify({ chat_id: config.chat_id, text, disable_web_page_preview: true }),

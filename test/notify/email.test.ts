@@ -1,0 +1,96 @@
+// The email channel against a real SMTP server (smtp-server) that refuses one of a channel's recipients: the
+// others got the message, so it is delivered once — not sent to them again on every retry until give_up_after.
+import { sql } from "drizzle-orm";
+import { SMTPServer } from "smtp-server";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { systemClock } from "../../src/clock.js";
+import { rows } from "../../src/db/client.js";
+import { silentLogger } from "../../src/log/logger.js";
+import { Notifier } from "../../src/notify/notifier.js";
+import { writeNotices } from "../../src/notify/outbox/write.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { testConfig } from "../helpers/config.js";
+import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import { freePort } from "../helpers/ports.js";
+
+let sandbox: Sandbox;
+let test: TestDatabase;
+let smtp: SMTPServer;
+let port: number;
+const delivered: string[][] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ seed: 6 });
+  test = await openTestDatabase("postgres");
+  port = await freePort();
+  smtp = new SMTPServer({
+    disabledCommands: ["STARTTLS", "AUTH"],
+    onRcptTo(address, _session, callback) {
+      if (address.address === "gone@example.com") {
+        const error = new Error("5.1.1 mailbox unavailable") as Error & { responseCode: number };
+        error.responseCode = 550;
+        callback(error);
+      } else callback();
+    },
+    onData(stream, session, callback) {
+      stream.resume();
+      stream.on("end", () => {
+        delivered.push(session.envelope.rcptTo.map((r) => r.address));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(port, "127.0.0.1", resolve));
+});
+afterAll(async () => {
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  await test.drop();
+  await sandbox.close();
+});
+
+describe("the email channel", () => {
+  it("delivers a message once when the server refuses one recipient and takes the others", async () => {
+    const config = testConfig(sandbox, {
+      notifications: {
+        channels: {
+          oncall: {
+            type: "email",
+            smtp: `smtp://127.0.0.1:${port}`,
+            from: "topsync@example.com",
+            to: ["ops@example.com", "gone@example.com"],
+            pace: "0s",
+          },
+        },
+        rules: [{ on: ["budget"], to: ["oncall"] }],
+        group_wait: "0s",
+      },
+    });
+    await writeNotices(test.database.db, [
+      {
+        trigger: "budget",
+        subject: "budget_day:2026-04-01",
+        episode: "50%",
+        facts: { day: "2026-04-01", threshold: 50, limit: "1000.00", committed: "500.00", refused: false },
+      },
+    ]);
+    const notifier = new Notifier({
+      database: test.database,
+      config,
+      logger: silentLogger(),
+      clock: systemClock,
+      claimer: "test",
+    });
+    try {
+      await notifier.flush(3000);
+    } finally {
+      await notifier.close();
+    }
+    expect(delivered).toEqual([["ops@example.com"]]);
+    const [row] = await rows<{ status: string; answer: string }>(
+      test.database.db,
+      sql`select status, answer from notification_deliveries`,
+    );
+    expect(row!.status).toBe("sent");
+    expect(row!.answer).toContain("refused 1 recipient");
+  });
+});
