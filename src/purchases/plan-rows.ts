@@ -59,23 +59,25 @@ export async function insertPlanRows(
 
 /**
  * Queued rows of these keys that no plan covers yet (a `--queued` plan's items) are taken into the plan: covered by
- * it, and never bought above its planned price. Returns how many.
+ * it, and never bought above its planned price. `id` is the row the caller found to be the item (stale.ts): another
+ * row of the key is not taken. Returns how many.
  */
 export async function adoptIntoPlan(
   db: Executor,
   planId: string,
-  items: ReadonlyArray<{ request_key: string; price: string }>,
+  items: ReadonlyArray<{ id: number; request_key: string; price: string }>,
   actor: string,
 ): Promise<number> {
   if (items.length === 0) return 0;
   const [moved] = await rows<{ n: number }>(
     db,
     sql`with x as (
-          select * from json_to_recordset(${JSON.stringify(items)}::json) as x(request_key text, price numeric)
+          select * from json_to_recordset(${JSON.stringify(items)}::json) as x(id bigint, request_key text,
+            price numeric)
         ), moved as (
           update purchases p set approval = ${planTag(planId)},
             max_price = least(coalesce(p.max_price, x.price), x.price), updated_at = now()
-          from x where p.request_key = x.request_key and p.state = 'queued'
+          from x where p.id = x.id and p.request_key = x.request_key and p.state = 'queued'
             and (p.approval is null or p.approval like 'run:%')
           returning p.id, p.max_price
         ), events as (
@@ -94,6 +96,12 @@ export interface KeyedRow {
   state: PurchaseState;
   approval: string | null;
   pruned: boolean;
+  /** What the row would buy (null for a pruned row): a plan may take a queued row only when it is the plan's item. */
+  network: string | null;
+  plan_id: string | null;
+  plan_selector: unknown;
+  phone: string | null;
+  ported: boolean | null;
 }
 
 /** The ledger's rows of these keys (pruned ones too), in one statement. */
@@ -104,9 +112,12 @@ export async function rowsByKey(db: Executor, keys: readonly string[]): Promise<
   const hit = await rows<Omit<KeyedRow, "id"> & { id: string | number }>(
     db,
     sql`with k as (select json_array_elements_text(${list}::json) as request_key)
-        select p.request_key, p.id, p.state, p.approval, false as pruned from purchases p join k using (request_key)
+        select p.request_key, p.id, p.state, p.approval, false as pruned, p.network, p.plan_id, p.plan_selector,
+          p.phone, p.ported
+        from purchases p join k using (request_key)
         union all
-        select d.request_key, d.purchase_id, d.state, null, true from pruned_purchases d join k using (request_key)`,
+        select d.request_key, d.purchase_id, d.state, null, true, null, null, null, null, null
+        from pruned_purchases d join k using (request_key)`,
   );
   for (const row of hit) found.set(row.request_key, { ...row, id: Number(row.id) });
   return found;

@@ -1,0 +1,71 @@
+// `apply` against what happens to the ledger between a plan's approval and its apply: a queued row of an item's key
+// that is not the item, the purchases an apply left queued when its plan expires, and an author who approves their
+// own plan under another spelling of their name.
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { PurchasePlan } from "../../src/plans/document.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { runCli } from "../helpers/cli.js";
+import { type Ledger, mtnPhones, openLedgerFor, readJson } from "./helpers.js";
+
+describe("apply after the ledger moved under an approved plan", { timeout: 120_000 }, () => {
+  let sandbox: Sandbox;
+  let ledger: Ledger;
+  let key: string;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 21 });
+    ledger = await openLedgerFor("postgres", sandbox, {});
+    key = join(ledger.dir, "ada.key");
+    const made = await runCli(["--json", "keys", "new", "--as", "ada", "--out", key]);
+    ledger.rewrite({
+      purchases: [{ name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(3, 300) }],
+      approvals: {
+        rules: [{ above: "500.00", approvals: 1 }],
+        approvers: { ada: JSON.parse(made.stdout).public_key },
+      },
+    });
+    await ledger.cli(["migrate"]);
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await ledger.drop();
+  });
+  beforeEach(() => sandbox.reset());
+
+  const approve = (file: string) => ledger.cli(["approve", file, "--as", "ada", "--key", key]);
+
+  it("an intake request rewritten after its plan was approved is not bought for the new phone", async () => {
+    const [planned, other] = mtnPhones(2, 500);
+    await ledger.query(
+      sql`insert into purchase_requests (request_key, network, plan_id, phone) values ('crm-1', 'MTN', '104', ${planned})`,
+    );
+    const file = join(ledger.dir, "queued.plan");
+    const saved = await ledger.cli(["purchases", "plan", "--queued", "--save", file, "--as", "ops"]);
+    expect(saved.code, saved.stderr).toBe(0);
+    const plan = readJson<PurchasePlan>(file);
+    expect(plan.items.map((i) => [i.request_key, i.phone])).toEqual([["crm-1", planned]]);
+    expect((await approve(file)).code).toBe(0);
+
+    // The caller rewrites its request (another phone, for later); a run moves it into the ledger, not yet due.
+    await ledger.query(
+      sql`update purchase_requests set phone = ${other}, not_before = now() + interval '1 hour' where request_key = 'crm-1'`,
+    );
+    expect((await ledger.cli(["purchases", "run"])).code).toBe(0);
+
+    const applied = await ledger.cli(["apply", file]);
+    expect(applied.code).toBe(1);
+    expect(applied.stderr).toContain("key_taken: key queued by another source");
+    const [row] = await ledger.query<{ phone: string; approval: string | null }>(
+      sql`select phone, approval from purchases where request_key = 'crm-1'`,
+    );
+    expect(row).toEqual({ phone: other, approval: null });
+
+    // An hour later: the plan's apply still buys nothing for a phone no approver saw.
+    await ledger.query(sql`update purchases set not_before = now() where request_key = 'crm-1'`);
+    await ledger.cli(["apply", file, "--stale", "drop"]);
+    expect(sandbox.debits().map((d) => d.phone_number)).not.toContain(other);
+    expect(sandbox.debits()).toHaveLength(0);
+  });
+});
