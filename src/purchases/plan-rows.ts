@@ -299,3 +299,34 @@ export async function cancelHeld(
   );
   return moved?.n ?? 0;
 }
+
+/**
+ * The purchases of plans whose time is up (open, `expires_at` passed) that were never sent — held for an approval
+ * that did not come, or left queued by an apply or a release that did not finish (a retry after a 429, an apply cut
+ * short) — are cancelled with the reason `approval_expired`, before the plans are marked expired: no run buys a
+ * purchase of a plan that ended, and a stop between the two statements leaves the plan to expire on the next look.
+ * Returns how many.
+ */
+export async function cancelExpiring(db: Executor, now: Date, actor: string): Promise<number> {
+  const [moved] = await rows<{ n: number }>(
+    db,
+    sql`with due as (
+          select 'plan:' || id as approval, id from saved_plans
+          where status in ('pending_approval', 'approved', 'applying') and expires_at <= ${now.toISOString()}::timestamptz
+        ), was as (
+          select p.id, p.state, due.id as plan from purchases p join due on p.approval = due.approval
+          where p.approval like 'plan:%' and p.state in ('held', 'queued')
+          for update of p
+        ), moved as (
+          update purchases p set state = 'cancelled', settled_at = now(), updated_at = now(),
+            reason = 'approval_expired: saved plan ' || was.plan || ' was not approved and applied in time'
+          from was where p.id = was.id and p.state = was.state
+          returning p.id, was.state, p.reason
+        ), events as (
+          insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
+          select id, ${actor}, state, 'cancelled', reason from moved
+        )
+        select count(*)::int as n from moved`,
+  );
+  return moved?.n ?? 0;
+}

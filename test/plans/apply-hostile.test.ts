@@ -68,4 +68,53 @@ describe("apply after the ledger moved under an approved plan", { timeout: 120_0
     expect(sandbox.debits().map((d) => d.phone_number)).not.toContain(other);
     expect(sandbox.debits()).toHaveLength(0);
   });
+
+  it("what an apply left queued is cancelled when its plan expires, not bought by the next run", async () => {
+    const file = join(ledger.dir, "promo.plan");
+    const saved = await ledger.cli([
+      "purchases",
+      "plan",
+      "--job",
+      "promo",
+      "--fire-time",
+      "2026-04-01T08:00:00Z",
+      "--save",
+      file,
+      "--as",
+      "ops",
+    ]);
+    expect(saved.code, saved.stderr).toBe(0);
+    const plan = readJson<PurchasePlan>(file);
+    expect((await approve(file)).code).toBe(0);
+    // The reseller asks to come back in an hour: the apply leaves every purchase queued, not finished.
+    sandbox.setFaults({ endpoints: { data: { rate429: 1, retryAfter: 3600 } } });
+    const cut = await ledger.cli(["apply", file]);
+    expect(cut.code).toBe(1);
+    expect(cut.stdout).toContain("is not finished");
+    expect(sandbox.debits()).toHaveLength(0);
+    sandbox.setFaults({ endpoints: {} });
+
+    // The plan's time runs out before anyone applies it again; the hour passes.
+    await ledger.query(
+      sql`update saved_plans set expires_at = now() - interval '1 minute' where id = ${plan.plan_id}`,
+    );
+    await ledger.query(
+      sql`update purchases set not_before = now() where approval = ${`plan:${plan.plan_id}`}`,
+    );
+    const run = await ledger.cli(["purchases", "run"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(sandbox.debits()).toHaveLength(0);
+    const rows = await ledger.query<{ state: string; reason: string }>(
+      sql`select state, reason from purchases where approval = ${`plan:${plan.plan_id}`}`,
+    );
+    expect(rows).toHaveLength(plan.items.length);
+    for (const row of rows) {
+      expect(row.state).toBe("cancelled");
+      expect(row.reason).toContain(`approval_expired: saved plan ${plan.plan_id}`);
+    }
+    const [status] = await ledger.query<{ status: string }>(
+      sql`select status from saved_plans where id = ${plan.plan_id}`,
+    );
+    expect(status?.status).toBe("expired");
+  });
 });
