@@ -89,6 +89,16 @@ export function signDecision(
   return { ...decision, signature };
 }
 
+/**
+ * Whether an approver's name is the plan's author's: compared without case, surrounding space or compatibility forms,
+ * since a plan's author is whatever name its saver gave (`--as`, the operating system's user): "Ada", " ada" and
+ * "ＡＤＡ" are ada, who cannot approve what she wrote.
+ */
+export function isAuthor(approver: string, author: string): boolean {
+  const fold = (name: string) => name.normalize("NFKC").trim().toLowerCase();
+  return fold(approver) === fold(author);
+}
+
 /** Why an approval does not count for this plan, or null when it does. */
 export function approvalProblem(
   approval: Approval,
@@ -97,7 +107,7 @@ export function approvalProblem(
 ): string | null {
   const key = approvers[approval.approver];
   if (!key) return `${approval.approver} is not among approvals.approvers`;
-  if (approval.approver === plan.author) return `${approval.approver} is the plan's author`;
+  if (isAuthor(approval.approver, plan.author)) return `${approval.approver} is the plan's author`;
   if (approval.digest !== plan.digest)
     return `${approval.approver} approved other items (digest ${approval.digest})`;
   let good = false;

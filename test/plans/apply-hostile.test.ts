@@ -117,4 +117,36 @@ describe("apply after the ledger moved under an approved plan", { timeout: 120_0
     );
     expect(status?.status).toBe("expired");
   });
+
+  it("an author cannot approve their own plan under another spelling of their name", async () => {
+    for (const [i, author] of ["ADA", " ada ", "\uff41da"].entries()) {
+      const file = join(ledger.dir, `own-${i}.plan`);
+      const fire = `2026-04-0${i + 2}T08:00:00Z`;
+      const saved = await ledger.cli([
+        "purchases",
+        "plan",
+        "--job",
+        "promo",
+        "--fire-time",
+        fire,
+        "--save",
+        file,
+        "--as",
+        author,
+      ]);
+      expect(saved.code, saved.stderr).toBe(0);
+      const plan = readJson<PurchasePlan>(file);
+      expect(plan.author).toBe(author);
+      const approved = await approve(file);
+      expect(approved.code).toBe(1);
+      expect(approved.stderr).toContain("an author cannot approve their own plan");
+      const [row] = await ledger.query<{ status: string }>(
+        sql`select status from saved_plans where id = ${plan.plan_id}`,
+      );
+      expect(row?.status).toBe("pending_approval");
+      const applied = await ledger.cli(["apply", file]);
+      expect(applied.code).toBe(1);
+    }
+    expect(sandbox.debits()).toHaveLength(0);
+  });
 });
