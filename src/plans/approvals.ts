@@ -107,7 +107,8 @@ export function approvalProblem(
 ): string | null {
   const key = approvers[approval.approver];
   if (!key) return `${approval.approver} is not among approvals.approvers`;
-  if (isAuthor(approval.approver, plan.author)) return `${approval.approver} is the plan's author`;
+  if (approval.decision === "approve" && isAuthor(approval.approver, plan.author))
+    return `${approval.approver} is the plan's author`;
   if (approval.digest !== plan.digest)
     return `${approval.approver} approved other items (digest ${approval.digest})`;
   let good = false;
@@ -131,6 +132,8 @@ export interface ApprovalCount {
   void: Array<{ approver: string; why: string }>;
   /** A valid rejection, when there is one. */
   rejectedBy?: string;
+  /** Every approver whose rejection is valid (a forged or copied one is not). */
+  rejections: string[];
 }
 
 /** Counts distinct valid approvals (an approver counts once, wherever the approval came from). */
@@ -139,11 +142,15 @@ export function countApprovals(
   plan: { plan_id: string; digest: string; author: string },
   approvers: ApprovalsConfig["approvers"],
 ): ApprovalCount {
-  const result: ApprovalCount = { valid: [], void: [] };
+  const result: ApprovalCount = { valid: [], void: [], rejections: [] };
   for (const approval of approvals) {
     const why = approvalProblem(approval, plan, approvers);
     if (approval.decision === "reject") {
-      if (!why || why.endsWith("is the plan's author")) result.rejectedBy ??= approval.approver;
+      // An author may reject their own plan, but only with a signature that verifies, like anyone's.
+      if (!why) {
+        result.rejectedBy ??= approval.approver;
+        result.rejections.push(approval.approver);
+      }
       continue;
     }
     if (why) result.void.push({ approver: approval.approver, why });

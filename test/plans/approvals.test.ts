@@ -175,4 +175,43 @@ describe("approvals", { timeout: 120_000 }, () => {
     expect(readJson<PurchasePlan>(file).approvals.map((a) => a.decision)).toEqual(["reject"]);
     expect(posts(sandbox)).toBe(0);
   });
+
+  it("a rejection carried in a file counts only when it is signed: the author's forged one is void", async () => {
+    const { file, plan } = await save("three", "ada");
+    expect((await approve(file, "bola")).code).toBe(0);
+    const forged = join(ledger.dir, "forged-reject.plan");
+    const approvals = [
+      ...readJson<PurchasePlan>(file).approvals,
+      {
+        approver: "ada",
+        decision: "reject",
+        digest: plan.digest,
+        signature: Buffer.alloc(64).toString("base64"),
+        at: new Date().toISOString(),
+        reason: "forged",
+      },
+    ];
+    writeFileSync(forged, JSON.stringify({ ...readJson<PurchasePlan>(file), approvals }));
+    const shown = await ledger.cli(["show", forged]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain("void: not signed by this approver's key over this plan");
+    const applied = await ledger.cli(["apply", forged]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain(`plan ${plan.plan_id} is applied`);
+
+    // The author may still withdraw their own plan, with their key.
+    const own = await save("three", "ada");
+    const withdrawn = await ledger.cli([
+      "reject",
+      own.file,
+      "--as",
+      "ada",
+      "--key",
+      keys.ada!.file,
+      "--reason",
+      "mine, wrong",
+    ]);
+    expect(withdrawn.code, withdrawn.stderr).toBe(0);
+    expect((await ledger.cli(["apply", own.file])).stderr).toContain("was rejected: rejected by ada");
+  });
 });
