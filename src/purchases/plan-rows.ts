@@ -59,13 +59,14 @@ export async function insertPlanRows(
 
 /**
  * Queued rows of these keys that no plan covers yet (a `--queued` plan's items) are taken into the plan: covered by
- * it, and never bought above its planned price. `id` is the row the caller found to be the item (stale.ts): another
- * row of the key is not taken. Returns how many.
+ * it, and never bought above its planned price nor as another plan than the item's (a selector is not resolved
+ * again). `id` is the row the caller found to be the item (stale.ts): another row of the key is not taken. Returns
+ * how many.
  */
 export async function adoptIntoPlan(
   db: Executor,
   planId: string,
-  items: ReadonlyArray<{ id: number; request_key: string; price: string }>,
+  items: ReadonlyArray<{ id: number; request_key: string; price: string; plan_id: string }>,
   actor: string,
 ): Promise<number> {
   if (items.length === 0) return 0;
@@ -73,9 +74,9 @@ export async function adoptIntoPlan(
     db,
     sql`with x as (
           select * from json_to_recordset(${JSON.stringify(items)}::json) as x(id bigint, request_key text,
-            price numeric)
+            price numeric, plan_id text)
         ), moved as (
-          update purchases p set approval = ${planTag(planId)},
+          update purchases p set approval = ${planTag(planId)}, plan_id = x.plan_id,
             max_price = least(coalesce(p.max_price, x.price), x.price), updated_at = now()
           from x where p.id = x.id and p.request_key = x.request_key and p.state = 'queued'
             and (p.approval is null or p.approval like 'run:%')
@@ -204,7 +205,9 @@ export async function clearGated(db: Executor, which: "all" | "refused", runId: 
 
 /**
  * The run's priced rows wait for approval: queued → held, covered by the saved plan registered for them, each never
- * to be bought above the price it was held at (`max_price`, which a release keeps). Returns how many moved.
+ * to be bought above the price it was held at (`max_price`, which a release keeps) and only as the plan it was priced
+ * at (`plan_id`: a selector is not resolved again when the row is released, so a plan listed cheaper meanwhile is not
+ * bought in place of the one approved). Returns how many moved.
  */
 export async function holdGated(
   db: Executor,
@@ -215,7 +218,7 @@ export async function holdGated(
     db,
     sql`with moved as (
           update purchases p set state = 'held', approval = ${planTag(planId)}, updated_at = now(),
-            max_price = least(coalesce(p.max_price, g.price), g.price)
+            max_price = least(coalesce(p.max_price, g.price), g.price), plan_id = g.item::json->>'plan_id'
           from ${sql.raw(GATED)} g
           where p.id = g.id and g.item is not null and p.state = 'queued' and p.approval is null returning p.id
         ), events as (

@@ -20,7 +20,10 @@ describe("apply after the ledger moved under an approved plan", { timeout: 120_0
     key = join(ledger.dir, "ada.key");
     const made = await runCli(["--json", "keys", "new", "--as", "ada", "--out", key]);
     ledger.rewrite({
-      purchases: [{ name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(3, 300) }],
+      purchases: [
+        { name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(3, 300) },
+        { name: "sized", plan: { network: "MTN", size: "1GB" }, recipients: mtnPhones(2, 800) },
+      ],
       approvals: {
         rules: [{ above: "500.00", approvals: 1 }],
         approvers: { ada: JSON.parse(made.stdout).public_key },
@@ -148,5 +151,27 @@ describe("apply after the ledger moved under an approved plan", { timeout: 120_0
       expect(applied.code).toBe(1);
     }
     expect(sandbox.debits()).toHaveLength(0);
+  });
+
+  it("a held fire by plan size buys the plan it was held and approved at, not one listed cheaper since", async () => {
+    const held = await ledger.cli(["--json", "purchases", "run", "--job", "sized", "--now"]);
+    expect(held.code, held.stderr).toBe(0);
+    const [row] = await ledger.query<{
+      id: string;
+      document: { items: Array<{ plan_id: string; price: string }> };
+    }>(
+      sql`select id, document from saved_plans where origin = 'held' and document->'request'->>'job' = 'sized'`,
+    );
+    const planned = row!.document.items.map((i) => [i.plan_id, i.price]);
+    expect(planned).toEqual([
+      ["107", "270.00"],
+      ["107", "270.00"],
+    ]);
+    // Another 1GB plan is listed cheaper after the hold; the approval is of plan 107.
+    sandbox.setOptions({ planPrices: { "102": "260.00" } });
+    expect((await approve(row!.id)).code).toBe(0);
+    const run = await ledger.cli(["purchases", "run"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(sandbox.debits().map((d) => [d.plan_id, d.amount])).toEqual(planned);
   });
 });
