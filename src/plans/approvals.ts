@@ -8,6 +8,7 @@ import {
   sign,
   verify,
 } from "node:crypto";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import type { ApprovalsConfig } from "../config/index.js";
 import type { Money } from "../money.js";
 import type { Approval } from "./document.js";
@@ -58,6 +59,29 @@ function publicKeyFrom(text: string): KeyObject {
   const raw = Buffer.from(text.replace(/^ed25519:/, ""), "base64");
   if (raw.length !== 32) throw new Error("an ed25519 public key has 32 bytes");
   return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: "der", type: "spki" });
+}
+
+/** The most a private key file is read of: `keys new` writes 119 bytes. */
+const MAX_KEY_FILE_BYTES = 64 * 1024;
+
+/**
+ * Reads and parses a private key file (`approve --key`, `console.signing_key`). Only a regular file of a few bytes is
+ * read: /dev/zero would be read until memory ran out and a FIFO would wait for a writer for ever (it is opened
+ * without blocking, then refused).
+ */
+export function readPrivateKey(path: string): KeyObject {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw new Error("it is a directory, not a key file");
+    if (!stat.isFile())
+      throw new Error("it is not a regular file (a device, FIFO or socket), not a key file");
+    if (stat.size > MAX_KEY_FILE_BYTES)
+      throw new Error(`it is ${stat.size} bytes, more than a key file has (${MAX_KEY_FILE_BYTES})`);
+    return privateKeyFrom(readFileSync(fd, "utf8"));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Reads a private key file as `keys new` wrote it; throws a readable error for anything else. */

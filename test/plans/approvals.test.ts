@@ -1,5 +1,6 @@
 // Approvals: tiers by amount, distinct approvers who are not the author, keys the config names, signatures over
 // the digest that `apply` checks again; a rejection ends a plan.
+import { execFileSync } from "node:child_process";
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -213,5 +214,19 @@ describe("approvals", { timeout: 120_000 }, () => {
     ]);
     expect(withdrawn.code, withdrawn.stderr).toBe(0);
     expect((await ledger.cli(["apply", own.file])).stderr).toContain("was rejected: rejected by ada");
+  });
+
+  it("a --key that is not a key file (a FIFO, a folder) is refused at once, with exit 64", async () => {
+    const { file } = await save("three", "dan");
+    const fifo = join(ledger.dir, "key.fifo");
+    execFileSync("mkfifo", [fifo]);
+    // Without a writer, reading a FIFO waited for ever (and reading /dev/zero filled memory until the process died:
+    // not tried here, since a regression would take the machine's memory with it).
+    for (const key of [fifo, ledger.dir]) {
+      const result = await ledger.cli(["approve", file, "--as", "bola", "--key", key]);
+      expect(result.code, `${key}: ${result.stderr}`).toBe(64);
+      expect(result.stderr).toContain(`cannot read the private key ${key}: it is`);
+    }
+    expect((await approve(file, "bola")).code).toBe(0);
   });
 });
