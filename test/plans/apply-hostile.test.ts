@@ -24,6 +24,7 @@ describe("apply after the ledger moved under an approved plan", { timeout: 120_0
         { name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(3, 300) },
         { name: "sized", plan: { network: "MTN", size: "1GB" }, recipients: mtnPhones(2, 800) },
       ],
+      websites: { items: [{ domain: "alpha.example.com" }] },
       approvals: {
         rules: [{ above: "500.00", approvals: 1 }],
         approvers: { ada: JSON.parse(made.stdout).public_key },
@@ -173,5 +174,29 @@ describe("apply after the ledger moved under an approved plan", { timeout: 120_0
     const run = await ledger.cli(["purchases", "run"]);
     expect(run.code, run.stderr).toBe(0);
     expect(sandbox.debits().map((d) => [d.plan_id, d.amount])).toEqual(planned);
+  });
+
+  it("a plan whose file cannot be written is not recorded, nor left for anyone to approve", async () => {
+    const count = async () =>
+      (await ledger.query<{ n: number }>(sql`select count(*)::int as n from saved_plans`))[0]!.n;
+    const before = await count();
+    const nowhere = join(ledger.dir, "no-such-folder", "sites.plan");
+    const sites = await ledger.cli(["websites", "plan", "--save", nowhere, "--as", "ops"]);
+    expect(sites.code).toBe(64);
+    expect(sites.stderr).toContain(`cannot write the plan file ${nowhere}`);
+    const purchases = await ledger.cli(["purchases", "plan", "--job", "promo", "--now", "--save", nowhere]);
+    expect(purchases.code).toBe(64);
+    const folder = await ledger.cli(["websites", "plan", "--save", ledger.dir, "--as", "ops"]);
+    expect(folder.code).toBe(64);
+    expect(await count()).toBe(before);
+    const saved = await ledger.cli([
+      "websites",
+      "plan",
+      "--save",
+      join(ledger.dir, "sites.plan"),
+      "--as",
+      "ops",
+    ]);
+    expect(saved.code, saved.stderr).toBe(0);
   });
 });
