@@ -199,4 +199,36 @@ describe("apply after the ledger moved under an approved plan", { timeout: 120_0
     ]);
     expect(saved.code, saved.stderr).toBe(0);
   });
+
+  it("a queued row that names its plan by size is taken into a plan as the plan it was saved at", async () => {
+    // The plans could not be read when the fire was written: its rows wait, unpriced, for a run that can price them.
+    sandbox.setFaults({ endpoints: { plans: { rate500Before: 1 } } });
+    const fire = "2026-04-09T08:00:00Z";
+    await ledger.cli(["purchases", "run", "--job", "sized", "--fire-time", fire]);
+    sandbox.setFaults({ endpoints: {} });
+    const waiting = await ledger.query<{ state: string; approval: string | null }>(
+      sql`select state, approval from purchases where request_key like ${`job:sized:${fire.replace("Z", ".000Z")}:%`}`,
+    );
+    expect(waiting).toEqual([
+      { state: "queued", approval: null },
+      { state: "queued", approval: null },
+    ]);
+    const file = join(ledger.dir, "sized.plan");
+    const saved = await ledger.cli(["purchases", "plan", "--queued", "--save", file, "--as", "ops"]);
+    expect(saved.code, saved.stderr).toBe(0);
+    const plan = readJson<PurchasePlan>(file);
+    const items = plan.items.filter((i) => i.job === "sized");
+    expect(items.map((i) => [i.plan_id, i.price])).toEqual([
+      ["107", "270.00"],
+      ["107", "270.00"],
+    ]);
+    expect((await approve(file)).code).toBe(0);
+    sandbox.setOptions({ planPrices: { "102": "260.00" } });
+    const applied = await ledger.cli(["apply", file, "--stale", "drop"]);
+    expect(applied.stderr).not.toContain("job:sized");
+    expect(sandbox.debits().map((d) => [d.plan_id, d.amount])).toEqual([
+      ["107", "270.00"],
+      ["107", "270.00"],
+    ]);
+  });
 });
