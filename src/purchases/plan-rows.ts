@@ -319,6 +319,7 @@ export async function cancelExpiring(db: Executor, now: Date, actor: string): Pr
         ), was as (
           select p.id, p.state, due.id as plan from purchases p join due on p.approval = due.approval
           where p.approval like 'plan:%' and p.state in ('held', 'queued')
+          order by p.id
           for update of p
         ), moved as (
           update purchases p set state = 'cancelled', settled_at = now(), updated_at = now(),
