@@ -1,5 +1,5 @@
 // `topsync keys new`, `approve`, `reject`: an approver's key pair, and signed decisions on saved plans.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { TopsyncError, UsageError } from "../errors.js";
@@ -45,10 +45,10 @@ export async function decisionCommand(
   decision: "approve" | "reject",
 ): Promise<void> {
   if (decision === "reject" && !flags.reason?.trim()) throw new UsageError("reject needs --reason TEXT");
-  const { privateKeyFrom } = await import("../plans/approvals.js");
-  let key: ReturnType<typeof privateKeyFrom>;
+  const { readPrivateKey } = await import("../plans/approvals.js");
+  let key: ReturnType<typeof readPrivateKey>;
   try {
-    key = privateKeyFrom(readFileSync(flags.key, "utf8"));
+    key = readPrivateKey(flags.key);
   } catch (error) {
     throw new UsageError(`cannot read the private key ${flags.key}: ${(error as Error).message}`, "KEY_FILE");
   }

@@ -4,7 +4,7 @@
 
 import { createPublicKey } from "node:crypto";
 import { ownEntry } from "../own-entry.js";
-import { publicKeyText } from "../plans/approvals.js";
+import { isAuthor, publicKeyText } from "../plans/approvals.js";
 import { type InspectDeps, inspectPlan } from "../plans/inspect.js";
 import type { SavedPlanRow } from "../plans/registry.js";
 import { phoneView } from "../report/format.js";
@@ -102,7 +102,7 @@ function decisionForms(view: ConsoleView, row: SavedPlanRow, status: string): Ma
   if (!can(view, "approve")) return html``;
   const problem = signingProblem(view);
   if (problem) return notice("info", problem);
-  if (row.author === view.user.name)
+  if (isAuthor(view.user.name, row.author))
     return notice("info", `${view.user.name} wrote this plan; an author cannot approve their own plan`);
   const url = (what: string) => `${view.base}/plans/${encodeURIComponent(row.id)}/${what}`;
   const version = `${row.status}@${row.digest}`;

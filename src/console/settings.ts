@@ -2,13 +2,12 @@
 // (relative to the config file's folder), which approvers can sign with it, and `topsync doctor`'s check of them.
 
 import { createPublicKey, type KeyObject } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Config } from "../config/index.js";
 import { type CheckResult, fail, pass, warn } from "../doctor/check.js";
 import { ExitCode, TopsyncError } from "../errors.js";
 import { ownEntry } from "../own-entry.js";
-import { privateKeyFrom, publicKeyText } from "../plans/approvals.js";
+import { publicKeyText, readPrivateKey } from "../plans/approvals.js";
 
 /** The console's ed25519 signing key, or undefined when none is configured; an unreadable key is a config error. */
 export function readSigningKey(config: Config, configDir: string): KeyObject | undefined {
@@ -16,7 +15,7 @@ export function readSigningKey(config: Config, configDir: string): KeyObject | u
   if (!file) return undefined;
   const path = resolve(configDir, file);
   try {
-    return privateKeyFrom(readFileSync(path, "utf8"));
+    return readPrivateKey(path);
   } catch (error) {
     throw new TopsyncError(
       "CONFIG",

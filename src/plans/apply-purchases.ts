@@ -166,7 +166,10 @@ export async function applyPurchasePlan(
 async function queueItems(
   deps: PurchaseDeps,
   planId: string,
-  toBuy: ReadonlyArray<{ item: PurchaseItem; existing?: { state: string; approval: string | null } }>,
+  toBuy: ReadonlyArray<{
+    item: PurchaseItem;
+    existing?: { id: number; state: string; approval: string | null };
+  }>,
   actor: string,
   feed: ItemFeed,
 ): Promise<number> {
@@ -177,13 +180,14 @@ async function queueItems(
     for (let i = 0, size = FIRST_BATCH; i < toBuy.length; i += size, size = Math.min(BATCH, 2 * size)) {
       const batch = toBuy.slice(i, i + size);
       const fresh: PlanRow[] = [];
-      const free: Array<{ request_key: string; price: string }> = [];
+      const free: Array<{ id: number; request_key: string; price: string; plan_id: string }> = [];
       const held: Array<{ request_key: string; price: string }> = [];
       for (const { item, existing } of batch) {
         const cap = { request_key: item.request_key, price: item.price };
         if (!existing) fresh.push(planRow(item, attempts));
         else if (existing.state === "held") held.push(cap);
-        else if (existing.approval === null || existing.approval.startsWith("run:")) free.push(cap);
+        else if (existing.approval === null || existing.approval.startsWith("run:"))
+          free.push({ id: existing.id, ...cap, plan_id: item.plan_id });
       }
       count += await insertPlanRows(db, planId, fresh, actor);
       count += await adoptIntoPlan(db, planId, free, actor);

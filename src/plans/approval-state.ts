@@ -13,6 +13,8 @@ export interface ApprovalState {
   valid: string[];
   void: Array<{ approver: string; why: string }>;
   rejectedBy?: string;
+  /** Every approver whose rejection is valid. */
+  rejections: string[];
   /** Every decision seen, ledger and file together. */
   decisions: Approval[];
 }

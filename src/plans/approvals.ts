@@ -8,6 +8,7 @@ import {
   sign,
   verify,
 } from "node:crypto";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import type { ApprovalsConfig } from "../config/index.js";
 import type { Money } from "../money.js";
 import type { Approval } from "./document.js";
@@ -60,6 +61,29 @@ function publicKeyFrom(text: string): KeyObject {
   return createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, raw]), format: "der", type: "spki" });
 }
 
+/** The most a private key file is read of: `keys new` writes 119 bytes. */
+const MAX_KEY_FILE_BYTES = 64 * 1024;
+
+/**
+ * Reads and parses a private key file (`approve --key`, `console.signing_key`). Only a regular file of a few bytes is
+ * read: /dev/zero would be read until memory ran out and a FIFO would wait for a writer for ever (it is opened
+ * without blocking, then refused).
+ */
+export function readPrivateKey(path: string): KeyObject {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const stat = fstatSync(fd);
+    if (stat.isDirectory()) throw new Error("it is a directory, not a key file");
+    if (!stat.isFile())
+      throw new Error("it is not a regular file (a device, FIFO or socket), not a key file");
+    if (stat.size > MAX_KEY_FILE_BYTES)
+      throw new Error(`it is ${stat.size} bytes, more than a key file has (${MAX_KEY_FILE_BYTES})`);
+    return privateKeyFrom(readFileSync(fd, "utf8"));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Reads a private key file as `keys new` wrote it; throws a readable error for anything else. */
 export function privateKeyFrom(pem: string): KeyObject {
   const key = createPrivateKey(pem);
@@ -89,6 +113,16 @@ export function signDecision(
   return { ...decision, signature };
 }
 
+/**
+ * Whether an approver's name is the plan's author's: compared without case, surrounding space or compatibility forms,
+ * since a plan's author is whatever name its saver gave (`--as`, the operating system's user): "Ada", " ada" and
+ * "ＡＤＡ" are ada, who cannot approve what she wrote.
+ */
+export function isAuthor(approver: string, author: string): boolean {
+  const fold = (name: string) => name.normalize("NFKC").trim().toLowerCase();
+  return fold(approver) === fold(author);
+}
+
 /** Why an approval does not count for this plan, or null when it does. */
 export function approvalProblem(
   approval: Approval,
@@ -97,7 +131,8 @@ export function approvalProblem(
 ): string | null {
   const key = approvers[approval.approver];
   if (!key) return `${approval.approver} is not among approvals.approvers`;
-  if (approval.approver === plan.author) return `${approval.approver} is the plan's author`;
+  if (approval.decision === "approve" && isAuthor(approval.approver, plan.author))
+    return `${approval.approver} is the plan's author`;
   if (approval.digest !== plan.digest)
     return `${approval.approver} approved other items (digest ${approval.digest})`;
   let good = false;
@@ -121,6 +156,8 @@ export interface ApprovalCount {
   void: Array<{ approver: string; why: string }>;
   /** A valid rejection, when there is one. */
   rejectedBy?: string;
+  /** Every approver whose rejection is valid (a forged or copied one is not). */
+  rejections: string[];
 }
 
 /** Counts distinct valid approvals (an approver counts once, wherever the approval came from). */
@@ -129,11 +166,15 @@ export function countApprovals(
   plan: { plan_id: string; digest: string; author: string },
   approvers: ApprovalsConfig["approvers"],
 ): ApprovalCount {
-  const result: ApprovalCount = { valid: [], void: [] };
+  const result: ApprovalCount = { valid: [], void: [], rejections: [] };
   for (const approval of approvals) {
     const why = approvalProblem(approval, plan, approvers);
     if (approval.decision === "reject") {
-      if (!why || why.endsWith("is the plan's author")) result.rejectedBy ??= approval.approver;
+      // An author may reject their own plan, but only with a signature that verifies, like anyone's.
+      if (!why) {
+        result.rejectedBy ??= approval.approver;
+        result.rejections.push(approval.approver);
+      }
       continue;
     }
     if (why) result.void.push({ approver: approval.approver, why });

@@ -15,7 +15,7 @@ import { projectSources } from "../purchases/projection-read.js";
 import { localTime } from "../time/cron.js";
 import { firesBetween } from "../time/fires.js";
 import type { PurchasePlan } from "./document.js";
-import { planText, writePlanFile } from "./document.js";
+import { planText, reservePlanFile } from "./document.js";
 import { purchasePlanFrom } from "./purchase-plan.js";
 import { registerPlan, type SavedPlanRow } from "./registry.js";
 
@@ -186,7 +186,11 @@ export async function saveBackfill(
   // The request the plan records: the job; its fires are the items'.
   plan.request = { job: backfill.job, fire_time: null, queued: false };
   const text = planText(plan);
-  const row = await registerPlan(deps.database.db, plan, "saved", text);
-  if (options.file) writePlanFile(options.file, plan, text);
+  const file = options.file ? reservePlanFile(options.file) : undefined;
+  const row = await registerPlan(deps.database.db, plan, "saved", text).catch((error: unknown) => {
+    file?.abandon();
+    throw error;
+  });
+  file?.write(text);
   return { plan, row };
 }

@@ -9,7 +9,7 @@ import { TopsyncError } from "../errors.js";
 import { ownEntry } from "../own-entry.js";
 import { cancelHeld } from "../purchases/plan-rows.js";
 import { type ApprovalState, approvalShortfall, approvalState } from "./approval-state.js";
-import { publicKeyText, signDecision } from "./approvals.js";
+import { isAuthor, publicKeyText, signDecision } from "./approvals.js";
 import { type Approval, type PlanDocument, planDigest } from "./document.js";
 import { expireOpenPlans } from "./expire.js";
 import { findPlan, markApproved, markRejected, recordDecision, type SavedPlanRow } from "./registry.js";
@@ -66,9 +66,9 @@ export async function decide(
     throw new DecisionRefused(
       `the key given is not ${request.approver}'s: approvals.approvers.${request.approver} names another`,
     );
-  if (request.decision === "approve" && request.approver === row.author)
+  if (request.decision === "approve" && isAuthor(request.approver, row.author))
     throw new DecisionRefused(
-      `${request.approver} wrote plan ${row.id}; an author cannot approve their own plan`,
+      `${request.approver} wrote plan ${row.id} (as ${JSON.stringify(row.author)}); an author cannot approve their own plan`,
     );
   const approval = signDecision(row.id, request.key, {
     approver: request.approver,

@@ -208,6 +208,25 @@ export function planText(plan: PlanDocument): string {
  * renamed over it. Only a regular file is ever replaced.
  */
 export function writePlanFile(path: string, plan: PlanDocument, text = planText(plan)): void {
+  reservePlanFile(path).write(text);
+}
+
+/** A plan file about to be written: its place taken beside the target (`write` fills and renames it). */
+export interface ReservedPlanFile {
+  write(text: string): void;
+  /** `write` in two steps: the text beside the target, then (once the plan is recorded) renamed over it. */
+  fill(text: string): void;
+  commit(): void;
+  /** The plan was not made after all: the reserved file goes. */
+  abandon(): void;
+}
+
+/**
+ * Takes the place of a plan file before the plan is recorded: a target that is not a regular file, a folder that
+ * does not exist or cannot be written, are refused here, before the ledger records a plan (and tells its approvers)
+ * that no file would hold.
+ */
+export function reservePlanFile(path: string): ReservedPlanFile {
   const target = resolve(path);
   let existing: ReturnType<typeof lstatSync> | undefined;
   try {
@@ -221,11 +240,36 @@ export function writePlanFile(path: string, plan: PlanDocument, text = planText(
     dirname(target),
     `.${basename(target).slice(0, 40)}.${randomBytes(4).toString("hex")}.tmp`,
   );
-  try {
-    writeFileSync(aside, text, { mode: 0o600, flag: "wx" });
-    renameSync(aside, target);
-  } catch (error) {
+  const failed = (error: unknown) => {
     rmSync(aside, { force: true });
-    throw new UsageError(`cannot write the plan file ${path}: ${(error as Error).message}`, "PLAN_FILE");
+    return new UsageError(`cannot write the plan file ${path}: ${(error as Error).message}`, "PLAN_FILE");
+  };
+  try {
+    writeFileSync(aside, "", { mode: 0o600, flag: "wx" });
+  } catch (error) {
+    throw failed(error);
   }
+  return {
+    write(text) {
+      this.fill(text);
+      this.commit();
+    },
+    fill(text) {
+      try {
+        writeFileSync(aside, text, { mode: 0o600 });
+      } catch (error) {
+        throw failed(error);
+      }
+    },
+    commit() {
+      try {
+        renameSync(aside, target);
+      } catch (error) {
+        throw failed(error);
+      }
+    },
+    abandon() {
+      rmSync(aside, { force: true });
+    },
+  };
 }

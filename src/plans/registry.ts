@@ -171,7 +171,7 @@ export async function listPlans(db: Executor, limit: number): Promise<Omit<Saved
 
 /**
  * Plans past their `expires_at` that were never applied become `expired` (an apply cut short too: what it bought
- * stays bought); returns their ids, for the caller to cancel what they held.
+ * stays bought, what it left unsent the caller cancelled first: cancelExpiring); returns their ids.
  */
 export async function expirePlans(
   db: Executor,

@@ -11,7 +11,7 @@ import { planWebsites } from "../websites/plan.js";
 import type { WebsiteApi } from "../websites/reconcile.js";
 import { deriveSecretKey } from "../websites/secrets.js";
 import type { PurchasePlan, WebsitePlan } from "./document.js";
-import { planText, writePlanFile } from "./document.js";
+import { planText, reservePlanFile } from "./document.js";
 import { type PurchasePlanRequest, projectPlan, purchasePlanFrom } from "./purchase-plan.js";
 import { registerPlan, type SavedPlanRow } from "./registry.js";
 import { websitePlanFrom } from "./website-plan.js";
@@ -50,10 +50,22 @@ export async function savePurchasePlan(
     request,
   });
   const text = planText(plan);
+  // The file's place is taken before the plan is recorded, and filled while the ledger records it.
+  const file = reservePlanFile(options.file);
   const registering = registerPlan(deps.database.db, plan, "saved", text);
   registering.catch(() => undefined);
-  writePlanFile(options.file, plan, text);
-  return { plan, row: await registering, projection };
+  try {
+    file.fill(text);
+  } catch (error) {
+    await registering.catch(() => undefined);
+    throw error;
+  }
+  const row = await registering.catch((error: unknown) => {
+    file.abandon();
+    throw error;
+  });
+  file.commit();
+  return { plan, row, projection };
 }
 
 export interface WebsiteSaveDeps {
@@ -88,7 +100,11 @@ export async function saveWebsitePlan(
     configDigest: options.configDigest,
     approvals: deps.config.approvals,
   });
-  const row = await registerPlan(deps.db, plan, "saved");
-  writePlanFile(options.file, plan);
+  const file = reservePlanFile(options.file);
+  const row = await registerPlan(deps.db, plan, "saved").catch((error: unknown) => {
+    file.abandon();
+    throw error;
+  });
+  file.write(planText(plan));
   return { plan, row, planned };
 }

@@ -6,7 +6,8 @@ import { formatMoney, type Money, parseMoney, ZERO } from "../money.js";
 import { applyGuards, type GuardLimits } from "../purchases/guards.js";
 import { type KeyedRow, planTag } from "../purchases/plan-rows.js";
 import type { LedgerState } from "../purchases/projection.js";
-import { type Catalogue, resolvePurchase } from "../purchases/resolve.js";
+import { resolveRow } from "../purchases/projection.js";
+import { type Catalogue, matchesSelector, type PlanSelector, resolvePurchase } from "../purchases/resolve.js";
 import type { PurchaseItem } from "./document.js";
 
 /** Why an item cannot be applied as planned. */
@@ -69,6 +70,11 @@ export function checkPurchaseItems(inputs: CheckInputs): ItemCheck {
       result.stale.push({ item, code: "key_taken", why: taken });
       continue;
     }
+    const other = row && row.approval !== ours ? notThisItem(row, item, inputs.catalogue) : null;
+    if (other) {
+      result.stale.push({ item, code: "key_taken", why: other });
+      continue;
+    }
     const priced = livePrice(item, planned(item.price), inputs.catalogue);
     if ("why" in priced) result.stale.push({ item, ...priced });
     else result.toBuy.push({ item, live: priced.live, ...(row ? { existing: row } : {}) });
@@ -83,6 +89,40 @@ function keyTaken(row: KeyedRow, ours: string): string | null {
   if (row.state === "queued" && (row.approval === null || row.approval.startsWith("run:"))) return null;
   if (row.state === "held") return `key held for approval by ${row.approval?.replace(/^plan:/, "plan ")}`;
   return `key already bought by another source: purchase ${row.id} is ${row.state}`;
+}
+
+/**
+ * A free queued row of the item's key is taken into the plan only when it is the item: the same phone, network,
+ * plan and `ported`. Another source may have queued something else under that key since the plan was made (an
+ * intake request rewritten by its caller, a job whose plan changed); buying it would spend on what no approver saw.
+ * A row that names its plan by a selector is the item when the item's plan is one the selector asks for (the plan
+ * it resolved to when saved, kept when the row is taken: another plan listed cheaper since does not change it).
+ */
+function notThisItem(row: KeyedRow, item: PurchaseItem, catalogue: Catalogue): string | null {
+  const selector = row.plan_id === null ? (row.plan_selector as PlanSelector | null) : null;
+  const resolved = resolveRow(
+    {
+      network: row.network ?? "",
+      plan_id: row.plan_id ?? item.plan_id,
+      plan_selector: null,
+      phone: row.phone ?? "",
+      ported: row.ported ?? false,
+      max_price: null,
+    },
+    catalogue,
+  );
+  if (resolved.outcome !== "buy" || (row.plan_id === null && !selector))
+    return `key queued by another source as purchase ${row.id}, which is not this item (${"code" in resolved ? resolved.code : "no plan"})`;
+  const plan = resolved.resolved.plan;
+  const differs = [
+    resolved.resolved.phone !== item.phone && "phone",
+    resolved.resolved.network.id !== item.network_id && "network",
+    (selector ? !matchesSelector(plan, selector) : plan.id !== item.plan_id) && "plan",
+    (row.ported ?? false) !== item.ported && "ported",
+  ].filter((field): field is string => field !== false);
+  return differs.length === 0
+    ? null
+    : `key queued by another source as purchase ${row.id}, which is not this item (${differs.join(", ")} ${differs.length === 1 ? "differs" : "differ"})`;
 }
 
 /** The item against the live catalogue: its live price, or why it is stale. */

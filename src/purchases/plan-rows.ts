@@ -59,23 +59,26 @@ export async function insertPlanRows(
 
 /**
  * Queued rows of these keys that no plan covers yet (a `--queued` plan's items) are taken into the plan: covered by
- * it, and never bought above its planned price. Returns how many.
+ * it, and never bought above its planned price nor as another plan than the item's (a selector is not resolved
+ * again). `id` is the row the caller found to be the item (stale.ts): another row of the key is not taken. Returns
+ * how many.
  */
 export async function adoptIntoPlan(
   db: Executor,
   planId: string,
-  items: ReadonlyArray<{ request_key: string; price: string }>,
+  items: ReadonlyArray<{ id: number; request_key: string; price: string; plan_id: string }>,
   actor: string,
 ): Promise<number> {
   if (items.length === 0) return 0;
   const [moved] = await rows<{ n: number }>(
     db,
     sql`with x as (
-          select * from json_to_recordset(${JSON.stringify(items)}::json) as x(request_key text, price numeric)
+          select * from json_to_recordset(${JSON.stringify(items)}::json) as x(id bigint, request_key text,
+            price numeric, plan_id text)
         ), moved as (
-          update purchases p set approval = ${planTag(planId)},
+          update purchases p set approval = ${planTag(planId)}, plan_id = x.plan_id,
             max_price = least(coalesce(p.max_price, x.price), x.price), updated_at = now()
-          from x where p.request_key = x.request_key and p.state = 'queued'
+          from x where p.id = x.id and p.request_key = x.request_key and p.state = 'queued'
             and (p.approval is null or p.approval like 'run:%')
           returning p.id, p.max_price
         ), events as (
@@ -94,6 +97,12 @@ export interface KeyedRow {
   state: PurchaseState;
   approval: string | null;
   pruned: boolean;
+  /** What the row would buy (null for a pruned row): a plan may take a queued row only when it is the plan's item. */
+  network: string | null;
+  plan_id: string | null;
+  plan_selector: unknown;
+  phone: string | null;
+  ported: boolean | null;
 }
 
 /** The ledger's rows of these keys (pruned ones too), in one statement. */
@@ -104,9 +113,12 @@ export async function rowsByKey(db: Executor, keys: readonly string[]): Promise<
   const hit = await rows<Omit<KeyedRow, "id"> & { id: string | number }>(
     db,
     sql`with k as (select json_array_elements_text(${list}::json) as request_key)
-        select p.request_key, p.id, p.state, p.approval, false as pruned from purchases p join k using (request_key)
+        select p.request_key, p.id, p.state, p.approval, false as pruned, p.network, p.plan_id, p.plan_selector,
+          p.phone, p.ported
+        from purchases p join k using (request_key)
         union all
-        select d.request_key, d.purchase_id, d.state, null, true from pruned_purchases d join k using (request_key)`,
+        select d.request_key, d.purchase_id, d.state, null, true, null, null, null, null, null
+        from pruned_purchases d join k using (request_key)`,
   );
   for (const row of hit) found.set(row.request_key, { ...row, id: Number(row.id) });
   return found;
@@ -193,7 +205,9 @@ export async function clearGated(db: Executor, which: "all" | "refused", runId: 
 
 /**
  * The run's priced rows wait for approval: queued → held, covered by the saved plan registered for them, each never
- * to be bought above the price it was held at (`max_price`, which a release keeps). Returns how many moved.
+ * to be bought above the price it was held at (`max_price`, which a release keeps) and only as the plan it was priced
+ * at (`plan_id`: a selector is not resolved again when the row is released, so a plan listed cheaper meanwhile is not
+ * bought in place of the one approved). Returns how many moved.
  */
 export async function holdGated(
   db: Executor,
@@ -204,7 +218,7 @@ export async function holdGated(
     db,
     sql`with moved as (
           update purchases p set state = 'held', approval = ${planTag(planId)}, updated_at = now(),
-            max_price = least(coalesce(p.max_price, g.price), g.price)
+            max_price = least(coalesce(p.max_price, g.price), g.price), plan_id = g.item::json->>'plan_id'
           from ${sql.raw(GATED)} g
           where p.id = g.id and g.item is not null and p.state = 'queued' and p.approval is null returning p.id
         ), events as (
@@ -283,6 +297,38 @@ export async function cancelHeld(
         ), events as (
           insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
           select id, ${event.actor}, 'held', 'cancelled', ${event.reason} from moved
+        )
+        select count(*)::int as n from moved`,
+  );
+  return moved?.n ?? 0;
+}
+
+/**
+ * The purchases of plans whose time is up (open, `expires_at` passed) that were never sent — held for an approval
+ * that did not come, or left queued by an apply or a release that did not finish (a retry after a 429, an apply cut
+ * short) — are cancelled with the reason `approval_expired`, before the plans are marked expired: no run buys a
+ * purchase of a plan that ended, and a stop between the two statements leaves the plan to expire on the next look.
+ * Returns how many.
+ */
+export async function cancelExpiring(db: Executor, now: Date, actor: string): Promise<number> {
+  const [moved] = await rows<{ n: number }>(
+    db,
+    sql`with due as (
+          select 'plan:' || id as approval, id from saved_plans
+          where status in ('pending_approval', 'approved', 'applying') and expires_at <= ${now.toISOString()}::timestamptz
+        ), was as (
+          select p.id, p.state, due.id as plan from purchases p join due on p.approval = due.approval
+          where p.approval like 'plan:%' and p.state in ('held', 'queued')
+          order by p.id
+          for update of p
+        ), moved as (
+          update purchases p set state = 'cancelled', settled_at = now(), updated_at = now(),
+            reason = 'approval_expired: saved plan ' || was.plan || ' was not approved and applied in time'
+          from was where p.id = was.id and p.state = was.state
+          returning p.id, was.state, p.reason
+        ), events as (
+          insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
+          select id, ${actor}, state, 'cancelled', reason from moved
         )
         select count(*)::int as n from moved`,
   );

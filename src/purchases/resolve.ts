@@ -137,15 +137,19 @@ export function findPlan(
   if (request.plan_id) return plans.find((p) => p.id === request.plan_id);
   const selector = request.plan_selector;
   if (!selector) return undefined;
+  const matches = plans.filter((p) => matchesSelector(p, selector));
+  return matches.sort((a, b) => a.price.cmp(b.price) || a.id.localeCompare(b.id, "en", { numeric: true }))[0];
+}
+
+/** Whether a plan is one a selector asks for: its size, and its type and name when the selector names them. */
+export function matchesSelector(plan: Plan, selector: PlanSelector): boolean {
   const type = selector.type?.trim().toLowerCase();
   const contains = selector.name_contains?.trim().toLowerCase();
-  const matches = plans.filter(
-    (p) =>
-      p.size_mb === selector.size_mb &&
-      (type === undefined || p.type.trim().toLowerCase() === type) &&
-      (contains === undefined || p.name.toLowerCase().includes(contains)),
+  return (
+    plan.size_mb === selector.size_mb &&
+    (type === undefined || plan.type.trim().toLowerCase() === type) &&
+    (contains === undefined || plan.name.toLowerCase().includes(contains))
   );
-  return matches.sort((a, b) => a.price.cmp(b.price) || a.id.localeCompare(b.id, "en", { numeric: true }))[0];
 }
 
 export function describePlan(request: Pick<PurchaseRequest, "plan_id" | "plan_selector">): string {

@@ -181,7 +181,9 @@ function approvalSection(view: PlanView): DocSection {
                 a.decision,
                 a.at,
                 a.decision === "reject"
-                  ? "ends the plan"
+                  ? approvals.rejections.includes(a.approver)
+                    ? "ends the plan"
+                    : "void: not signed by this approver's key over this plan"
                   : voided.has(a.approver)
                     ? `void: ${voided.get(a.approver)}`
                     : "yes",

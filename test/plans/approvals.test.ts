@@ -1,5 +1,6 @@
 // Approvals: tiers by amount, distinct approvers who are not the author, keys the config names, signatures over
 // the digest that `apply` checks again; a rejection ends a plan.
+import { execFileSync } from "node:child_process";
 import { statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
@@ -174,5 +175,58 @@ describe("approvals", { timeout: 120_000 }, () => {
     expect(late.stderr).toContain("is rejected");
     expect(readJson<PurchasePlan>(file).approvals.map((a) => a.decision)).toEqual(["reject"]);
     expect(posts(sandbox)).toBe(0);
+  });
+
+  it("a rejection carried in a file counts only when it is signed: the author's forged one is void", async () => {
+    const { file, plan } = await save("three", "ada");
+    expect((await approve(file, "bola")).code).toBe(0);
+    const forged = join(ledger.dir, "forged-reject.plan");
+    const approvals = [
+      ...readJson<PurchasePlan>(file).approvals,
+      {
+        approver: "ada",
+        decision: "reject",
+        digest: plan.digest,
+        signature: Buffer.alloc(64).toString("base64"),
+        at: new Date().toISOString(),
+        reason: "forged",
+      },
+    ];
+    writeFileSync(forged, JSON.stringify({ ...readJson<PurchasePlan>(file), approvals }));
+    const shown = await ledger.cli(["show", forged]);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain("void: not signed by this approver's key over this plan");
+    const applied = await ledger.cli(["apply", forged]);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(applied.stdout).toContain(`plan ${plan.plan_id} is applied`);
+
+    // The author may still withdraw their own plan, with their key.
+    const own = await save("three", "ada");
+    const withdrawn = await ledger.cli([
+      "reject",
+      own.file,
+      "--as",
+      "ada",
+      "--key",
+      keys.ada!.file,
+      "--reason",
+      "mine, wrong",
+    ]);
+    expect(withdrawn.code, withdrawn.stderr).toBe(0);
+    expect((await ledger.cli(["apply", own.file])).stderr).toContain("was rejected: rejected by ada");
+  });
+
+  it("a --key that is not a key file (a FIFO, a folder) is refused at once, with exit 64", async () => {
+    const { file } = await save("three", "dan");
+    const fifo = join(ledger.dir, "key.fifo");
+    execFileSync("mkfifo", [fifo]);
+    // Without a writer, reading a FIFO waited for ever (and reading /dev/zero filled memory until the process died:
+    // not tried here, since a regression would take the machine's memory with it).
+    for (const key of [fifo, ledger.dir]) {
+      const result = await ledger.cli(["approve", file, "--as", "bola", "--key", key]);
+      expect(result.code, `${key}: ${result.stderr}`).toBe(64);
+      expect(result.stderr).toContain(`cannot read the private key ${key}: it is`);
+    }
+    expect((await approve(file, "bola")).code).toBe(0);
   });
 });

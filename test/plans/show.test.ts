@@ -93,6 +93,13 @@ describe("showing saved plans", { timeout: 120_000 }, () => {
     expect(text.stdout).toMatch(
       new RegExp(`${plan.plan_id}\\s+purchases\\s+pending_approval\\s+bola\\s+0/1\\s+915\\.00\\s+3`),
     );
+    // A --limit the database cannot hold is a usage error naming the flag, not an unexpected failure.
+    for (const limit of ["99999999999999999999", "1e300", "0", "abc"]) {
+      const refused = await ledger.cli(["saved", "list", "--limit", limit]);
+      expect(refused.code, `${limit}: ${refused.stderr}`).toBe(64);
+      expect(refused.stderr).toContain(`--limit must be a whole number from 1 to 1000000, got "${limit}"`);
+    }
+    expect((await ledger.cli(["saved", "list", "--limit", "1000000"])).code).toBe(0);
   });
 
   it("shows a plan past its time as expired, and a file this ledger never recorded as such", async () => {
