@@ -770,10 +770,14 @@ class PurchaseRun {
             { ...event, reason: outcome.message },
           ),
         );
+        // Refused, so nothing spent: the day's budget has the amount back, and so has the run's (per_run_limit).
+        this.progress.committed = this.progress.committed.minus(resolved.amount);
         this.progress.failed++;
         if (outcome.stopRun) logger.error(`stopping the run: ${outcome.message}`);
         break;
       case "retry":
+        // Not processed: the run has spent nothing on it (a claim that sends it again counts it again).
+        this.progress.committed = this.progress.committed.minus(resolved.amount);
         await this.retryOrGiveUp(
           row.id,
           row.attempts + 1,

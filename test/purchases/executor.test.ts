@@ -252,6 +252,35 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
     }
   });
 
+  it("counts a purchase sent again after a 429 once against the per-run budget", async () => {
+    // Two purchases of 305.00 under a per-run budget of 700.00. Each is first answered 429 (not processed) and
+    // bought when sent again; before, the run's spend kept the amount of the answer that spent nothing, so the second
+    // claims found 305 + 305 + 305 "this run" and rejected the second purchase with run_budget.
+    sandbox.setFaults({ endpoints: { data: { rate429: 1, retryAfter: 1 } } });
+    await insertPurchases(
+      test.database.db,
+      MTN_NUMBERS(2).map((p) => purchase(p)),
+      "test",
+    );
+    const refused = waitFor(
+      "both purchases answered 429",
+      () => sandbox.requests().filter((r) => r.path === "/public/api/data").length >= 2,
+    );
+    const running = executePurchases({
+      database: test.database,
+      reseller,
+      config: testConfig(sandbox, { budget: { per_run_limit: "700.00" } }),
+      logger: silentLogger(),
+    });
+    await refused;
+    sandbox.setFaults({ endpoints: {} });
+    const summary = await running;
+    expect(summary.retried).toBe(2);
+    expect(await states()).toEqual({ succeeded: 2 });
+    expect(sandbox.debits()).toHaveLength(2);
+    expect(summary.committed.toFixed(2)).toBe("610.00");
+  });
+
   it("retries a 429 and a refused connection, then buys once", async () => {
     sandbox.setFaults({ seed: 2, endpoints: { data: { rate429: 0.5, retryAfter: 0 } } });
     await insertPurchases(
