@@ -12,10 +12,8 @@ import { listOutbox } from "../notify/read.js";
 import { ownEntry } from "../own-entry.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
+import { parseLimit } from "./limit.js";
 import { renderJson, renderTable, write } from "./output.js";
-
-/** The most entries `notify list` shows (a bigger --limit failed the query: beyond PostgreSQL's bigint). */
-const MAX_LIMIT = 1_000_000;
 
 const STATUSES = ["pending", "sending", "sent", "failed", "routed", "dropped"];
 
@@ -25,9 +23,7 @@ export interface ListFlags {
 }
 
 export async function notifyListCommand(ctx: CommandContext, flags: ListFlags): Promise<void> {
-  const limit = Number(flags.limit);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
-    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIMIT}, got "${flags.limit}"`);
+  const limit = parseLimit(flags.limit);
   if (flags.status !== undefined && !STATUSES.includes(flags.status))
     throw new UsageError(`--status must be one of ${STATUSES.join(", ")}, got "${flags.status}"`);
   const database = await openLedger(ctx);

@@ -20,6 +20,7 @@ import { STATEMENT_ACTOR } from "../purchases/statement.js";
 import { csvCell, inert } from "../text/inert.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
+import { parseLimit } from "./limit.js";
 import { renderJson, renderTable, write } from "./output.js";
 
 export interface ListFlags {
@@ -42,9 +43,7 @@ export async function purchasesListCommand(
     since: flags.since ? parseSince(flags.since) : undefined,
     job: flags.job,
   };
-  const limit = Number(flags.limit);
-  if (!Number.isInteger(limit) || limit < 1)
-    throw new UsageError(`--limit must be a positive whole number, got "${flags.limit}"`);
+  const limit = parseLimit(flags.limit);
   const { db } = database ?? (await openLedger(ctx));
   const found = await listPurchases(db, filters, limit);
   const shown = found.map((row) => view(row, flags.showPhone === true));

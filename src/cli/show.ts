@@ -7,6 +7,7 @@ import { phoneView } from "../report/format.js";
 import { readTarget } from "./apply.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
+import { parseLimit } from "./limit.js";
 import { renderJson, renderTable, write } from "./output.js";
 
 export interface ShowFlags {
@@ -49,13 +50,8 @@ export async function showCommand(ctx: CommandContext, target: string, flags: Sh
   out.deliver(out.processReportIo, text, flags.out, "plan");
 }
 
-const MAX_LIST_LIMIT = 1_000_000;
-
 export async function savedListCommand(ctx: CommandContext, flags: { limit?: string }): Promise<void> {
-  const limit = Number(flags.limit ?? "100");
-  // A number the database's bigint cannot hold (99999999999999999999, 1e300) is a usage error, not a failed query.
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT)
-    throw new UsageError(`--limit must be a whole number from 1 to ${MAX_LIST_LIMIT}, got "${flags.limit}"`);
+  const limit = parseLimit(flags.limit);
   const database = await openLedger(ctx);
   const { listPlans, decisionsOf } = await import("../plans/registry.js");
   const { countApprovals } = await import("../plans/approvals.js");

@@ -309,6 +309,12 @@ describe("settling the ledger by hand", () => {
     const bad = await runCli(["-c", file, "purchases", "list", "--state", "done"]);
     expect(bad.code).toBe(64);
     expect(bad.stderr).toContain("--state must be one of queued, rejected");
+    // A --limit the database's bigint cannot hold was an unexpected failure (exit 1, "Failed query").
+    for (const limit of ["99999999999999999999", "1e300", "0", "many"]) {
+      const refused = await runCli(["-c", file, "purchases", "list", "--limit", limit]);
+      expect(refused.code).toBe(64);
+      expect(refused.stderr).toContain(`--limit must be a whole number from 1 to 1000000, got "${limit}"`);
+    }
   });
 });
 
