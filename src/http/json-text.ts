@@ -14,8 +14,12 @@ import { mayHoldUnstorable, storable } from "../text/storable.js";
  */
 const MAY_LOSE_DIGITS = /[:[,]\s*-?(?:\d[\d.]{15,}|\d+(?:\.\d+)?[eE])/;
 
-/** The parsed value, or undefined when the text is not JSON (or empty). */
-export function parseJsonExact(text: string): unknown {
+/**
+ * The parsed value, or undefined when the text is not JSON (or empty). A byte order mark before it is ignored, as
+ * RFC 8259 lets a reader do: a provider (or its notifications) that sends one sends it on every answer.
+ */
+export function parseJsonExact(source: string): unknown {
+  const text = source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
   if (text.trim() === "") return undefined;
   try {
     // The fast path: nothing in the text that JSON.parse could round.

@@ -4,6 +4,7 @@
 // of a JSON number no double holds), so `12345678901234567890` stays those twenty digits.
 import * as z from "zod";
 import { fitsLedger, isMoneyText, MONEY_MAX, parseMoney } from "../money.js";
+import { ownEntry } from "../own-entry.js";
 import { parseSizeMb } from "./size.js";
 
 const text = z.union([z.string(), z.number()]).transform((v) => String(v));
@@ -169,5 +170,6 @@ const STATUS_CLASS: Record<string, FinalityClass> = {
 };
 
 export function classifyStatus(status: string): FinalityClass {
-  return STATUS_CLASS[status.trim().toLowerCase()] ?? "unknown";
+  // Own entries only: a status such as "constructor" or "__proto__" named what every object inherits.
+  return ownEntry(STATUS_CLASS, status.trim().toLowerCase()) ?? "unknown";
 }

@@ -7,6 +7,7 @@ import { normalisePhone } from "../../src/purchases/phone.js";
 import { type Catalogue, resolvePurchase } from "../../src/purchases/resolve.js";
 import { matchNetwork, resolveNetwork } from "../../src/reseller/catalogue.js";
 import {
+  classifyStatus,
   type Network,
   type Plan,
   phoneAgrees,
@@ -129,6 +130,15 @@ describe("JSON numbers are read as written", () => {
     expect(parseJsonExact("not json")).toBeUndefined();
     expect(parseJsonExact("")).toBeUndefined();
   });
+
+  it("ignores a byte order mark before the text (RFC 8259 lets a reader), and only there", () => {
+    expect(parseJsonExact('\uFEFF{"status":"success","reference":98765432109876543210}')).toEqual({
+      status: "success",
+      reference: "98765432109876543210",
+    });
+    expect(parseJsonExact("\uFEFF")).toBeUndefined();
+    expect(parseJsonExact('{"a":1}\uFEFF')).toBeUndefined();
+  });
 });
 
 describe("a phone as an answer shows it", () => {
@@ -155,5 +165,15 @@ describe("amounts in answers", () => {
     );
     expect(read("305.001")).toBe("305.001 has more than two decimal places (the ledger keeps kobo)");
     expect(read("₦305")).toBe("expected a decimal amount");
+  });
+});
+
+describe("a transaction status is one the list names", () => {
+  it("is classed by its own name, and a name every object inherits is unknown", () => {
+    expect(classifyStatus(" Delivered ")).toBe("success");
+    expect(classifyStatus("REFUNDED")).toBe("reversed");
+    // Looked up in a plain object, these found Object's own members: a function as the status's class.
+    for (const inherited of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"])
+      expect(classifyStatus(inherited)).toBe("unknown");
   });
 });
