@@ -1,8 +1,8 @@
 // Every notification's words, in one place: a message value (message.ts) rendered as plain text (email,
 // Telegram), Slack blocks, or the JSON a webhook receives. Money is naira, phones are masked (the outbox holds them
-// masked; every text is masked again here), and no secret survives: the last step of each rendering redacts the
-// secrets it is given, in any encoding.
-import { maskPhonesDeep, maskPhonesIn } from "../log/mask.js";
+// masked; every text is masked again here), and no secret survives: the last steps of each rendering redact the
+// secrets it is given, in any encoding, then mask phones.
+import { maskPhonesDeep } from "../log/mask.js";
 import { parseMoney } from "../money.js";
 import { inert } from "../text/inert.js";
 import { redactSecretsDeep } from "../text/secrets.js";
@@ -216,9 +216,12 @@ function lines(message: NotifyMessage, now: Date): string[] {
   return message.test ? ["If you can read this, the channel works."] : listed;
 }
 
-/** Masked and redacted, whatever the renderer produced. */
+/**
+ * Redacted, then masked, whatever the renderer produced. In that order: a secret holding a run of digits shaped like
+ * a phone number, masked first, was no longer the secret the redaction looks for, and went out all but four digits.
+ */
 function clean<T>(value: T, secrets: readonly string[]): T {
-  return redactSecretsDeep(maskPhonesDeep(value), secrets) as T;
+  return maskPhonesDeep(redactSecretsDeep(value, secrets)) as T;
 }
 
 /** Plain text (email, Telegram): the headline, one line per event, the console link. */
@@ -234,7 +237,7 @@ export function renderText(message: NotifyMessage, ctx: RenderContext): Rendered
     ...(ids.length > 0 ? ["", `purchases: ${ids.join(", ")}${message.count > ids.length ? ", …" : ""}`] : []),
     ...(link ? ["", link] : []),
   ].join("\n");
-  return clean({ subject: `[topsync] ${subject}`, text: maskPhonesIn(text) }, ctx.secrets);
+  return clean({ subject: `[topsync] ${subject}`, text }, ctx.secrets);
 }
 
 function purchaseIds(message: NotifyMessage): string[] {

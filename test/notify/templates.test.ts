@@ -308,4 +308,21 @@ describe("notification templates", () => {
     expect(text).toContain("0803****567 said no to [redacted]");
     expect(text).not.toContain("08031234567");
   });
+
+  it("redacts a secret that holds a phone-shaped run of digits before masking phones", () => {
+    // Masked first, the secret became "hook-0803****567-x" and was no longer found: all but four digits went out.
+    const secret = "hook-08031234567-x";
+    const message = groupMessage("run_failed", "open", [
+      event("run_failed", { run: "r", reason: `the receiver refused ${secret}` }, 0, "run:r"),
+    ]);
+    const rendered = [
+      renderText(message, { now: NOW, secrets: [secret] }).text,
+      JSON.stringify(renderSlack(message, { now: NOW, secrets: [secret] })),
+      JSON.stringify(renderWebhook(message, { now: NOW, secrets: [secret] })),
+    ];
+    for (const text of rendered) {
+      expect(text).toContain("the receiver refused [redacted]");
+      expect(text).not.toContain("hook-0803");
+    }
+  });
 });
