@@ -7,6 +7,7 @@ import { readTarget } from "./apply.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, write } from "./output.js";
+import { personText } from "./person-text.js";
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
@@ -44,7 +45,8 @@ export async function decisionCommand(
   flags: DecisionFlags,
   decision: "approve" | "reject",
 ): Promise<void> {
-  if (decision === "reject" && !flags.reason?.trim()) throw new UsageError("reject needs --reason TEXT");
+  const reason = personText(flags.reason, "--reason");
+  if (decision === "reject" && !reason) throw new UsageError("reject needs --reason TEXT");
   const { readPrivateKey } = await import("../plans/approvals.js");
   let key: ReturnType<typeof readPrivateKey>;
   try {
@@ -59,7 +61,7 @@ export async function decisionCommand(
     approver: flags.as,
     key,
     decision,
-    reason: flags.reason?.trim() || null,
+    reason: reason ?? null,
     now: new Date(),
     actor: `cli:${flags.as}`,
   });

@@ -11,6 +11,7 @@ import { cliActor, operatorName } from "./approval-gate.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
+import { personText } from "./person-text.js";
 import { configDigest } from "./saved-plans.js";
 
 export async function jobsListCommand(ctx: CommandContext): Promise<void> {
@@ -83,7 +84,7 @@ export async function jobsSuspendCommand(
   flags: SuspendFlags,
 ): Promise<void> {
   findJob(ctx.config, name);
-  const reason = flags.reason?.trim();
+  const reason = personText(flags.reason, "--reason");
   if (!reason)
     throw new UsageError("jobs suspend needs --reason TEXT: why the job stops (shown in jobs list)");
   const database = await openLedger(ctx);
@@ -97,6 +98,7 @@ export async function jobsResumeCommand(
   flags: SuspendFlags,
 ): Promise<void> {
   const job = findJob(ctx.config, name);
+  const reason = personText(flags.reason, "--reason");
   const database = await openLedger(ctx);
   if (job.suspended) {
     const state = await readJobState(database.db, name);
@@ -108,7 +110,7 @@ export async function jobsResumeCommand(
   }
   const result = await resumeJob(database.db, name, {
     actor: cliActor(),
-    reason: flags.reason?.trim() || undefined,
+    reason,
   });
   printChange(ctx, name, result, "active");
 }

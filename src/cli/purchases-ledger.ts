@@ -22,6 +22,7 @@ import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { parseLimit } from "./limit.js";
 import { renderJson, renderTable, write } from "./output.js";
+import { personText } from "./person-text.js";
 
 export interface ListFlags {
   state?: string;
@@ -168,14 +169,14 @@ export async function purchasesResolveCommand(
 ): Promise<void> {
   if (flags.as !== "succeeded" && flags.as !== "failed")
     throw new UsageError(`--as must be succeeded or failed, got "${flags.as}"`);
-  if (!flags.note?.trim())
-    throw new UsageError('--note "why" is required: it goes into the purchase\'s history');
+  const note = personText(flags.note, "--note");
+  if (!note) throw new UsageError('--note "why" is required: it goes into the purchase\'s history');
   const { db } = await openLedger(ctx);
   const row = await findPurchase(db, target);
   const reference = flags.reference?.trim() || undefined;
   const outcome = await resolveAsPerson(db, row, flags.as, reference, {
     actor: personActor(),
-    reason: `resolved by hand as ${flags.as}: ${flags.note.trim()}`,
+    reason: `resolved by hand as ${flags.as}: ${note}`,
   });
   if (!outcome.ok && outcome.code === "REFERENCE_TAKEN")
     throw new UsageError(
@@ -199,11 +200,9 @@ export async function purchasesCancelCommand(
   target: string,
   flags: { reason?: string } = {},
 ): Promise<void> {
-  const reason = flags.reason?.trim();
+  const reason = personText(flags.reason, "--reason");
   if (flags.reason !== undefined && !reason)
     throw new UsageError("--reason is empty; say why the purchase is cancelled");
-  if (reason && reason.length > 500)
-    throw new UsageError(`--reason is ${reason.length} characters; at most 500`);
   const database = await openLedger(ctx);
   const row = await findPurchase(database.db, target);
   const user = process.env.USER ?? "operator";

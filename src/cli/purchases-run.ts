@@ -16,6 +16,7 @@ import { cliActor, gateFor } from "./approval-gate.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
+import { personText } from "./person-text.js";
 import { countLine, progressReporter, runsDecided } from "./progress.js";
 import { ITEMS_KEPT } from "./report-commands.js";
 
@@ -42,7 +43,8 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
         ? onDemandFire(now)
         : undefined;
   if (flags.force && !flags.job) throw new UsageError("--force needs --job NAME");
-  if (flags.force && !flags.reason?.trim())
+  const reason = personText(flags.reason, "--reason");
+  if (flags.force && !reason)
     throw new UsageError("--force needs --reason TEXT: why the job runs although it is suspended or paused");
   if (job && !fireTime && !job.schedule && !job.at) {
     throw new UsageError(`job "${job.name}" has no schedule or at; run it with --now or --fire-time`);
@@ -58,7 +60,7 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
   const actor = `cli:${process.pid}`;
   const gate = flags.dryRun ? undefined : await gateFor(ctx, database);
   const deps = { database, reseller, config: ctx.config, logger: ctx.logger, actor, gate };
-  const force = flags.force ? { actor: cliActor(), reason: flags.reason!.trim() } : undefined;
+  const force = flags.force && reason ? { actor: cliActor(), reason } : undefined;
   const request = { now, job, fireTime, configDir: dirname(ctx.configFile), force };
   if (flags.dryRun) {
     const deciding = progressReporter<ProjectionProgress>(

@@ -202,6 +202,19 @@ describe("jobs suspend and purchases run", () => {
     expect(unknown.stderr).toContain('no purchase job named "nope"');
     const blank = await runCli(["-c", file, "jobs", "suspend", "promo", "--reason", "  "]);
     expect(blank.code).toBe(64);
+    // A reason pasted by mistake (a log) was kept whole in the job's history and printed whole by jobs list.
+    const pasted = "x".repeat(501);
+    for (const args of [
+      ["jobs", "suspend", "promo", "--reason", pasted],
+      ["jobs", "resume", "promo", "--reason", pasted],
+      ["purchases", "run", "--job", "promo", "--now", "--force", "--reason", pasted],
+    ]) {
+      const long = await runCli(["-c", file, ...args]);
+      expect([args[1], long.code]).toEqual([args[1], 64]);
+      expect(long.stderr).toContain("--reason is 501 characters; at most 500");
+    }
+    const list = await runCli(["-c", file, "jobs", "list"]);
+    expect(list.stdout).not.toContain("xxxxxxxxxx");
   });
 });
 
