@@ -93,6 +93,30 @@ describe("settlement from evidence, on postgres", () => {
     expect((await ledger()).map((r) => r.state)).toEqual(phones.map(() => "in_doubt"));
   }
 
+  /** Stores a notification of `data` as the webhook receiver does. */
+  async function storeNotice(status: string, data: Record<string, unknown>) {
+    const raw = Buffer.from(JSON.stringify({ status, data }));
+    const parsed = parseNotification(JSON.parse(raw.toString()));
+    if ("problem" in parsed) throw new Error(parsed.problem);
+    const stored = await storeNotification(test.database.db, {
+      sha256: bodyHash(raw),
+      source: "127.0.0.1",
+      body: raw.toString(),
+      parsed,
+    });
+    return { parsed, stored };
+  }
+
+  /** What processing a notification needs, verifying through `through` (the sandbox by default). */
+  const depsThrough = (through: ResellerClient = reseller) =>
+    notificationDeps({
+      db: test.database.db,
+      reseller: through,
+      config: testConfig(sandbox, { webhooks: { enabled: true, secret: "s" } }),
+      logger: silentLogger(),
+      clock: systemClock,
+    });
+
   /** A provider whose verify answers leave out the transaction's phone and amount. */
   async function verifyWithoutPhoneOrAmount(): Promise<ResellerProxy> {
     proxy = await resellerProxy(sandbox.resellerUrl, (request, upstream) => {
@@ -111,32 +135,13 @@ describe("settlement from evidence, on postgres", () => {
     const lying = await verifyWithoutPhoneOrAmount();
     const through = resellerFor({ resellerUrl: lying.url, apiKey: sandbox.apiKey });
     try {
-      const raw = Buffer.from(
-        JSON.stringify({
-          status: "successful",
-          data: {
-            reference: debit!.reference,
-            amount: debit!.amount,
-            phone_number: debit!.phone_number,
-            date: debit!.at,
-          },
-        }),
-      );
-      const parsed = parseNotification(JSON.parse(raw.toString()));
-      if ("problem" in parsed) throw new Error(parsed.problem);
-      const stored = await storeNotification(test.database.db, {
-        sha256: bodyHash(raw),
-        source: "127.0.0.1",
-        body: raw.toString(),
-        parsed,
+      const { stored } = await storeNotice("successful", {
+        reference: debit!.reference,
+        amount: debit!.amount,
+        phone_number: debit!.phone_number,
+        date: debit!.at,
       });
-      const deps = notificationDeps({
-        db: test.database.db,
-        reseller: through,
-        config: testConfig(sandbox, { webhooks: { enabled: true, secret: "s" } }),
-        logger: silentLogger(),
-        clock: systemClock,
-      });
+      const deps = depsThrough(through);
       const result = await processNotification(deps, stored.id);
       expect(result).toMatchObject({ outcome: "unmatched" });
       expect(result!.reason).toMatch(/names no phone number/);
@@ -230,32 +235,13 @@ describe("settlement from evidence, on postgres", () => {
     expect(await ledger()).toMatchObject([{ id: a!.id, state: "in_doubt", reference: null }]);
 
     // A notification naming B's transaction (the provider says it again, reversed) does not settle A either.
-    const raw = Buffer.from(
-      JSON.stringify({
-        status: "reversed",
-        data: {
-          reference: bought.reference,
-          amount: bought.amount,
-          phone_number: bought.phone_number,
-          date: bought.at,
-        },
-      }),
-    );
-    const parsed = parseNotification(JSON.parse(raw.toString()));
-    if ("problem" in parsed) throw new Error(parsed.problem);
-    const stored = await storeNotification(test.database.db, {
-      sha256: bodyHash(raw),
-      source: "127.0.0.1",
-      body: raw.toString(),
-      parsed,
+    const { stored } = await storeNotice("reversed", {
+      reference: bought.reference,
+      amount: bought.amount,
+      phone_number: bought.phone_number,
+      date: bought.at,
     });
-    const deps = notificationDeps({
-      db: test.database.db,
-      reseller,
-      config: testConfig(sandbox, { webhooks: { enabled: true, secret: "s" } }),
-      logger: silentLogger(),
-      clock: systemClock,
-    });
+    const deps = depsThrough();
     expect(await processNotification(deps, stored.id)).toMatchObject({
       outcome: "matched",
       purchaseId: b!.id,
@@ -270,33 +256,14 @@ describe("settlement from evidence, on postgres", () => {
       await buyLosingAnswers(["08031239004"]);
       const [debit] = sandbox.debits();
       expect(debit!.at).toMatch(/Z$/);
-      const raw = Buffer.from(
-        JSON.stringify({
-          status: "successful",
-          data: {
-            reference: debit!.reference,
-            amount: debit!.amount,
-            phone_number: debit!.phone_number,
-            date: debit!.at.replace(/Z$/, ""), // a provider that leaves the Z off
-          },
-        }),
-      );
-      const parsed = parseNotification(JSON.parse(raw.toString()));
-      if ("problem" in parsed) throw new Error(parsed.problem);
+      const { parsed, stored } = await storeNotice("successful", {
+        reference: debit!.reference,
+        amount: debit!.amount,
+        phone_number: debit!.phone_number,
+        date: debit!.at.replace(/Z$/, ""), // a provider that leaves the Z off
+      });
       expect(parsed.notifiedAt?.getTime()).toBe(new Date(debit!.at).getTime());
-      const stored = await storeNotification(test.database.db, {
-        sha256: bodyHash(raw),
-        source: "127.0.0.1",
-        body: raw.toString(),
-        parsed,
-      });
-      const deps = notificationDeps({
-        db: test.database.db,
-        reseller,
-        config: testConfig(sandbox, { webhooks: { enabled: true, secret: "s" } }),
-        logger: silentLogger(),
-        clock: systemClock,
-      });
+      const deps = depsThrough();
       expect(await processNotification(deps, stored.id)).toMatchObject({ outcome: "settled" });
       expect(await ledger()).toMatchObject([{ state: "succeeded", reference: debit!.reference }]);
       // A date that is not ISO 8601 (day and month in an order the seed does not name) is no date, never a guess.
@@ -394,32 +361,13 @@ describe("settlement from evidence, on postgres", () => {
   it("a notification whose phone shows none of its digits (0**********) names no phone: it settles no in_doubt purchase", async () => {
     await buyLosingAnswers(["08031239006"]);
     const [debit] = sandbox.debits();
-    const raw = Buffer.from(
-      JSON.stringify({
-        status: "successful",
-        data: {
-          reference: debit!.reference,
-          amount: debit!.amount,
-          phone_number: "0**********",
-          date: debit!.at,
-        },
-      }),
-    );
-    const parsed = parseNotification(JSON.parse(raw.toString()));
-    if ("problem" in parsed) throw new Error(parsed.problem);
-    const stored = await storeNotification(test.database.db, {
-      sha256: bodyHash(raw),
-      source: "127.0.0.1",
-      body: raw.toString(),
-      parsed,
+    const { stored } = await storeNotice("successful", {
+      reference: debit!.reference,
+      amount: debit!.amount,
+      phone_number: "0**********",
+      date: debit!.at,
     });
-    const deps = notificationDeps({
-      db: test.database.db,
-      reseller,
-      config: testConfig(sandbox, { webhooks: { enabled: true, secret: "s" } }),
-      logger: silentLogger(),
-      clock: systemClock,
-    });
+    const deps = depsThrough();
     const result = await processNotification(deps, stored.id);
     expect(result).toMatchObject({ outcome: "unmatched" });
     expect(result!.reason).toMatch(/no date or phone to match/);
@@ -497,32 +445,13 @@ describe("settlement from evidence, on postgres", () => {
           begin if nextval('blip') = 1 then raise exception 'database blip'; end if; return new; end $$;
         create trigger blip before insert on purchase_events for each row execute function blip_once();`),
     );
-    const raw = Buffer.from(
-      JSON.stringify({
-        status: "successful",
-        data: {
-          reference: debit!.reference,
-          amount: debit!.amount,
-          phone_number: debit!.phone_number,
-          date: debit!.at,
-        },
-      }),
-    );
-    const parsed = parseNotification(JSON.parse(raw.toString()));
-    if ("problem" in parsed) throw new Error(parsed.problem);
-    const stored = await storeNotification(test.database.db, {
-      sha256: bodyHash(raw),
-      source: "127.0.0.1",
-      body: raw.toString(),
-      parsed,
+    const { stored } = await storeNotice("successful", {
+      reference: debit!.reference,
+      amount: debit!.amount,
+      phone_number: debit!.phone_number,
+      date: debit!.at,
     });
-    const deps = notificationDeps({
-      db: test.database.db,
-      reseller,
-      config: testConfig(sandbox, { webhooks: { enabled: true, secret: "s" } }),
-      logger: silentLogger(),
-      clock: systemClock,
-    });
+    const deps = depsThrough();
     const backlog = new NotificationBacklog(deps);
     await backlog.process(stored.id);
     expect(await ledger()).toMatchObject([{ state: "in_doubt" }]);
