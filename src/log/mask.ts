@@ -1,19 +1,35 @@
 // Personal data out of output: phone numbers masked as 0803****567 unless an operator asks to see them.
 
 const NATIONAL = /^0\d{10}$/;
-/** A space, dot or dash people and providers write between groups of digits. */
-const SEP = "[ .\\-]?";
+/** Where each script's digit zero is: ASCII, full-width (pasted from a CJK keyboard), Arabic-Indic, extended Arabic-Indic. */
+const ZEROS = [0x30, 0xff10, 0x660, 0x6f0];
+/** A regular expression class of the digits `values` (e.g. "789") in every script of ZEROS. */
+const digits = (values: string) =>
+  `[${ZEROS.flatMap((zero) => [...values].map((v) => `\\u${(zero + Number(v)).toString(16).padStart(4, "0")}`)).join("")}]`;
+const D = digits("0123456789");
+/**
+ * What people and providers write between groups of digits: a space (also a no-break, figure or narrow one), a
+ * dot, a dash (also a hyphen, a no-break hyphen, an en dash) or a slash.
+ */
+const SEP = "[ .\\-/\\u00a0\\u2007\\u202f\\u2010-\\u2013]?";
 /**
  * Nigerian mobile numbers in running text, not inside longer digit runs, as people and providers write them:
- * 0 + 10 digits, 234/+234 + 10 digits, +234 0… and +234 (0)…, with a space, dot or dash between any digits
- * and the first group in parentheses: `08031234567`, `+234 803 123 4567`, `+234 (0) 803 123 4567`,
- * `0802.123.4567`, `(0803) 123-4567`, `+23408031234567`.
+ * 0 + 10 digits, 234/+234 + 10 digits, +234 0… and +234 (0)…, the 10 digits alone, with a separator between any
+ * digits and the first group in parentheses: `08031234567`, `+234 803 123 4567`, `+234 (0) 803 123 4567`,
+ * `0802.123.4567`, `(0803) 123-4567`, `+23408031234567`, `803 123 4567`, in any of ZEROS' digits.
  */
 const IN_TEXT = new RegExp(
-  `(?<!\\d)(?:\\+?234${SEP}(?:\\(0\\)${SEP}|0${SEP})?|\\(?0)` +
-    `([789])${SEP}([01])${SEP}(\\d)\\)?${SEP}(\\d)${SEP}(\\d)${SEP}(\\d)${SEP}(\\d)${SEP}(\\d)${SEP}(\\d)${SEP}(\\d)(?!\\d)`,
+  `(?<!${D})(?:[+\\uff0b]?${digits("2")}${digits("3")}${digits("4")}${SEP}(?:[(\\uff08]${digits("0")}[)\\uff09]${SEP}|${digits("0")}${SEP})?|[(\\uff08]?${digits("0")}|)` +
+    `(${digits("789")})${SEP}(${digits("01")})${SEP}(${D})[)\\uff09]?${SEP}(${D})${SEP}(${D})${SEP}(${D})${SEP}(${D})${SEP}(${D})${SEP}(${D})${SEP}(${D})(?!${D})`,
   "g",
 );
+
+/** A digit of any script in ZEROS as its ASCII digit. */
+function asciiDigit(digit: string): string {
+  const code = digit.charCodeAt(0);
+  const zero = ZEROS.find((z) => code >= z && code < z + 10) ?? 0x30;
+  return String(code - zero);
+}
 
 /** "08031234567" → "0803****567"; other shapes keep their first 4 and last 3 characters. */
 export function maskPhone(phone: string): string {
@@ -25,7 +41,9 @@ export function maskPhone(phone: string): string {
 
 /** Masks every phone number found in a piece of text. */
 export function maskPhonesIn(text: string): string {
-  return text.replace(IN_TEXT, (...match: string[]) => maskPhone(`0${match.slice(1, 11).join("")}`));
+  return text.replace(IN_TEXT, (...match: string[]) =>
+    maskPhone(`0${match.slice(1, 11).map(asciiDigit).join("")}`),
+  );
 }
 
 /** A deep copy of a value with every phone number in its strings masked. */

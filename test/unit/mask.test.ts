@@ -24,12 +24,27 @@ describe("phone masking", () => {
       "(0803) 123 4567",
       "+23408031234567",
       "234-803-123-4567",
+      // The ten digits alone, no-break and narrow spaces, slashes, dashes a word processor makes, and digits
+      // pasted from a full-width keyboard or written in Arabic-Indic: each went out whole before.
+      "803 123 4567",
+      "8031234567",
+      "0803\u00a0123\u00a04567",
+      "+234\u202f803\u202f123\u202f4567",
+      "0803/123/4567",
+      "0803\u2013123\u20134567",
+      "0803\u2011123\u20114567",
+      "\uff10\uff18\uff10\uff13\uff11\uff12\uff13\uff14\uff15\uff16\uff17",
+      "\uff0b\uff12\uff13\uff14 \uff18\uff10\uff13 \uff11\uff12\uff13 \uff14\uff15\uff16\uff17",
+      "\u0660\u0668\u0660\u0663\u0661\u0662\u0663\u0664\u0665\u0666\u0667",
+      "\u06f0\u06f8\u06f0\u06f3\u06f1\u06f2\u06f3\u06f4\u06f5\u06f6\u06f7",
     ])
       expect(maskPhonesIn(`sent to ${written}, ok`), written).toBe("sent to 0803****567, ok");
   });
 
   it("leaves dates, amounts, references and longer digit runs alone", () => {
-    const text = "2026-08-01T08:00:00Z NGN 1,070.00 ref 5PD8L3MX120VWB3WY516 id 180312345678 0803123456";
+    const text =
+      "2026-08-01T08:00:00Z NGN 1,070.00 ref 5PD8L3MX120VWB3WY516 id 180312345678 0803123456 803123456 " +
+      "ref 58336482966892915817 at 1764247012 \uff10\uff18\uff10\uff13\uff11\uff12\uff13\uff14\uff15\uff16";
     expect(maskPhonesIn(text)).toBe(text);
   });
 
