@@ -222,6 +222,9 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
       redirect(response, `${base}/login`);
       return;
     }
+    // The ledger cannot take a NUL in a query (a search, a form token): a %00 failed the page with 500.
+    for (const value of url.searchParams.values())
+      if (value.includes("\u0000")) throw new HttpRefusal(400, "a query parameter holds a NUL character");
     const view = viewOf(database, found);
     const body = await pageFor(view, path, url.searchParams);
     if (body === undefined) throw new HttpRefusal(404, "not found");

@@ -47,7 +47,12 @@ export function parseSearch(params: URLSearchParams, now: Date, timeZone: string
   const day = (name: string) => {
     const text = get(name);
     if (!text) return undefined;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`)))
+    // Before the last day of year 9999: the day after it has no four-digit year, and the search failed.
+    if (
+      !/^\d{4}-\d{2}-\d{2}$/.test(text) ||
+      Number.isNaN(Date.parse(`${text}T00:00:00Z`)) ||
+      text >= "9999-12-31"
+    )
       throw new SearchProblem(`${name} must be a day like 2026-11-26`);
     return text;
   };

@@ -322,6 +322,37 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     const wide = await client.get("/console/purchases?from=2026-01-01&to=2026-06-30");
     expect(wide.body).toContain("a search covers at most 31 days");
   });
+
+  it("answers a viewer's hostile query strings with a page or a refusal, never a 500", async () => {
+    const client = new Client(f.base);
+    await client.login("vic");
+    // A status named like an inherited member is not a group: the pending plans.
+    for (const status of ["constructor", "__proto__", "toString"]) {
+      const answer = await client.get(`/console/plans?status=${status}`);
+      expect(answer.status, status).toBe(200);
+      expect(answer.body).toContain("Pending approval");
+    }
+    // A pager position in a year the ledger cannot take is no position: the first page.
+    const negative = await client.get("/console/plans?before_at=-000001-01-01T00:00:00Z&before_id=x");
+    expect(negative.status).toBe(200);
+    expect(negative.body).toContain(f.planId);
+    // The last day of year 9999: the day after it has no four-digit year.
+    const far = await client.get("/console/purchases?from=9999-12-20&to=9999-12-31");
+    expect(far.status).toBe(200);
+    expect(far.body).toContain("to must be a day like");
+    // A NUL, which the ledger cannot take, in a search or a form token.
+    for (const path of [
+      "/console/purchases?q=%00",
+      "/console/purchases?job=a%00",
+      "/console/jobs?form=%00",
+      `/console/purchases/${f.inDoubtId}?form=%00`,
+      `/console/plans?before_at=2026-01-01T00:00:00Z&before_id=%00`,
+    ]) {
+      const answer = await client.get(path);
+      expect(answer.status, path).toBe(400);
+      expect(answer.headers.get("content-security-policy"), path).toContain("frame-ancestors 'none'");
+    }
+  });
 });
 
 describe("console settings", { timeout: 60_000 }, () => {
