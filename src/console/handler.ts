@@ -309,9 +309,12 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
     if (reason.length > MAX_REASON) return refuse(400, `the reason is over ${MAX_REASON} characters`);
     // Text the ledger keeps as written: no control characters but line breaks and tabs (a NUL, which a form can
     // send as %00, could not even be stored).
+    // The plan or job named in the address too: a %00 there went to the ledger with the form token, which failed
+    // the action with 500.
     for (const [name, value] of [
       ["reason", reason],
       ["reference", form.get("reference") ?? ""],
+      ["address", subject],
     ] as const)
       if (CONTROL.test(value)) return refuse(400, `the ${name} holds a control character`);
     const token = form.get("_form") ?? "";

@@ -323,6 +323,27 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     expect(wide.body).toContain("a search covers at most 31 days");
   });
 
+  it("refuses an action on a plan or job whose name in the address holds a NUL, with 400 and no 500", async () => {
+    const client = new Client(f.base);
+    await client.login("ada");
+    const page = await client.get(`/console/plans/${encodeURIComponent(f.planId)}`);
+    const csrf = formFields(page.body, "reject")._csrf!;
+    for (const [i, path] of [
+      "/console/plans/%00/approve",
+      "/console/plans/a%00/reject",
+      "/console/jobs/%00/suspend",
+      "/console/jobs/promo%00/resume",
+    ].entries()) {
+      const answer = await client.post(path, {
+        _csrf: csrf,
+        _form: `nul-in-the-address-${i}-form`,
+        reason: "x",
+      });
+      expect(answer.status, path).toBe(400);
+      expect(answer.body, path).toContain("the address holds a control character");
+    }
+  });
+
   it("answers a viewer's hostile query strings with a page or a refusal, never a 500", async () => {
     const client = new Client(f.base);
     await client.login("vic");
