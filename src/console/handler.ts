@@ -92,6 +92,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
       windowMs: section.login_window,
     },
     now,
+    Object.keys(section.users),
   );
   /** Checked for a name that is not a user, so a wrong name costs what a wrong password costs. */
   let decoy: Promise<string> | undefined;
