@@ -173,14 +173,15 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
     // The config's own users only: a login as "__proto__" found what every object inherits, and was checked
     // against the decoy hash, whose password is in this file.
     const user = ownEntry(section.users, name);
+    const attempt = throttle.attempt(name, source);
     decoy ??= hashPassword("not a password anyone has");
     const good = await verifyPassword(password, user?.password_hash ?? (await decoy));
     if (!user || !good) {
-      throttle.failed(name, source);
       deps.logger.warn({ user: name }, "console: a login failed");
       send(response, 401, loginPage(base, section.read_only, "Wrong name or password."));
       return;
     }
+    attempt.release();
     throttle.succeeded(name);
     const created = await createSession(db.db, name, new Date(now()), section.session_ttl);
     deps.logger.info({ user: name }, `console: ${name} logged in`);

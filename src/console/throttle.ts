@@ -35,6 +35,26 @@ export class LoginThrottle {
     this.add(`source:${sourceKey(source)}`);
   }
 
+  /**
+   * Counts a login as failed before its password is checked, so logins sent all at once are counted as they
+   * come (checked after, twenty sent together were all let through to the password check, past a limit of 5);
+   * `release` takes it back when the password was right.
+   */
+  attempt(user: string, source: string): { release(): void } {
+    const at = this.now();
+    const keys = [`user:${user.toLowerCase()}`, `source:${sourceKey(source)}`];
+    for (const key of keys) this.add(key, at);
+    return {
+      release: () => {
+        for (const key of keys) {
+          const times = this.failures.get(key);
+          const index = times?.indexOf(at) ?? -1;
+          if (times && index >= 0) times.splice(index, 1);
+        }
+      },
+    };
+  }
+
   succeeded(user: string): void {
     this.failures.delete(`user:${user.toLowerCase()}`);
   }
@@ -53,9 +73,9 @@ export class LoginThrottle {
     return Math.max(1, times[times.length - limit]! + this.limits.windowMs - this.now());
   }
 
-  private add(key: string): void {
+  private add(key: string, at = this.now()): void {
     const times = this.recent(key);
-    times.push(this.now());
+    times.push(at);
     this.failures.delete(key);
     this.failures.set(key, times.slice(-1000));
     if (this.failures.size <= MAX_KEYS) return;

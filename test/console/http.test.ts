@@ -356,7 +356,7 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     // A pager position in a year the ledger cannot take is no position: the first page.
     const negative = await client.get("/console/plans?before_at=-000001-01-01T00:00:00Z&before_id=x");
     expect(negative.status).toBe(200);
-    expect(negative.body).toContain(f.planId);
+    expect(negative.body).toContain("Pending approval");
     // The last day of year 9999: the day after it has no four-digit year.
     const far = await client.get("/console/purchases?from=9999-12-20&to=9999-12-31");
     expect(far.status).toBe(200);
@@ -373,6 +373,18 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
       expect(answer.status, path).toBe(400);
       expect(answer.headers.get("content-security-policy"), path).toContain("frame-ancestors 'none'");
     }
+  });
+
+  // Last: the wrong passwords count against this source too.
+  it("throttles wrong passwords sent all at once as it does one after another", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => new Client(f.base).login("olu", `wrong at once ${i}`)),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+    const right = await new Client(f.base).login("olu");
+    expect(right.status).toBe(429);
   });
 });
 
