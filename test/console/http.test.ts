@@ -375,6 +375,30 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     }
   });
 
+  it("resolves a purchase whose provider reference holds a phone number without writing the masked reference", async () => {
+    // An unverified purchase (bought, not yet confirmed) whose provider's reference carries the recipient's number.
+    const reference = "MTN-08031239876-55";
+    await f.ledger.query(
+      sql`update purchases set state = 'unverified', reference = ${reference}, updated_at = now() where id = ${f.inDoubtId}`,
+    );
+    const client = new Client(f.base);
+    await client.login("olu");
+    const drawn = (await client.get(`/console/purchases/${f.inDoubtId}`)).body;
+    expect(drawn).not.toContain("08031239876");
+    const done = await client.post(`/console/purchases/${f.inDoubtId}/resolve`, {
+      ...formFields(drawn, "resolve"),
+      reference:
+        /id="resolve-reference" name="reference" maxlength="200" value="([^"]*)"/.exec(drawn)?.[1] ?? "",
+      as: "succeeded",
+      reason: "the provider's statement shows it",
+    });
+    expect(done.status, done.body).toBe(303);
+    const [row] = await f.ledger.query<{ state: string; reference: string }>(
+      sql`select state, reference from purchases where id = ${f.inDoubtId}`,
+    );
+    expect(row).toEqual({ state: "succeeded", reference });
+  });
+
   // Last: the wrong passwords count against this source too.
   it("throttles wrong passwords sent all at once as it does one after another", async () => {
     const answers = await Promise.all(
