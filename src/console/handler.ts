@@ -92,6 +92,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
       windowMs: section.login_window,
     },
     now,
+    Object.keys(section.users),
   );
   /** Checked for a name that is not a user, so a wrong name costs what a wrong password costs. */
   let decoy: Promise<string> | undefined;
@@ -172,14 +173,15 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
     // The config's own users only: a login as "__proto__" found what every object inherits, and was checked
     // against the decoy hash, whose password is in this file.
     const user = ownEntry(section.users, name);
+    const attempt = throttle.attempt(name, source);
     decoy ??= hashPassword("not a password anyone has");
     const good = await verifyPassword(password, user?.password_hash ?? (await decoy));
     if (!user || !good) {
-      throttle.failed(name, source);
       deps.logger.warn({ user: name }, "console: a login failed");
       send(response, 401, loginPage(base, section.read_only, "Wrong name or password."));
       return;
     }
+    attempt.release();
     throttle.succeeded(name);
     const created = await createSession(db.db, name, new Date(now()), section.session_ttl);
     deps.logger.info({ user: name }, `console: ${name} logged in`);
@@ -222,6 +224,9 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
       redirect(response, `${base}/login`);
       return;
     }
+    // The ledger cannot take a NUL in a query (a search, a form token): a %00 failed the page with 500.
+    for (const value of url.searchParams.values())
+      if (value.includes("\u0000")) throw new HttpRefusal(400, "a query parameter holds a NUL character");
     const view = viewOf(database, found);
     const body = await pageFor(view, path, url.searchParams);
     if (body === undefined) throw new HttpRefusal(404, "not found");
@@ -306,9 +311,12 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
     if (reason.length > MAX_REASON) return refuse(400, `the reason is over ${MAX_REASON} characters`);
     // Text the ledger keeps as written: no control characters but line breaks and tabs (a NUL, which a form can
     // send as %00, could not even be stored).
+    // The plan or job named in the address too: a %00 there went to the ledger with the form token, which failed
+    // the action with 500.
     for (const [name, value] of [
       ["reason", reason],
       ["reference", form.get("reference") ?? ""],
+      ["address", subject],
     ] as const)
       if (CONTROL.test(value)) return refuse(400, `the ${name} holds a control character`);
     const token = form.get("_form") ?? "";

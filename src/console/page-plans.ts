@@ -26,11 +26,13 @@ const GROUP_TITLES: Record<PlanGroup, string> = {
 
 export async function plansPage(view: ConsoleView, params: URLSearchParams): Promise<string> {
   const asked = params.get("status") ?? "pending";
-  const group: PlanGroup = asked in PLAN_STATUS_GROUPS ? (asked as PlanGroup) : "pending";
+  // Its own groups only: `in` found what every object inherits too ("constructor", "toString"), and the page failed.
+  const group: PlanGroup = Object.hasOwn(PLAN_STATUS_GROUPS, asked) ? (asked as PlanGroup) : "pending";
   const beforeAt = params.get("before_at");
   const beforeId = params.get("before_id");
   const before =
-    beforeAt && beforeId && !Number.isNaN(Date.parse(beforeAt))
+    // A year the ledger can take (what the pager writes): "-000001-01-01T00:00:00Z" parses, and the query failed.
+    beforeAt && beforeId && /^\d{4}-\d{2}-\d{2}T/.test(beforeAt) && !Number.isNaN(Date.parse(beforeAt))
       ? { at: new Date(beforeAt), id: beforeId }
       : undefined;
   const plans = await plansByStatus(view.database.db, group, before);

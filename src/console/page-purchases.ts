@@ -1,11 +1,13 @@
 // Purchases: a bounded, paged search (an id, reference or request key exactly; or job, state, day range and the
 // last digits of a phone), and one purchase with its events, the provider's answers, the notifications tied to it
 // or that could be it — and the forms that settle it (resolve, requeue, cancel) when its state allows.
+
 import { PURCHASE_STATES, type PurchaseState } from "../db/schema.js";
-import { maskPhone, maskPhonesDeep } from "../log/mask.js";
+import { maskPhone, maskPhonesDeep, maskPhonesIn } from "../log/mask.js";
 import { budgetDay } from "../purchases/guards.js";
 import { type PurchaseRow, RESOLVABLE_STATES } from "../purchases/ledger.js";
 import { readPurchaseNotifications } from "../purchases/ledger-read.js";
+import { inertLines } from "../text/inert.js";
 import { wallClockInstant } from "../time/cron.js";
 import { html, type Markup } from "./html.js";
 import {
@@ -47,7 +49,12 @@ export function parseSearch(params: URLSearchParams, now: Date, timeZone: string
   const day = (name: string) => {
     const text = get(name);
     if (!text) return undefined;
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || Number.isNaN(Date.parse(`${text}T00:00:00Z`)))
+    // Before the last day of year 9999: the day after it has no four-digit year, and the search failed.
+    if (
+      !/^\d{4}-\d{2}-\d{2}$/.test(text) ||
+      Number.isNaN(Date.parse(`${text}T00:00:00Z`)) ||
+      text >= "9999-12-31"
+    )
       throw new SearchProblem(`${name} must be a day like 2026-11-26`);
     return text;
   };
@@ -198,6 +205,10 @@ function actions(view: ConsoleView, row: PurchaseRow): Markup {
   const version = purchaseVersion(row);
   const url = (what: string) => `${view.base}/purchases/${row.id}/${what}`;
   const forms: Markup[] = [];
+  // Not a reference the page shows changed (a phone number in it masked, a bidi mark made visible): the form sent
+  // back the changed text, which the resolve wrote over the provider's reference.
+  const shownReference =
+    row.reference && maskPhonesIn(inertLines(row.reference)) === row.reference ? row.reference : "";
   if (RESOLVABLE_STATES.includes(row.state) || row.note?.startsWith("reference_clash")) {
     if (can(view, "resolve"))
       forms.push(
@@ -208,7 +219,7 @@ function actions(view: ConsoleView, row: PurchaseRow): Markup {
 <label><input type="radio" name="as" value="succeeded" required> succeeded</label>
 <label><input type="radio" name="as" value="failed"> failed</label></fieldset>
 <label for="resolve-reference">Provider reference (for succeeded, when known)</label>
-<input type="text" id="resolve-reference" name="reference" maxlength="200" value="${row.reference ?? ""}">`,
+<input type="text" id="resolve-reference" name="reference" maxlength="200" value="${shownReference}">${shownReference !== (row.reference ?? "") ? html`<p class="muted">Left empty, the purchase keeps the reference it has (shown above with its phone number masked).</p>` : ""}`,
         ),
       );
   }

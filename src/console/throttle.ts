@@ -1,28 +1,58 @@
 // Login throttling: failed logins are counted per user name and per source address within a window; past the
 // limit, logins for that name (or from that source) are refused until the window has moved on, whatever the
 // password. Counted in this process: each replica throttles on its own (at most replicas × the limit tries).
+// A source is an IPv4 address (an IPv4-mapped IPv6 address is its IPv4 address) or an IPv6 /64: one host holds
+// a whole /64, so counting each IPv6 address on its own let one host try without limit. The names of configured
+// users are never forgotten to make room: thousands of made-up names (from many sources) pushed a real user's
+// failures out of memory, and that user's name could be tried again at once.
 /** Names and sources remembered at most; past it the oldest entries go (an attacker cannot grow memory). */
 const MAX_KEYS = 10_000;
 
 export class LoginThrottle {
   private readonly failures = new Map<string, number[]>();
 
+  private readonly kept: ReadonlySet<string>;
+
   constructor(
     private readonly limits: { perUser: number; perSource: number; windowMs: number },
     private readonly now: () => number,
-  ) {}
+    /** The configured user names: their counts stay however many other names fail. */
+    users: Iterable<string> = [],
+  ) {
+    this.kept = new Set([...users].map((name) => `user:${name.toLowerCase()}`));
+  }
 
   /** Milliseconds to wait before this user or source may try again (0: may try now). */
   wait(user: string, source: string): number {
     return Math.max(
       this.waitFor(`user:${user.toLowerCase()}`, this.limits.perUser),
-      this.waitFor(`source:${source}`, this.limits.perSource),
+      this.waitFor(`source:${sourceKey(source)}`, this.limits.perSource),
     );
   }
 
   failed(user: string, source: string): void {
     this.add(`user:${user.toLowerCase()}`);
-    this.add(`source:${source}`);
+    this.add(`source:${sourceKey(source)}`);
+  }
+
+  /**
+   * Counts a login as failed before its password is checked, so logins sent all at once are counted as they
+   * come (checked after, twenty sent together were all let through to the password check, past a limit of 5);
+   * `release` takes it back when the password was right.
+   */
+  attempt(user: string, source: string): { release(): void } {
+    const at = this.now();
+    const keys = [`user:${user.toLowerCase()}`, `source:${sourceKey(source)}`];
+    for (const key of keys) this.add(key, at);
+    return {
+      release: () => {
+        for (const key of keys) {
+          const times = this.failures.get(key);
+          const index = times?.indexOf(at) ?? -1;
+          if (times && index >= 0) times.splice(index, 1);
+        }
+      },
+    };
   }
 
   succeeded(user: string): void {
@@ -43,15 +73,40 @@ export class LoginThrottle {
     return Math.max(1, times[times.length - limit]! + this.limits.windowMs - this.now());
   }
 
-  private add(key: string): void {
+  private add(key: string, at = this.now()): void {
     const times = this.recent(key);
-    times.push(this.now());
+    times.push(at);
     this.failures.delete(key);
     this.failures.set(key, times.slice(-1000));
-    while (this.failures.size > MAX_KEYS) {
-      const oldest = this.failures.keys().next().value;
-      if (oldest === undefined) break;
-      this.failures.delete(oldest);
+    if (this.failures.size <= MAX_KEYS) return;
+    for (const oldest of this.failures.keys()) {
+      if (this.failures.size <= MAX_KEYS) break;
+      if (!this.kept.has(oldest)) this.failures.delete(oldest);
     }
   }
+}
+
+/** The address a source is counted under: IPv4 as it is, IPv6 by its /64. */
+export function sourceKey(address: string): string {
+  const text = address.toLowerCase().replace(/%.*$/, "");
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(text);
+  if (mapped) return mapped[1]!;
+  if (!text.includes(":")) return text;
+  let tail = text;
+  const v4 = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(tail);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
+    tail = `${tail.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = "", rest] = tail.split("::") as [string, string | undefined];
+  const left = head ? head.split(":") : [];
+  const right = rest ? rest.split(":") : [];
+  const groups =
+    rest === undefined
+      ? left
+      : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group || "0", 16).toString(16))
+    .join(":")}::/64`;
 }

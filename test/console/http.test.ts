@@ -322,6 +322,94 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     const wide = await client.get("/console/purchases?from=2026-01-01&to=2026-06-30");
     expect(wide.body).toContain("a search covers at most 31 days");
   });
+
+  it("refuses an action on a plan or job whose name in the address holds a NUL, with 400 and no 500", async () => {
+    const client = new Client(f.base);
+    await client.login("ada");
+    const page = await client.get(`/console/plans/${encodeURIComponent(f.planId)}`);
+    const csrf = formFields(page.body, "reject")._csrf!;
+    for (const [i, path] of [
+      "/console/plans/%00/approve",
+      "/console/plans/a%00/reject",
+      "/console/jobs/%00/suspend",
+      "/console/jobs/promo%00/resume",
+    ].entries()) {
+      const answer = await client.post(path, {
+        _csrf: csrf,
+        _form: `nul-in-the-address-${i}-form`,
+        reason: "x",
+      });
+      expect(answer.status, path).toBe(400);
+      expect(answer.body, path).toContain("the address holds a control character");
+    }
+  });
+
+  it("answers a viewer's hostile query strings with a page or a refusal, never a 500", async () => {
+    const client = new Client(f.base);
+    await client.login("vic");
+    // A status named like an inherited member is not a group: the pending plans.
+    for (const status of ["constructor", "__proto__", "toString"]) {
+      const answer = await client.get(`/console/plans?status=${status}`);
+      expect(answer.status, status).toBe(200);
+      expect(answer.body).toContain("Pending approval");
+    }
+    // A pager position in a year the ledger cannot take is no position: the first page.
+    const negative = await client.get("/console/plans?before_at=-000001-01-01T00:00:00Z&before_id=x");
+    expect(negative.status).toBe(200);
+    expect(negative.body).toContain("Pending approval");
+    // The last day of year 9999: the day after it has no four-digit year.
+    const far = await client.get("/console/purchases?from=9999-12-20&to=9999-12-31");
+    expect(far.status).toBe(200);
+    expect(far.body).toContain("to must be a day like");
+    // A NUL, which the ledger cannot take, in a search or a form token.
+    for (const path of [
+      "/console/purchases?q=%00",
+      "/console/purchases?job=a%00",
+      "/console/jobs?form=%00",
+      `/console/purchases/${f.inDoubtId}?form=%00`,
+      `/console/plans?before_at=2026-01-01T00:00:00Z&before_id=%00`,
+    ]) {
+      const answer = await client.get(path);
+      expect(answer.status, path).toBe(400);
+      expect(answer.headers.get("content-security-policy"), path).toContain("frame-ancestors 'none'");
+    }
+  });
+
+  it("resolves a purchase whose provider reference holds a phone number without writing the masked reference", async () => {
+    // An unverified purchase (bought, not yet confirmed) whose provider's reference carries the recipient's number.
+    const reference = "MTN-08031239876-55";
+    await f.ledger.query(
+      sql`update purchases set state = 'unverified', reference = ${reference}, updated_at = now() where id = ${f.inDoubtId}`,
+    );
+    const client = new Client(f.base);
+    await client.login("olu");
+    const drawn = (await client.get(`/console/purchases/${f.inDoubtId}`)).body;
+    expect(drawn).not.toContain("08031239876");
+    const done = await client.post(`/console/purchases/${f.inDoubtId}/resolve`, {
+      ...formFields(drawn, "resolve"),
+      reference:
+        /id="resolve-reference" name="reference" maxlength="200" value="([^"]*)"/.exec(drawn)?.[1] ?? "",
+      as: "succeeded",
+      reason: "the provider's statement shows it",
+    });
+    expect(done.status, done.body).toBe(303);
+    const [row] = await f.ledger.query<{ state: string; reference: string }>(
+      sql`select state, reference from purchases where id = ${f.inDoubtId}`,
+    );
+    expect(row).toEqual({ state: "succeeded", reference });
+  });
+
+  // Last: the wrong passwords count against this source too.
+  it("throttles wrong passwords sent all at once as it does one after another", async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => new Client(f.base).login("olu", `wrong at once ${i}`)),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+    const right = await new Client(f.base).login("olu");
+    expect(right.status).toBe(429);
+  });
 });
 
 describe("console settings", { timeout: 60_000 }, () => {
