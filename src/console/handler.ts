@@ -29,6 +29,7 @@ import { purchasePage, purchasesPage } from "./page-purchases.js";
 import { hashPassword, verifyPassword } from "./password.js";
 import {
   createSession,
+  credentialOf,
   endSession,
   findSession,
   formOutcome,
@@ -146,6 +147,8 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
     if (!found) return undefined;
     const configured = ownEntry(section.users, found.user);
     if (!configured) return undefined; // a user taken out of config is logged out
+    // So is one whose password changed since the session was made (and a session from before sessions knew it).
+    if (found.credential !== credentialOf(configured.password_hash)) return undefined;
     return { token, csrf: found.csrf, user: { name: found.user, role: configured.role } as ConsoleUserView };
   }
 
@@ -183,7 +186,12 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
     }
     attempt.release();
     throttle.succeeded(name);
-    const created = await createSession(db.db, name, new Date(now()), section.session_ttl);
+    const created = await createSession(
+      db.db,
+      { name, passwordHash: user.password_hash },
+      new Date(now()),
+      section.session_ttl,
+    );
     deps.logger.info({ user: name }, `console: ${name} logged in`);
     redirect(response, `${base}/`, {
       "set-cookie": cookie(created.token, Math.floor(section.session_ttl / 1000)),

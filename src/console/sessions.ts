@@ -9,6 +9,8 @@ export interface Session {
   user: string;
   csrf: string;
   expiresAt: Date;
+  /** The fingerprint of the password hash the user logged in with (`credentialOf`); null for older sessions. */
+  credential: string | null;
 }
 
 export function newToken(): string {
@@ -17,6 +19,15 @@ export function newToken(): string {
 
 function hashOf(token: string): string {
   return createHash("sha256").update(token).digest("hex");
+}
+
+/**
+ * What a session remembers of the password it was made with: the SHA-256 of the user's password_hash in config.
+ * A session is good only while the config still holds that hash: a password changed (one leaked, a person gone)
+ * ends every session made with the old one.
+ */
+export function credentialOf(passwordHash: string): string {
+  return hashOf(passwordHash);
 }
 
 /** Equal tokens, compared in constant time. */
@@ -28,13 +39,14 @@ export function sameToken(a: string, b: string): boolean {
 
 export async function createSession(
   db: Executor,
-  user: string,
+  user: { name: string; passwordHash: string },
   now: Date,
   ttlMs: number,
 ): Promise<{ token: string; session: Session }> {
   const token = newToken();
   const csrf = newToken();
   const expiresAt = new Date(now.getTime() + ttlMs);
+  const credential = credentialOf(user.passwordHash);
   // Expired sessions go as new ones come: the table holds the sessions alive and those of the last day.
   await rows(
     db,
@@ -42,20 +54,27 @@ export async function createSession(
   );
   await rows(
     db,
-    sql`insert into console_sessions (token_hash, user_name, csrf, created_at, expires_at)
-        values (${hashOf(token)}, ${user}, ${csrf}, ${now.toISOString()}::timestamptz, ${expiresAt.toISOString()}::timestamptz)`,
+    sql`insert into console_sessions (token_hash, user_name, csrf, credential, created_at, expires_at)
+        values (${hashOf(token)}, ${user.name}, ${csrf}, ${credential}, ${now.toISOString()}::timestamptz, ${expiresAt.toISOString()}::timestamptz)`,
   );
-  return { token, session: { user, csrf, expiresAt } };
+  return { token, session: { user: user.name, csrf, expiresAt, credential } };
 }
 
 /** The live session of a cookie's token, or undefined (unknown, or expired). */
 export async function findSession(db: Executor, token: string, now: Date): Promise<Session | undefined> {
-  const [row] = await rows<{ user_name: string; csrf: string; expires_at: Date | string }>(
+  const [row] = await rows<{
+    user_name: string;
+    csrf: string;
+    expires_at: Date | string;
+    credential: string | null;
+  }>(
     db,
-    sql`select user_name, csrf, expires_at from console_sessions
+    sql`select user_name, csrf, expires_at, credential from console_sessions
         where token_hash = ${hashOf(token)} and expires_at > ${now.toISOString()}::timestamptz`,
   );
-  return row ? { user: row.user_name, csrf: row.csrf, expiresAt: new Date(row.expires_at) } : undefined;
+  return row
+    ? { user: row.user_name, csrf: row.csrf, expiresAt: new Date(row.expires_at), credential: row.credential }
+    : undefined;
 }
 
 export async function endSession(db: Executor, token: string): Promise<void> {

@@ -647,6 +647,11 @@ export const consoleSessions = pgTable(
     user_name: text("user_name").notNull(),
     /** The token every form of this session carries (CSRF): compared with what a POST sends. */
     csrf: text("csrf").notNull(),
+    /**
+     * SHA-256 of the user's password_hash at login: a session is only good while the config still gives the user
+     * that hash, so changing a password ends the sessions made with the old one (on every replica).
+     */
+    credential: text("credential"),
     created_at: at("created_at").notNull().defaultNow(),
     expires_at: at("expires_at").notNull(),
   },

@@ -104,6 +104,27 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     expect(after.body).toBe("");
   });
 
+  it("ends a session made with a password the config no longer gives its user", async () => {
+    const client = new Client(f.base);
+    await client.login("vic");
+    expect((await client.get("/console/")).status).toBe(200);
+    const [made] = await f.ledger.query<{ credential: string | null }>(
+      sql`select credential from console_sessions where user_name = 'vic' order by created_at desc limit 1`,
+    );
+    expect(made?.credential).toMatch(/^[0-9a-f]{64}$/);
+    // The session as one made under vic's old password_hash (the config since gives vic another): before, it
+    // stayed good until its session_ttl, whatever the password had become.
+    await f.ledger.query(
+      sql`update console_sessions set credential = ${"0".repeat(64)} where user_name = 'vic'`,
+    );
+    const after = await client.get("/console/");
+    expect(after.status).toBe(303);
+    expect(after.headers.get("location")).toBe("/console/login");
+    // A new login with the password the config holds makes a good session again.
+    await client.login("vic");
+    expect((await client.get("/console/")).status).toBe(200);
+  });
+
   it("shows no phone number in full and no secret on any page", async () => {
     const client = new Client(f.base);
     await client.login("ada");
