@@ -271,6 +271,22 @@ describe("bad answers from the service", () => {
     expect(deletes()).toEqual([]);
   });
 
+  it("a list page answered 200 with an error in its body fails the pass: nothing created, no ownership forgotten", async () => {
+    const websites = await ownTwoToPrune();
+    proxy.hooks.rewrite = (method, _url, body) =>
+      method === "GET" ? { data: [], message: "Server Error", status: 500 } : body;
+    const error = await failureOf(pass({ ...websites, prune: false }));
+    expect(error.message).toContain("Server Error");
+    expect(mutations(sandbox).filter((m) => m.startsWith("POST"))).toHaveLength(3);
+    proxy.hooks = {};
+    expect([...(await loadOwnership(test.database.db)).keys()].sort()).toEqual([
+      "a.example.com",
+      "b.example.com",
+      "keep.example.com",
+    ]);
+    expect((await pass(websites)).counts.deleted).toBe(2);
+  });
+
   it("a 401 on the listing is a clear failure (exit 1) and changes nothing", async () => {
     const websites = await ownTwoToPrune();
     const wrongKey = { analyticsUrl: sandbox.analyticsUrl, analyticsApiKey: "not-the-key" };
