@@ -202,6 +202,35 @@ describe("retries of a write", () => {
     expect(deps.slept).toEqual([7000, 7000]);
   });
 
+  it("a 429 asking to wait a day (in seconds or as an HTTP date) is not waited: the write fails and the pass ends", async () => {
+    const inADay = new Date(Date.now() + 86_400_000).toUTCString();
+    for (const retryAfter of ["86400", inADay]) {
+      proxy.hooks.reply = (method) =>
+        method === "POST"
+          ? { status: 429, body: { message: "Too Many Attempts." }, headers: { "retry-after": retryAfter } }
+          : undefined;
+      const deps = depsFor(
+        proxy,
+        configFor(proxy, { items: [{ domain: "a.example.com" }] }),
+        test.database.db,
+      );
+      const result = await reconcile(deps, { mode: "apply" }).finally(() => deps.close());
+      expect(result.errors[0]).toMatchObject({ domain: "a.example.com", code: "HTTP_RATE_LIMITED" });
+      expect(Math.max(0, ...deps.slept)).toBeLessThanOrEqual(15 * 60_000);
+    }
+  });
+
+  it("a list page answered 429 asking to wait a day fails the pass at once instead of waiting", async () => {
+    proxy.hooks.reply = (method) =>
+      method === "GET"
+        ? { status: 429, body: { message: "Too Many Attempts." }, headers: { "retry-after": "86400" } }
+        : undefined;
+    const deps = depsFor(proxy, configFor(proxy, { items: [{ domain: "a.example.com" }] }), test.database.db);
+    const error = await failureOf(reconcile(deps, { mode: "apply" }).finally(() => deps.close()));
+    expect(error.message).toContain("rate limited by the service (retry after 86400s)");
+    expect(Math.max(0, ...deps.slept)).toBeLessThanOrEqual(15 * 60_000);
+  });
+
   it("give up after max_attempts of 429 and report it", async () => {
     sandbox.setFaults({ endpoints: { "websites.create": { rate429: 1, retryAfter: 1 } } });
     const deps = depsFor(
