@@ -1,5 +1,7 @@
+import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { describeFailure } from "../../src/cli/fail.js";
+import { rows } from "../../src/db/client.js";
 import { AuthError, MalformedResponseError } from "../../src/http/errors.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { loadOwnership } from "../../src/websites/ownership.js";
@@ -102,6 +104,31 @@ describe("one failing website does not stop the others", () => {
         .sort(),
     ).toEqual(["a.example.com", "c.example.com", "d.example.com"]);
     expect((await loadOwnership(test.database.db)).has("bad.example.com")).toBe(false);
+  });
+
+  it("a 422 that echoes the website's password back never carries it into the pass's errors", async () => {
+    proxy.hooks.reply = (method, _url, form) =>
+      method === "POST"
+        ? {
+            status: 422,
+            body: {
+              message: `The password ${form.password} is too common.`,
+              errors: { password: [form.password] },
+            },
+          }
+        : undefined;
+    const websites = {
+      items: [{ domain: "staff.example.com", privacy: "password", password: "Staff-Only-Pw-77" }],
+    };
+    const result = await pass(websites);
+    expect(result.errors).toHaveLength(1);
+    expect(JSON.stringify(result.errors)).not.toContain("Staff-Only-Pw-77");
+    const [stored] = await rows<{ errors: string }>(
+      test.database.db,
+      sql`select errors::text as errors from website_runs where id = ${result.runId}`,
+    );
+    expect(stored?.errors).toContain("staff.example.com");
+    expect(stored?.errors).not.toContain("Staff-Only-Pw-77");
   });
 
   it("the service's own 422 (plan limit, message-object shape) fails only the websites over the limit", async () => {
