@@ -22,7 +22,8 @@ export const websiteSchema = z.looseObject({
   password: z
     .union([z.boolean(), z.number(), z.string(), z.null()])
     .optional()
-    .transform((v) => v === true || v === 1 || v === "1"),
+    // Left out (a build that hides the column): unknown, not "no password".
+    .transform((v) => (v === undefined ? undefined : v === true || v === 1 || v === "1")),
   exclude_bots: bit.optional().transform((v) => v ?? 1),
   exclude_ips: lines,
   created_at: z.string().nullish(),

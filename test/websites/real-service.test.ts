@@ -116,6 +116,26 @@ describe("a service answering with Laravel's simple paginator (per_page and next
   });
 });
 
+describe("a service whose records leave out the password flag", () => {
+  it("sets a declared password once and then plans nothing more: a missing flag is not 'no password'", async () => {
+    const proxy = await startProxy(sandbox, {
+      rewrite: (method, url, body) => {
+        if (method !== "GET" || url.pathname !== "/api/v1/websites") return body;
+        const page = body as { data: Array<Record<string, unknown>> };
+        return { ...page, data: page.data.map(({ password: _password, ...record }) => record) };
+      },
+    });
+    try {
+      const first = await pass(SITES, {}, proxy);
+      expect([first.status, first.counts.created]).toEqual(["ok", 3]);
+      const again = await pass(SITES, { mode: "plan" }, proxy);
+      expect(again.plan.summary).toMatchObject({ create: 0, update: 0, delete: 0, unchanged: 3 });
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe("an incomplete listing", () => {
   it("plans no create and no delete, says why, and websites plan exits 1 even with --detailed-exitcode", async () => {
     await pass({ prune: true, items: [{ domain: "gone.example.com" }, { domain: "kept.example.com" }] });
