@@ -91,11 +91,20 @@ export class ListingTracker {
       );
     }
     const fresh: number[] = [];
+    const twice: number[] = [];
     facts.ids.forEach((id, index) => {
+      if (this.seen.get(id) === facts.page) twice.push(id);
       if (this.seen.has(id)) return;
       this.seen.set(id, facts.page);
       fresh.push(index);
     });
+    // Two records with one id on one page: only the first is kept, so the listing cannot be trusted to be whole.
+    if (twice.length > 0) {
+      const shown = twice.slice(0, 5).join(", ");
+      this.problems.push(
+        `page ${facts.page} holds ${twice.length} more website${twice.length === 1 ? "" : "s"} with an id already on it (id ${shown}${twice.length > 5 ? ", …" : ""})`,
+      );
+    }
     return fresh;
   }
 
