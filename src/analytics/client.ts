@@ -2,6 +2,7 @@
 import { setMaxListeners } from "node:events";
 import type { CallInfo } from "../http/errors.js";
 import { HttpError, MalformedResponseError } from "../http/errors.js";
+import { providerMessage } from "../http/message.js";
 import { parseAnswer } from "../http/parse.js";
 import type { RequestSpec, ServiceClient, ServiceResponse } from "../http/service-client.js";
 import { EndlessListing, ListingTracker } from "./listing.js";
@@ -167,6 +168,7 @@ export class AnalyticsClient {
       signal,
     };
     const response = await this.http.request(spec);
+    refuseErrorBody(response, this.call(spec));
     const parsed = parseAnswer(websitePageSchema, response, this.call(spec));
     const records = parsed.data.map((record, index) => this.record(record, spec, response.status, index));
     return { parsed, records };
@@ -230,6 +232,24 @@ export class AnalyticsClient {
   private call(spec: RequestSpec): CallInfo {
     return { service: "analytics", endpoint: spec.endpoint, method: spec.method, path: spec.path };
   }
+}
+
+/**
+ * A page answered 2xx whose body says it failed (`"status": 500` beside an empty `data`, as a broken build or a
+ * proxy's error page may answer) is no listing: read as one, it would be an empty account — every declared website
+ * created again and every owned one forgotten.
+ */
+function refuseErrorBody(response: ServiceResponse, call: CallInfo): void {
+  const body = response.body as { status?: unknown } | null;
+  if (typeof body !== "object" || body === null || !("status" in body)) return;
+  const status = typeof body.status === "string" ? Number(body.status) : body.status;
+  if (typeof status !== "number" || !Number.isFinite(status) || (status >= 200 && status < 300)) return;
+  throw new MalformedResponseError(
+    call,
+    response.status,
+    `the answer says it failed (status ${String(body.status)} in its body): ${providerMessage(body, "")}`,
+    response.body,
+  );
 }
 
 function toForm(input: WebsiteInput): Record<string, string> {

@@ -15,6 +15,8 @@ export interface PageFacts {
   lastPage?: number;
   total?: number;
   perPage?: number;
+  /** Whether the page links to a next one (`links.next`, `next_page_url`), when it says. */
+  hasNext?: boolean;
 }
 
 /** What to do with a page: which of its records are new, and whether another page follows. */
@@ -89,11 +91,20 @@ export class ListingTracker {
       );
     }
     const fresh: number[] = [];
+    const twice: number[] = [];
     facts.ids.forEach((id, index) => {
+      if (this.seen.get(id) === facts.page) twice.push(id);
       if (this.seen.has(id)) return;
       this.seen.set(id, facts.page);
       fresh.push(index);
     });
+    // Two records with one id on one page: only the first is kept, so the listing cannot be trusted to be whole.
+    if (twice.length > 0) {
+      const shown = twice.slice(0, 5).join(", ");
+      this.problems.push(
+        `page ${facts.page} holds ${twice.length} more website${twice.length === 1 ? "" : "s"} with an id already on it (id ${shown}${twice.length > 5 ? ", …" : ""})`,
+      );
+    }
     return fresh;
   }
 
@@ -122,9 +133,18 @@ export class ListingTracker {
     this.total = facts.total;
   }
 
-  /** With last_page: until it is reached. Without: until a page shorter than asked for (the old contract). */
+  /**
+   * With last_page: until it is reached. Without (Laravel's simple paginator): while the page links to a next
+   * one, else until a page shorter than a full one — full by the service's own per_page when it says, as a
+   * service may cap per_page below what was asked for (the old contract).
+   */
   private wantsNext(facts: PageFacts): boolean {
-    if (this.lastPage === undefined) return facts.ids.length >= this.requestedPerPage;
+    if (this.lastPage === undefined) {
+      if (facts.ids.length === 0) return false;
+      if (facts.hasNext !== undefined) return facts.hasNext;
+      const full = facts.perPage !== undefined && facts.perPage > 0 ? facts.perPage : this.requestedPerPage;
+      return facts.ids.length >= full;
+    }
     if (facts.page >= this.lastPage) return false;
     if (facts.ids.length === 0) {
       this.problems.push(`page ${facts.page} is empty although last_page is ${this.lastPage}`);

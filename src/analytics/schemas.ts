@@ -22,7 +22,8 @@ export const websiteSchema = z.looseObject({
   password: z
     .union([z.boolean(), z.number(), z.string(), z.null()])
     .optional()
-    .transform((v) => v === true || v === 1 || v === "1"),
+    // Left out (a build that hides the column): unknown, not "no password".
+    .transform((v) => (v === undefined ? undefined : v === true || v === 1 || v === "1")),
   exclude_bots: bit.optional().transform((v) => v ?? 1),
   exclude_ips: lines,
   created_at: z.string().nullish(),
@@ -37,11 +38,16 @@ const pageNumbers = {
   total: int.optional(),
 };
 
+/** A link to the next page (`links.next`, or the simple paginator's `next_page_url`): null on the last page. */
+const nextLink = z.unknown().optional();
+
 /** A list page in either shape: Laravel's resource collection (`meta`) or a bare paginator. */
 export const websitePageSchema = z
   .looseObject({
     data: z.array(z.unknown()),
     meta: z.looseObject(pageNumbers).optional(),
+    links: z.looseObject({ next: nextLink }).optional().catch(undefined),
+    next_page_url: nextLink,
     ...pageNumbers,
   })
   .transform((page) => ({
@@ -50,7 +56,14 @@ export const websitePageSchema = z
     lastPage: page.meta?.last_page ?? page.last_page,
     total: page.meta?.total ?? page.total,
     perPage: page.meta?.per_page ?? page.per_page,
+    hasNext: hasNextLink(page.links?.next ?? page.next_page_url),
   }));
+
+/** Whether a page links to a next one: a non-empty link says so, null or "" says not, anything else says nothing. */
+function hasNextLink(link: unknown): boolean | undefined {
+  if (link === null || link === "") return false;
+  return typeof link === "string" ? true : undefined;
+}
 
 const wrappedWebsiteSchema = z.looseObject({ data: websiteSchema }).transform((wrapped) => wrapped.data);
 

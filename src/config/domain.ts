@@ -13,9 +13,10 @@ export const MAX_DOMAIN_LENGTH = 255;
 export function normaliseDomain(text: string): string {
   let host = text.trim().toLowerCase().replace(SCHEME, "").replace(/^\/\//, "");
   host = host.split(/[/?#]/, 1)[0] ?? "";
-  host = host.replace(/\.+$/, "").replace(/^www\./, "");
+  // To ASCII first: full-width letters and ideographic dots ("ＷＷＷ．example．com。") become "www." and a trailing
+  // dot only then, and the service would strip that www. from what topsync sends.
   if (/[^\p{ASCII}]/u.test(host)) host = domainToASCII(host) || host;
-  return host;
+  return host.replace(/\.+$/, "").replace(/^www\./, "");
 }
 
 /** Why a normalised domain is not a hostname the service will take, or undefined when it is one. */

@@ -5,6 +5,7 @@
 // request alone finds out. The very first request also goes alone, since its answer says whether the service
 // counts at all. So a throttled service sees at most one refusal per window, usually none.
 import type { Clock } from "../clock.js";
+import { MAX_RETRY_AFTER_MS } from "./backoff.js";
 
 export interface LimitHeaders {
   limit?: number;
@@ -153,7 +154,7 @@ export class ServerLimits {
       this.openedAt = undefined;
     }
     if (this.limit !== undefined && said.remaining === this.limit - 1) this.opened(ticket.sentAt);
-    if (said.resetAt !== undefined) this.closesAt = said.resetAt;
+    if (said.resetAt !== undefined) this.closesAt = Math.min(said.resetAt, now + MAX_RETRY_AFTER_MS);
   }
 
   /** This request opened a window: it closes one learned window length later, when one was learned. */
@@ -166,8 +167,9 @@ export class ServerLimits {
   private refused(ticket: Ticket, said: LimitHeaders, now: number): void {
     this.remaining = 0;
     this.remainingAt = Math.max(this.remainingAt, ticket.sentAt);
-    const until = said.retryAt ?? said.resetAt;
-    if (until === undefined) return;
+    const asked = said.retryAt ?? said.resetAt;
+    if (asked === undefined) return;
+    const until = Math.min(asked, now + MAX_RETRY_AFTER_MS);
     const resumeAt = Math.max(until, now + MIN_PAUSE_MS);
     this.blockedUntil = Math.max(this.blockedUntil, resumeAt);
     this.closesAt = resumeAt;

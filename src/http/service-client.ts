@@ -6,7 +6,7 @@ import type { SecureContext } from "node:tls";
 import type { Clock } from "../clock.js";
 import { systemClock } from "../clock.js";
 import { storableText } from "../text/storable.js";
-import { backoffDelay, parseRetryAfter } from "./backoff.js";
+import { backoffDelay, parseRetryAfter, waitsTooLong } from "./backoff.js";
 import { readCapped } from "./body.js";
 import { readCaFile, trustedContext } from "./ca-file.js";
 import {
@@ -236,7 +236,7 @@ export class ServiceClient {
         return await this.send(spec);
       } catch (error) {
         const httpError = error as HttpError;
-        if (attempt >= retries || !isTransient(httpError)) throw error;
+        if (attempt >= retries || !isTransient(httpError) || waitsTooLong(httpError)) throw error;
         const delayMs = this.retryDelay(httpError, attempt);
         this.options.onRetry?.(this.callInfo(spec), httpError, attempt + 1, delayMs);
         await this.clock.sleep(delayMs, spec.signal);

@@ -9,7 +9,8 @@ import { normaliseDomain } from "../config/index.js";
 import type { Db } from "../db/client.js";
 import type { Logger } from "../log/logger.js";
 import { applyPlan, type ApplyResult as WebsitesApplied } from "../websites/apply.js";
-import type { Plan, PlanEntry, PlanSummary } from "../websites/model.js";
+import type { Ownership, Plan, PlanEntry, PlanSummary } from "../websites/model.js";
+import { loadOwnership } from "../websites/ownership.js";
 import { groupRemote } from "../websites/plan.js";
 import type { WebsiteApi } from "../websites/reconcile.js";
 import { finishRun, startRun } from "../websites/runs.js";
@@ -81,7 +82,7 @@ export async function applyWebsitePlan(
       ],
       row,
     );
-  const check = checkChanges(row.document.items, groupRemote(listing.websites));
+  const check = checkChanges(row.document.items, groupRemote(listing.websites), await loadOwnership(db));
   if (check.stale.length > 0 && options.stale === "refuse")
     return refused(
       [
@@ -136,11 +137,13 @@ interface ChangeCheck {
 
 /**
  * Each change against the remote record now: done when the record already is what the change wanted (an earlier
- * apply of this plan did it), stale when it is not what the plan saw, else still to apply.
+ * apply of this plan did it; for the write-only values it sends, which no record shows, when `ownership` says
+ * topsync applied them to this website), stale when it is not what the plan saw, else still to apply.
  */
 export function checkChanges(
   items: readonly WebsiteItem[],
   remote: ReadonlyMap<string, readonly RemoteWebsite[]>,
+  ownership: Ownership = new Map(),
 ): ChangeCheck {
   const result: ChangeCheck = { toApply: [], stale: [], done: 0 };
   for (const item of items) {
@@ -177,8 +180,7 @@ export function checkChanges(
         why: `the remote record changed since the plan: website ${item.website_id} is gone`,
       });
     else if (sameRecord(item.remote, now)) result.toApply.push(entry);
-    else if (wanted(item.desired, now) && !item.desired?.password && !item.desired?.exclude_params)
-      result.done++;
+    else if (wanted(item.desired, now) && secretsApplied(entry, ownership)) result.done++;
     else
       result.stale.push({
         item,
@@ -186,6 +188,16 @@ export function checkChanges(
       });
   }
   return result;
+}
+
+/** The write-only values the update sends are the ones topsync last applied to this very website. */
+function secretsApplied(entry: PlanEntry, ownership: Ownership): boolean {
+  if (entry.action !== "update") return false;
+  const sent = Object.entries(entry.secrets).filter(([, hash]) => hash !== undefined);
+  if (sent.length === 0) return true;
+  const record = ownership.get(entry.domain);
+  const applied = record?.website_id === entry.id ? record.applied_secrets : null;
+  return sent.every(([field, hash]) => applied?.[field as keyof typeof applied] === hash);
 }
 
 function sameRecord(was: Record<string, string | null> | null, now: Record<string, string | null>): boolean {

@@ -13,6 +13,7 @@ import { guardLimits } from "../purchases/projection.js";
 import { readReservedAhead } from "../purchases/reservations.js";
 import { readGuardStart } from "../purchases/wallet.js";
 import type { ResellerClient } from "../reseller/client.js";
+import { loadOwnership } from "../websites/ownership.js";
 import { groupRemote } from "../websites/plan.js";
 import type { WebsiteApi } from "../websites/reconcile.js";
 import { checkChanges, type StaleChange } from "./apply-websites.js";
@@ -72,7 +73,7 @@ export async function inspectPlan(
     try {
       const listing = await (await deps.analytics()).readWebsites();
       if (!listing.complete) throw new Error(listing.problem ?? "the remote listing was incomplete");
-      const checked = checkChanges(plan.items, groupRemote(listing.websites));
+      const checked = checkChanges(plan.items, groupRemote(listing.websites), await loadOwnership(db));
       view.websiteCheck = { stale: checked.stale, done: checked.done };
     } catch (error) {
       view.checkError = `the changes could not be checked now: ${(error as Error).message}`;

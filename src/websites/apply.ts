@@ -9,6 +9,7 @@ import type { Db } from "../db/client.js";
 import { AuthError, ClientError, HttpError } from "../http/errors.js";
 import type { Logger } from "../log/logger.js";
 import { Semaphore } from "../semaphore.js";
+import { redactSecretForms } from "../text/secrets.js";
 import { type DeleteLimits, type DeleteRefusal, deleteRefusal } from "./guards.js";
 import type { CreateEntry, DeleteEntry, Plan, UpdateEntry } from "./model.js";
 import { forgetOwnership } from "./ownership.js";
@@ -242,6 +243,10 @@ function conflict(pass: Pass, domain: string, said: string): void {
 
 function record(pass: Pass, entry: WriteEntry, error: unknown): void {
   const failure = writeError(error, entry);
+  // The service's message may echo what was sent: the website's password is a secret (the API key is kept out of
+  // answers as they are read).
+  const password = entry.action === "delete" ? undefined : pass.passwords.get(entry.domain);
+  if (password !== undefined) failure.message = redactSecretForms(failure.message, password);
   pass.result.errors.push(failure);
   pass.deps.logger?.warn({ domain: entry.domain, action: entry.action, code: failure.code }, failure.message);
 }

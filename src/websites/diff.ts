@@ -54,8 +54,9 @@ function comparePassword(
   changes: FieldChanges,
 ): void {
   if (item.privacy !== 2 || declared.password === undefined) return;
-  if (remote.password && applied?.password === declared.password) return;
-  changes.diff.password = { from: remote.password ? SENSITIVE : null, to: SENSITIVE };
+  // A record that does not say whether a password is set: what topsync last applied to it is all there is to go by.
+  if (remote.password !== false && applied?.password === declared.password) return;
+  changes.diff.password = { from: remote.password === false ? null : SENSITIVE, to: SENSITIVE };
   changes.sendPassword = true;
   changes.secrets.password = declared.password;
 }

@@ -1,6 +1,8 @@
 // How a website plan and an apply read: text in the manner of Terraform (`+` create, `~` update, `-` delete,
-// a summary line) and the JSON plan (format_version "1"). Write-only values only ever appear as "(sensitive)".
+// a summary line) and the JSON plan (format_version "1"). Write-only values only ever appear as "(sensitive)";
+// what the service sent (domains, values, its messages) is shown inert: no control character reaches the terminal.
 
+import { inert } from "../text/inert.js";
 import type { ApplyResult } from "./apply.js";
 import type { DeleteRefusal } from "./guards.js";
 import type { Diff, FieldValue, Plan, PlanEntry, PlanSummary } from "./model.js";
@@ -43,14 +45,14 @@ export function summaryLine(summary: PlanSummary): string {
 function changeLines(entry: PlanEntry): string[] {
   if (entry.action === "create") {
     const declared = entry.declared_domain ? ` (declared as ${JSON.stringify(entry.declared_domain)})` : "";
-    const why = entry.reason ? [`      # ${entry.reason}`] : [];
-    return [`  + create ${entry.domain}${declared}`, ...why, ...diffLines(entry.diff, false)];
+    const why = entry.reason ? [`      # ${inert(entry.reason)}`] : [];
+    return [`  + create ${inert(entry.domain)}${declared}`, ...why, ...diffLines(entry.diff, false)];
   }
   if (entry.action === "update") {
-    return [`  ~ update ${entry.domain} (id ${entry.id})`, ...diffLines(entry.diff, true)];
+    return [`  ~ update ${inert(entry.domain)} (id ${entry.id})`, ...diffLines(entry.diff, true)];
   }
   if (entry.action === "delete") {
-    return [`  - delete ${entry.domain} (id ${entry.id})`, `      # ${entry.reason}`];
+    return [`  - delete ${inert(entry.domain)} (id ${entry.id})`, `      # ${inert(entry.reason)}`];
   }
   return [];
 }
@@ -68,7 +70,7 @@ function diffLines(diff: Diff, withFrom: boolean): string[] {
 function show(value: FieldValue): string {
   if (value === null) return "(none)";
   if (value === "(sensitive)") return value;
-  return JSON.stringify(value).replace(/","/g, '", "');
+  return inert(JSON.stringify(value).replace(/","/g, '", "'));
 }
 
 function apart(plan: Plan, action: "unmanaged" | "conflict" | "withheld", title: string): string[] {
@@ -76,7 +78,7 @@ function apart(plan: Plan, action: "unmanaged" | "conflict" | "withheld", title:
   if (entries.length === 0) return [];
   const lines = entries.map((entry) => {
     const id = "id" in entry ? ` (id ${entry.id})` : "";
-    return `  ${entry.domain}${id}: ${"reason" in entry ? entry.reason : ""}`;
+    return `  ${inert(entry.domain)}${id}: ${"reason" in entry ? inert(entry.reason ?? "") : ""}`;
   });
   return [`${title}: ${entries.length}`, ...lines, ""];
 }
@@ -108,9 +110,12 @@ export function planJson(plan: Plan, refusal?: DeleteRefusal) {
 const DONE = { create: "created", update: "updated", delete: "deleted" } as const;
 
 export function renderApplyText(result: ApplyResult): string {
-  const out = result.applied.map((a) => `  ${MARK[a.action]} ${DONE[a.action]} ${a.domain} (id ${a.id})`);
-  for (const conflict of result.conflicts) out.push(`  ! conflict ${conflict.domain}: ${conflict.reason}`);
-  for (const error of result.errors) out.push(`  ! ${error.message}`);
+  const out = result.applied.map(
+    (a) => `  ${MARK[a.action]} ${DONE[a.action]} ${inert(a.domain)} (id ${a.id})`,
+  );
+  for (const conflict of result.conflicts)
+    out.push(`  ! conflict ${inert(conflict.domain)}: ${inert(conflict.reason)}`);
+  for (const error of result.errors) out.push(`  ! ${inert(error.message)}`);
   const errors = result.errors.length;
   const conflicts = result.conflicts.length;
   out.push(

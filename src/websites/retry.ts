@@ -1,7 +1,7 @@
 // Per-website retries of a write: the ServiceClient sends writes once, so a 429 (after its Retry-After),
 // a request certainly not sent, and — for the idempotent update and delete — an unknown outcome are tried again.
 import type { Clock } from "../clock.js";
-import { backoffDelay } from "../http/backoff.js";
+import { backoffDelay, waitsTooLong } from "../http/backoff.js";
 import { HttpError, RateLimitedError } from "../http/errors.js";
 
 export interface RetryPolicy {
@@ -36,7 +36,8 @@ export async function withRetries<T>(
     try {
       return await call();
     } catch (error) {
-      if (attempt + 1 >= context.retry.max_attempts || !isRetryable(error, action)) throw error;
+      if (attempt + 1 >= context.retry.max_attempts || !isRetryable(error, action) || waitsTooLong(error))
+        throw error;
       const delay =
         error instanceof RateLimitedError && error.retryAfterMs !== undefined
           ? error.retryAfterMs

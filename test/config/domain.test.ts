@@ -13,12 +13,23 @@ describe("normaliseDomain", () => {
     ["wwwexample.com", "wwwexample.com"],
     ["sub.www.example.com", "sub.www.example.com"],
     ["bücher.example", "xn--bcher-kva.example"],
+    // full-width letters and ideographic dots become ASCII first, then lose www. and the trailing dot
+    ["ＷＷＷ.example.com", "example.com"],
+    ["www。example.com", "example.com"],
+    ["example.com。", "example.com"],
+    ["www.Bücher.example．", "xn--bcher-kva.example"],
   ])("%s → %s", (text, expected) => {
     expect(normaliseDomain(text)).toBe(expected);
   });
 
   it("is idempotent", () => {
-    for (const text of ["https://www.Example.com/", "a.b.c.", "bücher.example"]) {
+    for (const text of [
+      "https://www.Example.com/",
+      "a.b.c.",
+      "bücher.example",
+      "ＷＷＷ.example.com",
+      "www。example.com",
+    ]) {
       expect(normaliseDomain(normaliseDomain(text))).toBe(normaliseDomain(text));
     }
   });

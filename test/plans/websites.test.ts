@@ -100,3 +100,53 @@ describe("saved website plans", { timeout: 120_000 }, () => {
     expect(sandbox.websiteMutations()).toHaveLength(after);
   });
 });
+
+describe("a saved website plan cut short", { timeout: 120_000 }, () => {
+  let sandbox: Sandbox;
+  let ledger: Ledger;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 18 });
+    // Seeded, so topsync never applied its exclude_params: the update sends them (a write-only value).
+    sandbox.seedWebsites([{ domain: "kept.example.com", privacy: 1 }]);
+    ledger = await openLedgerFor("postgres", sandbox, {});
+    ledger.rewrite({
+      websites: {
+        defaults: { exclude_params: ["utm_source"] },
+        items: [
+          { domain: "kept.example.com", privacy: "public" },
+          { domain: "new.example.com", privacy: "private" },
+        ],
+      },
+    });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await ledger.drop();
+  });
+
+  it("is resumed by applying it again: the update it made is done, not stale", async () => {
+    const file = join(ledger.dir, "sites.plan");
+    const saved = await ledger.cli(["websites", "plan", "--save", file]);
+    expect(saved.code, saved.stderr).toBe(0);
+    expect(saved.stdout).toContain("1 to create, 1 to update");
+    // The create is refused (the plan limit is reached), after the update went through.
+    sandbox.setOptions({ maxWebsites: 1 });
+    const short = await ledger.cli(["apply", file]);
+    expect(short.code).not.toBe(0);
+    expect(sandbox.websites().find((w) => w.domain === "kept.example.com")?.privacy).toBe(0);
+    const updates = sandbox.websiteMutations().length;
+
+    sandbox.setOptions({ maxWebsites: 10 });
+    const resumed = await ledger.cli(["apply", file]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain("1 created");
+    expect(resumed.stdout).not.toContain("stale");
+    expect(
+      sandbox
+        .websiteMutations()
+        .slice(updates)
+        .map((m) => m.method),
+    ).toEqual(["POST"]);
+  });
+});

@@ -175,6 +175,13 @@ describe("a listing's pages", () => {
     );
   });
 
+  it("are incomplete when one page holds two records with one id: the second is not silently dropped", async () => {
+    const { ListingTracker } = await import("../../src/analytics/listing.js");
+    const tracker = new ListingTracker(100);
+    expect(tracker.take({ page: 1, ids: [1, 2, 2], lastPage: 1 })).toEqual({ fresh: [0, 1], next: false });
+    expect(tracker.problem()).toBe("page 1 holds 1 more website with an id already on it (id 2)");
+  });
+
   it("without last_page, end at a page shorter than asked for", async () => {
     const { ListingTracker } = await import("../../src/analytics/listing.js");
     const tracker = new ListingTracker(2);

@@ -1,5 +1,7 @@
+import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { describeFailure } from "../../src/cli/fail.js";
+import { rows } from "../../src/db/client.js";
 import { AuthError, MalformedResponseError } from "../../src/http/errors.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { loadOwnership } from "../../src/websites/ownership.js";
@@ -104,6 +106,31 @@ describe("one failing website does not stop the others", () => {
     expect((await loadOwnership(test.database.db)).has("bad.example.com")).toBe(false);
   });
 
+  it("a 422 that echoes the website's password back never carries it into the pass's errors", async () => {
+    proxy.hooks.reply = (method, _url, form) =>
+      method === "POST"
+        ? {
+            status: 422,
+            body: {
+              message: `The password ${form.password} is too common.`,
+              errors: { password: [form.password] },
+            },
+          }
+        : undefined;
+    const websites = {
+      items: [{ domain: "staff.example.com", privacy: "password", password: "Staff-Only-Pw-77" }],
+    };
+    const result = await pass(websites);
+    expect(result.errors).toHaveLength(1);
+    expect(JSON.stringify(result.errors)).not.toContain("Staff-Only-Pw-77");
+    const [stored] = await rows<{ errors: string }>(
+      test.database.db,
+      sql`select errors::text as errors from website_runs where id = ${result.runId}`,
+    );
+    expect(stored?.errors).toContain("staff.example.com");
+    expect(stored?.errors).not.toContain("Staff-Only-Pw-77");
+  });
+
   it("the service's own 422 (plan limit, message-object shape) fails only the websites over the limit", async () => {
     sandbox.setOptions({ maxWebsites: 2, validationShape: "message-object" });
     const items = ["a", "b", "c"].map((name) => ({ domain: `${name}.example.com` }));
@@ -202,6 +229,35 @@ describe("retries of a write", () => {
     expect(deps.slept).toEqual([7000, 7000]);
   });
 
+  it("a 429 asking to wait a day (in seconds or as an HTTP date) is not waited: the write fails and the pass ends", async () => {
+    const inADay = new Date(Date.now() + 86_400_000).toUTCString();
+    for (const retryAfter of ["86400", inADay]) {
+      proxy.hooks.reply = (method) =>
+        method === "POST"
+          ? { status: 429, body: { message: "Too Many Attempts." }, headers: { "retry-after": retryAfter } }
+          : undefined;
+      const deps = depsFor(
+        proxy,
+        configFor(proxy, { items: [{ domain: "a.example.com" }] }),
+        test.database.db,
+      );
+      const result = await reconcile(deps, { mode: "apply" }).finally(() => deps.close());
+      expect(result.errors[0]).toMatchObject({ domain: "a.example.com", code: "HTTP_RATE_LIMITED" });
+      expect(Math.max(0, ...deps.slept)).toBeLessThanOrEqual(15 * 60_000);
+    }
+  });
+
+  it("a list page answered 429 asking to wait a day fails the pass at once instead of waiting", async () => {
+    proxy.hooks.reply = (method) =>
+      method === "GET"
+        ? { status: 429, body: { message: "Too Many Attempts." }, headers: { "retry-after": "86400" } }
+        : undefined;
+    const deps = depsFor(proxy, configFor(proxy, { items: [{ domain: "a.example.com" }] }), test.database.db);
+    const error = await failureOf(reconcile(deps, { mode: "apply" }).finally(() => deps.close()));
+    expect(error.message).toContain("rate limited by the service (retry after 86400s)");
+    expect(Math.max(0, ...deps.slept)).toBeLessThanOrEqual(15 * 60_000);
+  });
+
   it("give up after max_attempts of 429 and report it", async () => {
     sandbox.setFaults({ endpoints: { "websites.create": { rate429: 1, retryAfter: 1 } } });
     const deps = depsFor(
@@ -269,6 +325,22 @@ describe("bad answers from the service", () => {
     const error = await failureOf(pass(websites));
     expect(error.message).toContain("website b.example.com in the listing is not readable: id");
     expect(deletes()).toEqual([]);
+  });
+
+  it("a list page answered 200 with an error in its body fails the pass: nothing created, no ownership forgotten", async () => {
+    const websites = await ownTwoToPrune();
+    proxy.hooks.rewrite = (method, _url, body) =>
+      method === "GET" ? { data: [], message: "Server Error", status: 500 } : body;
+    const error = await failureOf(pass({ ...websites, prune: false }));
+    expect(error.message).toContain("Server Error");
+    expect(mutations(sandbox).filter((m) => m.startsWith("POST"))).toHaveLength(3);
+    proxy.hooks = {};
+    expect([...(await loadOwnership(test.database.db)).keys()].sort()).toEqual([
+      "a.example.com",
+      "b.example.com",
+      "keep.example.com",
+    ]);
+    expect((await pass(websites)).counts.deleted).toBe(2);
   });
 
   it("a 401 on the listing is a clear failure (exit 1) and changes nothing", async () => {

@@ -88,6 +88,54 @@ describe.each(["laravel", "bare"] as const)("against a service with %s pages", (
   });
 });
 
+describe("a service answering with Laravel's simple paginator (per_page and next_page_url, no last_page or total)", () => {
+  it("reads on past a page as full as the service's own per_page, so it plans no create of what exists", async () => {
+    sandbox.setOptions({ pageShape: "bare", perPageCap: 10 });
+    sandbox.seedWebsites(sites(25));
+    const proxy = await startProxy(sandbox, {
+      rewrite: (method, url, body) => {
+        if (method !== "GET" || url.pathname !== "/api/v1/websites") return body;
+        const {
+          last_page: last,
+          total: _total,
+          last_page_url: _url,
+          ...page
+        } = body as Record<string, unknown>;
+        const current = Number(page.current_page);
+        const next = current < Number(last) ? `${url.origin}/api/v1/websites?page=${current + 1}` : null;
+        return { ...page, next_page_url: next };
+      },
+    });
+    try {
+      const result = await pass({ items: sites(25) }, { mode: "plan" }, proxy);
+      expect(result.plan.summary).toMatchObject({ create: 0, withheld: 0 });
+      expect(result.plan.remote).toEqual({ websites: 25, complete: true });
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
+describe("a service whose records leave out the password flag", () => {
+  it("sets a declared password once and then plans nothing more: a missing flag is not 'no password'", async () => {
+    const proxy = await startProxy(sandbox, {
+      rewrite: (method, url, body) => {
+        if (method !== "GET" || url.pathname !== "/api/v1/websites") return body;
+        const page = body as { data: Array<Record<string, unknown>> };
+        return { ...page, data: page.data.map(({ password: _password, ...record }) => record) };
+      },
+    });
+    try {
+      const first = await pass(SITES, {}, proxy);
+      expect([first.status, first.counts.created]).toEqual(["ok", 3]);
+      const again = await pass(SITES, { mode: "plan" }, proxy);
+      expect(again.plan.summary).toMatchObject({ create: 0, update: 0, delete: 0, unchanged: 3 });
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe("an incomplete listing", () => {
   it("plans no create and no delete, says why, and websites plan exits 1 even with --detailed-exitcode", async () => {
     await pass({ prune: true, items: [{ domain: "gone.example.com" }, { domain: "kept.example.com" }] });

@@ -49,6 +49,40 @@ describe("the text plan", () => {
     );
   });
 
+  it("shows what the service sent as data: its control characters and bidi marks never reach the terminal", () => {
+    const hostile = planWebsites(
+      [item("a.example.com", { exclude_ips: ["10.0.0.1"] })],
+      [
+        remote(1, "a.example.com", { exclude_ips: ["10.0.0.9\u202e"] }),
+        remote(2, "x\u001b]0;owned\u0007\r  - delete b.example.com (id 9).example.com"),
+        remote(3, "c\u0000\u001b[2J.example.com"),
+      ],
+      new Map(),
+      { prune: true, secretKey: KEY },
+    );
+    const text = renderPlanText(hostile);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(text).toContain("x\\x1B]0;owned\\x07\\r  - delete b.example.com (id 9).example.com (id 2)");
+    const applied = renderApplyText({
+      applied: [],
+      conflicts: [{ domain: "d\u001b[2J.example.com", reason: "held" }],
+      errors: [
+        {
+          domain: "e.example.com",
+          action: "update",
+          code: "HTTP_VALIDATION",
+          message: "HTTP 422: \u001b[2Jbad",
+        },
+      ],
+      created: 0,
+      updated: 0,
+      deleted: 0,
+    } as unknown as Parameters<typeof renderApplyText>[0]);
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for control characters
+    expect(applied).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+
   it("warns when the deletes would be refused", () => {
     const refusal = deleteRefusal(PLAN, { maxDeletes: 0, allowMassDelete: false });
     expect(renderPlanText(PLAN, refusal)).toContain(
