@@ -5,6 +5,7 @@ import { inert } from "../text/inert.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, write } from "./output.js";
+import { websitesLocked } from "./websites-lock.js";
 
 export async function applyWebsitesCommand(
   ctx: CommandContext,
@@ -17,10 +18,11 @@ export async function applyWebsitesCommand(
     openLedger(ctx),
     ctx.analytics(),
   ]);
-  const result = await applyWebsitePlan(
-    { api, db: database.db, config: ctx.config, logger: ctx.logger },
-    id,
-    { stale, file: file?.kind === "websites" ? file : undefined },
+  const result = await websitesLocked(database, () =>
+    applyWebsitePlan({ api, db: database.db, config: ctx.config, logger: ctx.logger }, id, {
+      stale,
+      file: file?.kind === "websites" ? file : undefined,
+    }),
   );
   const lines = (list: Array<{ item: { action: string; domain: string }; why: string }>) =>
     list.map((s) => inert(`  ${s.item.action} ${s.item.domain}: ${s.why}`)).join("\n");

@@ -44,15 +44,16 @@ export interface ApplyFlags {
 }
 
 async function load() {
-  const [reconcile, render, guards, model, database, output] = await Promise.all([
+  const [reconcile, render, guards, model, database, output, lock] = await Promise.all([
     import("../websites/reconcile.js"),
     import("../websites/render.js"),
     import("../websites/guards.js"),
     import("../websites/model.js"),
     import("./database.js"),
     import("./output.js"),
+    import("./websites-lock.js"),
   ]);
-  return { ...reconcile, ...render, ...guards, ...model, ...database, ...output };
+  return { ...reconcile, ...render, ...guards, ...model, ...database, ...output, ...lock };
 }
 
 /**
@@ -103,25 +104,29 @@ export async function websitesApplyCommand(
       "websites.mode is observe: the loop only reports, but this apply was asked for explicitly",
     );
   }
-  const { db } = await m.openLedger(ctx);
+  const database = await m.openLedger(ctx);
   const analytics = await ctx.analytics();
-  const deps = m.reconcileDeps(ctx.config, analytics, db, { logger: ctx.logger });
+  const deps = m.reconcileDeps(ctx.config, analytics, database.db, { logger: ctx.logger });
   const allowMassDelete = flags.allowMassDelete ?? false;
   const limits = { maxDeletes: ctx.config.websites.max_deletes, allowMassDelete };
   const progress = passProgress(ctx, analytics);
+  // One writer of the websites at a time, as the daemon's pass is: two applies (or one beside the daemon) both
+  // created what neither had seen, a duplicate on a service that takes a domain twice.
   const pass = await m
-    .reconcile(deps, {
-      mode: "apply",
-      allowMassDelete,
-      confirm: async (plan) => {
-        progress.done(); // the listing's line ends before the plan is shown
-        io.write(m.renderPlanText(plan, m.deleteRefusal(plan, limits)));
-        if (flags.autoApprove) return true;
-        const answer = await io.ask("\nApply these changes to the analytics websites? [y/N] ");
-        return /^y(es)?$/i.test(answer.trim());
-      },
-      onProgress: progress.update,
-    })
+    .websitesLocked(database, () =>
+      m.reconcile(deps, {
+        mode: "apply",
+        allowMassDelete,
+        confirm: async (plan) => {
+          progress.done(); // the listing's line ends before the plan is shown
+          io.write(m.renderPlanText(plan, m.deleteRefusal(plan, limits)));
+          if (flags.autoApprove) return true;
+          const answer = await io.ask("\nApply these changes to the analytics websites? [y/N] ");
+          return /^y(es)?$/i.test(answer.trim());
+        },
+        onProgress: progress.update,
+      }),
+    )
     .finally(progress.done);
   if (!m.hasChanges(pass.plan)) {
     io.write(m.renderPlanText(pass.plan));

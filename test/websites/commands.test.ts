@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import postgres from "postgres";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { describeFailure } from "../../src/cli/fail.js";
 import {
@@ -11,6 +12,7 @@ import {
 } from "../../src/cli/websites-commands.js";
 import type { Config } from "../../src/config/index.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { WEBSITES_LOCK } from "../../src/schedule/advisory-lock.js";
 import { withContext } from "../helpers/context.js";
 import { type DbKind, openTestDatabase, type TestDatabase } from "../helpers/db.js";
 import { changeRemotely, configFor, idOf } from "./helpers.js";
@@ -148,6 +150,26 @@ describe("websites commands (PostgreSQL)", () => {
     expect(io.text()).toContain("Plan: 2 to create, 0 to update, 0 to delete, 0 unchanged.");
     expect(io.text()).toMatch(/\+ created example\.com \(id \d+\)/);
     expect(io.text()).toContain("Apply complete: 2 created, 0 updated, 0 deleted.");
+  });
+
+  it("apply is refused while another writer holds the websites lock (the daemon's pass, another apply), changing nothing", async () => {
+    // Before, a second writer listed what the first had not created yet and created it again.
+    const holder = postgres(test.url, { max: 1, onnotice: () => {} });
+    await holder`select pg_advisory_lock(${WEBSITES_LOCK[0]}::int, ${WEBSITES_LOCK[1]}::int)`;
+    try {
+      const refused = await exitCodeOf(
+        withContext(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, testIo())),
+      );
+      expect(refused.code).toBe(1);
+      expect(refused.text).toContain("another websites apply, or the daemon's website pass");
+      expect(sandbox.websiteMutations()).toEqual([]);
+    } finally {
+      await holder.end();
+    }
+    expect(
+      await withContext(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, testIo())),
+    ).toBe(0);
+    expect(sandbox.websites()).toHaveLength(2);
   });
 
   it("apply on a terminal shows the plan and applies only after yes", async () => {
