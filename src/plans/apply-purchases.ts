@@ -51,7 +51,12 @@ export type ApplyResult =
       queued: number;
       /** Stale items left out (`--stale drop`). */
       dropped: StaleItem[];
-      /** False when some item is still queued (a retry later than the run waits): apply again to finish. */
+      /**
+       * Items left for the next apply because the catalogue could not be read to price them (a blip, not a change
+       * to the item): never dropped, so the plan is not finished while there are any.
+       */
+      unpriced: StaleItem[];
+      /** False when some item is still queued (a retry later than the run waits) or could not be priced: apply again to finish. */
       finished: boolean;
     }
   | { kind: "already_applied"; plan: SavedPlanRow; at: Date }
@@ -147,8 +152,11 @@ export async function applyPurchasePlan(
     await sweepDeadSubmitting(deps.database, actor);
   }
   const states = await planRowStates(db, planId);
+  const unpriced = check.stale.filter((s) => s.code === "unpriced");
   const finished =
-    (states.get("queued") ?? 0) + (states.get("held") ?? 0) === 0 && summary.stoppedBy === undefined;
+    (states.get("queued") ?? 0) + (states.get("held") ?? 0) === 0 &&
+    summary.stoppedBy === undefined &&
+    unpriced.length === 0;
   if (finished) await markApplied(db, planId, new Date(clock.now()));
   return {
     kind: "applied",
@@ -157,7 +165,8 @@ export async function applyPurchasePlan(
     summary,
     done: check.done.length,
     queued,
-    dropped: check.stale,
+    dropped: check.stale.filter((s) => s.code !== "unpriced"),
+    unpriced,
     finished,
   };
 }

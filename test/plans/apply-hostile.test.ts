@@ -232,3 +232,59 @@ describe("apply after the ledger moved under an approved plan", { timeout: 120_0
     ]);
   });
 });
+
+describe("apply when the reseller or the clock moves under a plan, with no approval rules", {
+  timeout: 120_000,
+}, () => {
+  let sandbox: Sandbox;
+  let ledger: Ledger;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 22 });
+    ledger = await openLedgerFor("postgres", sandbox, {
+      purchases: [{ name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(3, 900) }],
+    });
+    await ledger.cli(["migrate"]);
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await ledger.drop();
+  });
+  beforeEach(() => sandbox.reset());
+
+  const save = async (fire: string): Promise<{ file: string; plan: PurchasePlan }> => {
+    const file = join(ledger.dir, `promo-${fire.slice(0, 10)}.plan`);
+    const saved = await ledger.cli([
+      "purchases",
+      "plan",
+      "--job",
+      "promo",
+      "--fire-time",
+      fire,
+      "--save",
+      file,
+    ]);
+    expect(saved.code, saved.stderr).toBe(0);
+    return { file, plan: readJson<PurchasePlan>(file) };
+  };
+  const status = async (id: string) =>
+    (await ledger.query<{ status: string }>(sql`select status from saved_plans where id = ${id}`))[0]?.status;
+
+  it("--stale drop does not drop items the catalogue could not price for now: the plan is left to apply again", async () => {
+    const { file, plan } = await save("2026-05-01T08:00:00Z");
+    // The plans list answers 500 for a moment: nothing can be priced.
+    sandbox.setFaults({ endpoints: { plans: { rate500Before: 1 } } });
+    const blip = await ledger.cli(["apply", file, "--stale", "drop"]);
+    expect(blip.code).toBe(1);
+    expect(blip.stdout).not.toContain("is applied");
+    expect(sandbox.debits()).toHaveLength(0);
+    expect(await status(plan.plan_id)).not.toBe("applied");
+
+    sandbox.setFaults({ endpoints: {} });
+    const again = await ledger.cli(["apply", file, "--stale", "drop"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain("is applied");
+    expect(sandbox.debits()).toHaveLength(plan.items.length);
+    expect(await status(plan.plan_id)).toBe("applied");
+  });
+});
