@@ -101,7 +101,7 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
     write(
       renderJson({
         plan_id: plan.id,
-        result: result.finished ? "applied" : "applying",
+        result: result.finished ? "applied" : result.plan.status === "expired" ? "expired" : "applying",
         status: result.plan.status,
         done_before: result.done,
         queued: result.queued,
@@ -125,9 +125,11 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
     write(
       result.finished
         ? `plan ${plan.id} is applied\n`
-        : result.unpriced.length
-          ? `plan ${plan.id} is not finished (some items could not be priced); apply it again to finish\n`
-          : `plan ${plan.id} is not finished (purchases are still queued); apply it again to finish\n`,
+        : result.plan.status === "expired"
+          ? `plan ${plan.id} expired at ${result.plan.expires_at.toISOString()} while it was being applied, so it is not applied; what it left unsent is cancelled, nothing more is bought under it\n`
+          : result.unpriced.length
+            ? `plan ${plan.id} is not finished (some items could not be priced); apply it again to finish\n`
+            : `plan ${plan.id} is not finished (purchases are still queued); apply it again to finish\n`,
     );
   }
   if (summary.stoppedBy) throw new TopsyncError("RUN_STOPPED", `the run stopped: ${summary.stoppedBy}`);

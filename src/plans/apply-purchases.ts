@@ -56,7 +56,10 @@ export type ApplyResult =
        * to the item): never dropped, so the plan is not finished while there are any.
        */
       unpriced: StaleItem[];
-      /** False when some item is still queued (a retry later than the run waits) or could not be priced: apply again to finish. */
+      /**
+       * True when the plan is now applied. False when some item is still queued (a retry later than the run waits)
+       * or could not be priced — apply again to finish — or when the plan expired while it was being applied.
+       */
       finished: boolean;
     }
   | { kind: "already_applied"; plan: SavedPlanRow; at: Date }
@@ -151,13 +154,16 @@ export async function applyPurchasePlan(
     await clock.sleep(HEARTBEAT_GRACE_MS + HEARTBEAT_MS);
     await sweepDeadSubmitting(deps.database, actor);
   }
+  // The plan may have run out of time while it was being applied: what it left unsent is cancelled, and it is
+  // expired, not applied.
+  await expireOpenPlans(db, new Date(clock.now()), actor);
   const states = await planRowStates(db, planId);
   const unpriced = check.stale.filter((s) => s.code === "unpriced");
-  const finished =
+  const complete =
     (states.get("queued") ?? 0) + (states.get("held") ?? 0) === 0 &&
     summary.stoppedBy === undefined &&
     unpriced.length === 0;
-  if (finished) await markApplied(db, planId, new Date(clock.now()));
+  const finished = complete && (await markApplied(db, planId, new Date(clock.now())));
   return {
     kind: "applied",
     // The record as it stands now; its document is the one already in hand (a large value, not read again).

@@ -334,5 +334,29 @@ describe("apply when the reseller or the clock moves under a plan, with no appro
     const applied = await applying;
     expect(applied.code).toBe(1);
     expect(sandbox.debits()).toHaveLength(0);
+    expect(applied.stdout).toContain("expired");
+    expect(await status(plan.plan_id)).toBe("expired");
+  });
+
+  it("a plan that expires while its apply runs is not reported applied", async () => {
+    const { file, plan } = await save("2026-05-03T08:00:00Z");
+    // Each purchase takes a while to answer; the plan expires (another process's look) while the first is sent.
+    sandbox.setFaults({ endpoints: { data: { latencyMs: 1500 } } });
+    const applying = ledger.cli(["apply", file]);
+    await waitFor("a purchase of the plan in submitting", async () => {
+      const [row] = await ledger.query<{ n: number }>(
+        sql`select count(*)::int as n from purchases where approval = ${`plan:${plan.plan_id}`} and state = 'submitting'`,
+      );
+      return (row?.n ?? 0) > 0;
+    });
+    await ledger.query(
+      sql`update saved_plans set status = 'expired', reserved = 0, ended_at = now(), expires_at = now()
+          where id = ${plan.plan_id}`,
+    );
+    const applied = await applying;
+    expect(await status(plan.plan_id)).toBe("expired");
+    expect(applied.stdout).not.toContain("is applied");
+    expect(applied.stdout).toContain("expired");
+    expect(applied.code).toBe(1);
   });
 });
