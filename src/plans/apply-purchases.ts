@@ -163,17 +163,19 @@ export async function applyPurchasePlan(
     (states.get("queued") ?? 0) + (states.get("held") ?? 0) === 0 &&
     summary.stoppedBy === undefined &&
     unpriced.length === 0;
-  const finished = complete && (await markApplied(db, planId, new Date(clock.now())));
+  if (complete) await markApplied(db, planId, new Date(clock.now()));
+  // The record as it stands now (the run's gate may have applied a held plan already, an expiry may have ended it);
+  // its document is the one already in hand (a large value, not read again).
+  const current = (await findPlan(db, planId, row.document)) ?? row;
   return {
     kind: "applied",
-    // The record as it stands now; its document is the one already in hand (a large value, not read again).
-    plan: (await findPlan(db, planId, row.document)) ?? row,
+    plan: current,
     summary,
     done: check.done.length,
     queued,
     dropped: check.stale.filter((s) => s.code !== "unpriced"),
     unpriced,
-    finished,
+    finished: complete && current.status === "applied",
   };
 }
 
