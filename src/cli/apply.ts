@@ -101,11 +101,12 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
     write(
       renderJson({
         plan_id: plan.id,
-        result: result.finished ? "applied" : "applying",
+        result: result.finished ? "applied" : result.plan.status === "expired" ? "expired" : "applying",
         status: result.plan.status,
         done_before: result.done,
         queued: result.queued,
         dropped: result.dropped.map((s) => ({ request_key: s.item.request_key, code: s.code, why: s.why })),
+        unpriced: result.unpriced.map((s) => ({ request_key: s.item.request_key, code: s.code, why: s.why })),
         run: summary,
       }),
     );
@@ -117,10 +118,18 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
     );
     if (result.dropped.length)
       write(`left out ${result.dropped.length} stale items (--stale drop):\n${staleLines(result.dropped)}\n`);
+    if (result.unpriced.length)
+      write(
+        `left for the next apply ${result.unpriced.length} items whose price could not be checked now:\n${staleLines(result.unpriced)}\n`,
+      );
     write(
       result.finished
         ? `plan ${plan.id} is applied\n`
-        : `plan ${plan.id} is not finished (purchases are still queued); apply it again to finish\n`,
+        : result.plan.status === "expired"
+          ? `plan ${plan.id} expired at ${result.plan.expires_at.toISOString()} while it was being applied, so it is not applied; what it left unsent is cancelled, nothing more is bought under it\n`
+          : result.unpriced.length
+            ? `plan ${plan.id} is not finished (some items could not be priced); apply it again to finish\n`
+            : `plan ${plan.id} is not finished (purchases are still queued); apply it again to finish\n`,
     );
   }
   if (summary.stoppedBy) throw new TopsyncError("RUN_STOPPED", `the run stopped: ${summary.stoppedBy}`);

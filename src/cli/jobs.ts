@@ -235,7 +235,7 @@ async function applyBackfill(
       renderJson({
         ...backfillJson(backfill),
         plan_id: planId,
-        result: result.finished ? "applied" : "applying",
+        result: result.finished ? "applied" : result.plan.status === "expired" ? "expired" : "applying",
         run: summary,
       }),
     );

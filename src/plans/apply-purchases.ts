@@ -51,7 +51,15 @@ export type ApplyResult =
       queued: number;
       /** Stale items left out (`--stale drop`). */
       dropped: StaleItem[];
-      /** False when some item is still queued (a retry later than the run waits): apply again to finish. */
+      /**
+       * Items left for the next apply because the catalogue could not be read to price them (a blip, not a change
+       * to the item): never dropped, so the plan is not finished while there are any.
+       */
+      unpriced: StaleItem[];
+      /**
+       * True when the plan is now applied. False when some item is still queued (a retry later than the run waits)
+       * or could not be priced — apply again to finish — or when the plan expired while it was being applied.
+       */
       finished: boolean;
     }
   | { kind: "already_applied"; plan: SavedPlanRow; at: Date }
@@ -146,19 +154,28 @@ export async function applyPurchasePlan(
     await clock.sleep(HEARTBEAT_GRACE_MS + HEARTBEAT_MS);
     await sweepDeadSubmitting(deps.database, actor);
   }
+  // The plan may have run out of time while it was being applied: what it left unsent is cancelled, and it is
+  // expired, not applied.
+  await expireOpenPlans(db, new Date(clock.now()), actor);
   const states = await planRowStates(db, planId);
-  const finished =
-    (states.get("queued") ?? 0) + (states.get("held") ?? 0) === 0 && summary.stoppedBy === undefined;
-  if (finished) await markApplied(db, planId, new Date(clock.now()));
+  const unpriced = check.stale.filter((s) => s.code === "unpriced");
+  const complete =
+    (states.get("queued") ?? 0) + (states.get("held") ?? 0) === 0 &&
+    summary.stoppedBy === undefined &&
+    unpriced.length === 0;
+  if (complete) await markApplied(db, planId, new Date(clock.now()));
+  // The record as it stands now (the run's gate may have applied a held plan already, an expiry may have ended it);
+  // its document is the one already in hand (a large value, not read again).
+  const current = (await findPlan(db, planId, row.document)) ?? row;
   return {
     kind: "applied",
-    // The record as it stands now; its document is the one already in hand (a large value, not read again).
-    plan: (await findPlan(db, planId, row.document)) ?? row,
+    plan: current,
     summary,
     done: check.done.length,
     queued,
-    dropped: check.stale,
-    finished,
+    dropped: check.stale.filter((s) => s.code !== "unpriced"),
+    unpriced,
+    finished: complete && current.status === "applied",
   };
 }
 

@@ -38,8 +38,10 @@ import {
 } from "./ledger.js";
 import { classifyPurchase, type PurchaseOutcome } from "./outcome.js";
 import { type PauseDecision, PauseWatch } from "./pause-watch.js";
+import { cancelExpiring } from "./plan-rows.js";
 import { readOvercharges, recordOvercharge } from "./prices.js";
 import { guardLimits, priceKey } from "./projection.js";
+import { unexpiredPlan } from "./projection-read.js";
 import { type Catalogue, overchargedReason, type Resolved } from "./resolve.js";
 import { HEARTBEAT_MS, RunLiveness } from "./run-liveness.js";
 import { SettleTimes, settleBounds } from "./settle-times.js";
@@ -312,7 +314,12 @@ class PurchaseRun {
    */
   private async passGate(catalogue: Catalogue): Promise<{ run: GateRun; report: GateReport } | undefined> {
     const { gate, config } = this.deps;
-    if (!gateRequired(config)) return undefined;
+    if (!gateRequired(config)) {
+      // Without a gate to do it, the run cancels what saved plans past their time left unsent (an apply cut short
+      // leaves rows queued): never bought by this run. The plans' status follows on the next look (apply, approve).
+      await cancelExpiring(this.deps.database.db, new Date(this.clock.now()), this.actor);
+      return undefined;
+    }
     if (!gate)
       throw new TopsyncError(
         "APPROVAL_GATE_MISSING",
@@ -898,7 +905,12 @@ class PurchaseRun {
   private async waitForRetries(): Promise<boolean> {
     await Promise.all(this.recordings);
     if (this.progress.retried === 0) return false;
-    const next = await nextDueRetry(this.deps.database, this.runId, this.options.jobName);
+    const next = await nextDueRetry(
+      this.deps.database,
+      this.runId,
+      new Date(this.clock.now()),
+      this.options.jobName,
+    );
     const limit = this.clock.now() + (this.options.retryWaitMs ?? 60_000);
     if (next === undefined || next.getTime() > limit) return false;
     await this.clock
@@ -913,10 +925,17 @@ class PurchaseRun {
   }
 }
 
-async function nextDueRetry(db: Executor, runId: string, jobName?: string): Promise<Date | undefined> {
+async function nextDueRetry(
+  db: Executor,
+  runId: string,
+  now: Date,
+  jobName?: string,
+): Promise<Date | undefined> {
+  // Rows of a saved plan that expired are never claimed again (readQueued): not waited for either.
   const found = await rows<{ next: Date | string | null }>(
     db,
     sql`select min(not_before) as next from purchases where state = 'queued' and run_id = ${runId}
+        and ${unexpiredPlan(sql`approval`, now)}
         ${jobName ? sql`and job_name = ${jobName}` : sql``}`,
   );
   const next = found[0]?.next;

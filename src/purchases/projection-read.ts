@@ -238,11 +238,22 @@ export async function readQueued(
           ${filter.requestKey ? sql`and request_key = ${filter.requestKey}` : sql``}
           ${filter.savedPlan ? sql`and approval = ${`plan:${filter.savedPlan}`}` : sql``}
           ${filter.cleared ? sql`and approval is not null` : sql``}
+          and ${unexpiredPlan(sql`approval`, filter.now)}
           ${filter.activeJobsOnly ? stoppedJobsFilter(sql`job_name`, filter.forceJob) : sql``}
           ${exclude.length > 0 ? sql`and id <> all(${idArray(exclude)}::bigint[])` : sql``}
         order by not_before, id ${options.limit === undefined ? sql`` : sql`limit ${options.limit}`}`,
   );
   return found.map((row) => ({ ...row, id: Number(row.id), not_before: new Date(row.not_before) }));
+}
+
+/**
+ * The row (its `approval`, a column) is not of a saved plan past its `expires_at`: an expired plan buys nothing more,
+ * whether or not anything has cancelled its rows yet (approval rules configured or not, a run started before it
+ * expired).
+ */
+export function unexpiredPlan(approval: SQL, now: Date): SQL {
+  return sql`(${approval} is null or ${approval} not like 'plan:%' or not exists (
+    select 1 from saved_plans s where s.id = substr(${approval}, 6) and s.expires_at <= ${now.toISOString()}::timestamptz))`;
 }
 
 /** `and` the row's job (`jobName`, a column) is neither suspended nor paused, unless it is `force`. */

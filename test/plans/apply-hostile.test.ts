@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PurchasePlan } from "../../src/plans/document.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../helpers/cli.js";
+import { waitFor } from "../helpers/wait.js";
 import { type Ledger, mtnPhones, openLedgerFor, readJson } from "./helpers.js";
 
 describe("apply after the ledger moved under an approved plan", { timeout: 120_000 }, () => {
@@ -230,5 +231,132 @@ describe("apply after the ledger moved under an approved plan", { timeout: 120_0
       ["107", "270.00"],
       ["107", "270.00"],
     ]);
+  });
+});
+
+describe("apply when the reseller or the clock moves under a plan, with no approval rules", {
+  timeout: 120_000,
+}, () => {
+  let sandbox: Sandbox;
+  let ledger: Ledger;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 22 });
+    ledger = await openLedgerFor("postgres", sandbox, {
+      purchases: [{ name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(3, 900) }],
+    });
+    await ledger.cli(["migrate"]);
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await ledger.drop();
+  });
+  beforeEach(() => sandbox.reset());
+
+  const save = async (fire: string): Promise<{ file: string; plan: PurchasePlan }> => {
+    const file = join(ledger.dir, `promo-${fire.slice(0, 10)}.plan`);
+    const saved = await ledger.cli([
+      "purchases",
+      "plan",
+      "--job",
+      "promo",
+      "--fire-time",
+      fire,
+      "--save",
+      file,
+    ]);
+    expect(saved.code, saved.stderr).toBe(0);
+    return { file, plan: readJson<PurchasePlan>(file) };
+  };
+  const status = async (id: string) =>
+    (await ledger.query<{ status: string }>(sql`select status from saved_plans where id = ${id}`))[0]?.status;
+
+  it("--stale drop does not drop items the catalogue could not price for now: the plan is left to apply again", async () => {
+    const { file, plan } = await save("2026-05-01T08:00:00Z");
+    // The plans list answers 500 for a moment: nothing can be priced.
+    sandbox.setFaults({ endpoints: { plans: { rate500Before: 1 } } });
+    const blip = await ledger.cli(["apply", file, "--stale", "drop"]);
+    expect(blip.code).toBe(1);
+    expect(blip.stdout).not.toContain("is applied");
+    expect(sandbox.debits()).toHaveLength(0);
+    expect(await status(plan.plan_id)).not.toBe("applied");
+
+    sandbox.setFaults({ endpoints: {} });
+    const again = await ledger.cli(["apply", file, "--stale", "drop"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain("is applied");
+    expect(sandbox.debits()).toHaveLength(plan.items.length);
+    expect(await status(plan.plan_id)).toBe("applied");
+  });
+
+  it("what an apply left queued is not bought by an ordinary run once its plan expired", async () => {
+    const { file, plan } = await save("2026-05-02T08:00:00Z");
+    sandbox.setFaults({ endpoints: { data: { rate429: 1, retryAfter: 3600 } } });
+    const cut = await ledger.cli(["apply", file]);
+    expect(cut.code).toBe(1);
+    expect(cut.stdout).toContain("is not finished");
+    sandbox.setFaults({ endpoints: {} });
+
+    await ledger.query(
+      sql`update saved_plans set expires_at = now() - interval '1 minute' where id = ${plan.plan_id}`,
+    );
+    await ledger.query(
+      sql`update purchases set not_before = now() where approval = ${`plan:${plan.plan_id}`}`,
+    );
+    const run = await ledger.cli(["purchases", "run"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(sandbox.debits()).toHaveLength(0);
+    const rows = await ledger.query<{ state: string; reason: string }>(
+      sql`select state, reason from purchases where approval = ${`plan:${plan.plan_id}`}`,
+    );
+    expect(rows.map((r) => r.state)).toEqual(plan.items.map(() => "cancelled"));
+    for (const row of rows) expect(row.reason).toContain(`approval_expired: saved plan ${plan.plan_id}`);
+    const again = await ledger.cli(["apply", file]);
+    expect(again.code).toBe(1);
+    expect(await status(plan.plan_id)).toBe("expired");
+    expect(sandbox.debits()).toHaveLength(0);
+  });
+
+  it("a purchase waiting out a 429 in its apply's run is not bought once the plan expired", async () => {
+    const { file, plan } = await save("2026-05-04T08:00:00Z");
+    sandbox.setFaults({ endpoints: { data: { rate429: 1, retryAfter: 2 } } });
+    const applying = ledger.cli(["apply", file]);
+    // Every purchase was answered 429 and waits in the queue for the run to send it again; the plan expires.
+    await waitFor("the plan's purchases queued again after a 429", async () => {
+      const [row] = await ledger.query<{ n: number }>(
+        sql`select count(*)::int as n from purchases where approval = ${`plan:${plan.plan_id}`}
+              and state = 'queued' and attempts > 0`,
+      );
+      return row?.n === plan.items.length;
+    });
+    await ledger.query(sql`update saved_plans set expires_at = now() where id = ${plan.plan_id}`);
+    sandbox.setFaults({ endpoints: {} });
+    const applied = await applying;
+    expect(applied.code).toBe(1);
+    expect(sandbox.debits()).toHaveLength(0);
+    expect(applied.stdout).toContain("expired");
+    expect(await status(plan.plan_id)).toBe("expired");
+  });
+
+  it("a plan that expires while its apply runs is not reported applied", async () => {
+    const { file, plan } = await save("2026-05-03T08:00:00Z");
+    // Each purchase takes a while to answer; the plan expires (another process's look) while the first is sent.
+    sandbox.setFaults({ endpoints: { data: { latencyMs: 1500 } } });
+    const applying = ledger.cli(["apply", file]);
+    await waitFor("a purchase of the plan in submitting", async () => {
+      const [row] = await ledger.query<{ n: number }>(
+        sql`select count(*)::int as n from purchases where approval = ${`plan:${plan.plan_id}`} and state = 'submitting'`,
+      );
+      return (row?.n ?? 0) > 0;
+    });
+    await ledger.query(
+      sql`update saved_plans set status = 'expired', reserved = 0, ended_at = now(), expires_at = now()
+          where id = ${plan.plan_id}`,
+    );
+    const applied = await applying;
+    expect(await status(plan.plan_id)).toBe("expired");
+    expect(applied.stdout).not.toContain("is applied");
+    expect(applied.stdout).toContain("expired");
+    expect(applied.code).toBe(1);
   });
 });
