@@ -41,7 +41,7 @@ import { type PauseDecision, PauseWatch } from "./pause-watch.js";
 import { cancelExpiring } from "./plan-rows.js";
 import { readOvercharges, recordOvercharge } from "./prices.js";
 import { guardLimits, priceKey } from "./projection.js";
-import { unexpiredPlan } from "./projection-read.js";
+import { stoppedJobsFilter, unexpiredPlan } from "./projection-read.js";
 import { type Catalogue, overchargedReason, type Resolved } from "./resolve.js";
 import { HEARTBEAT_MS, RunLiveness } from "./run-liveness.js";
 import { SettleTimes, settleBounds } from "./settle-times.js";
@@ -901,15 +901,16 @@ class PurchaseRun {
     this.progress.retried++;
   }
 
-  /** Sleeps until the earliest retry this run queued is due; false when there is none within the wait. */
+  /** Sleeps until the earliest retry this run queued is due; false when there is none within the wait, or it stopped. */
   private async waitForRetries(): Promise<boolean> {
     await Promise.all(this.recordings);
-    if (this.progress.retried === 0) return false;
+    if (this.progress.retried === 0 || this.stopped()) return false;
     const next = await nextDueRetry(
       this.deps.database,
       this.runId,
       new Date(this.clock.now()),
       this.options.jobName,
+      this.options.forceJob,
     );
     const limit = this.clock.now() + (this.options.retryWaitMs ?? 60_000);
     if (next === undefined || next.getTime() > limit) return false;
@@ -930,12 +931,15 @@ async function nextDueRetry(
   runId: string,
   now: Date,
   jobName?: string,
+  forceJob?: string,
 ): Promise<Date | undefined> {
-  // Rows of a saved plan that expired are never claimed again (readQueued): not waited for either.
+  // What no claim of this run takes is not waited for either (readQueued): rows of a saved plan that expired, and of
+  // a job suspended or paused since (waited for, they kept the run going round, claiming nothing, for ever).
   const found = await rows<{ next: Date | string | null }>(
     db,
     sql`select min(not_before) as next from purchases where state = 'queued' and run_id = ${runId}
         and ${unexpiredPlan(sql`approval`, now)}
+        ${stoppedJobsFilter(sql`job_name`, forceJob)}
         ${jobName ? sql`and job_name = ${jobName}` : sql``}`,
   );
   const next = found[0]?.next;

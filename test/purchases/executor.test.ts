@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { rows } from "../../src/db/client.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { executePurchases } from "../../src/purchases/executor.js";
+import { suspendJob } from "../../src/purchases/job-states.js";
 import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
@@ -279,6 +280,41 @@ describe.each(DB_KINDS)("purchase executor on %s", (kind) => {
     expect(await states()).toEqual({ succeeded: 2 });
     expect(sandbox.debits()).toHaveLength(2);
     expect(summary.committed.toFixed(2)).toBe("610.00");
+  });
+
+  it("ends, leaving it queued, when the job of a purchase waiting out a 429 is suspended meanwhile", async () => {
+    // The wait for the run's retries counted the suspended job's row, which no claim takes: the run went round
+    // claiming nothing and waiting for it again, never ending.
+    sandbox.setFaults({ endpoints: { data: { rate429: 1, retryAfter: 2 } } });
+    await insertPurchases(
+      test.database.db,
+      [purchase(MTN_NUMBERS(1)[0]!, { source: "job", job_name: "promo" })],
+      "test",
+    );
+    const refused = waitFor("the purchase answered 429", () =>
+      sandbox.requests().some((r) => r.path === "/public/api/data"),
+    );
+    const stop = new AbortController();
+    const running = executePurchases(
+      {
+        database: test.database,
+        reseller,
+        config: testConfig(sandbox),
+        logger: silentLogger(),
+      },
+      { signal: stop.signal },
+    );
+    await refused;
+    await suspendJob(test.database.db, "promo", { actor: "test", reason: "campaign stopped" });
+    const ended = await Promise.race([
+      running.then(() => "ended"),
+      new Promise((resolve) => setTimeout(() => resolve("still running 30 s later"), 30_000)),
+    ]);
+    stop.abort();
+    await running;
+    expect(ended).toBe("ended");
+    expect(await states()).toEqual({ queued: 1 });
+    expect(sandbox.requests().filter((r) => r.path === "/public/api/data")).toHaveLength(1);
   });
 
   it("retries a 429 and a refused connection, then buys once", async () => {
