@@ -253,6 +253,13 @@ class PurchaseRun {
             this.options.resumeVerification !== false ? this.verifier.readDue() : [],
             this.settleTimes.seed(database, this.clock.now()),
             readUnknownStreaks(database.db, this.pauses.countedJobs()),
+            // Without a gate to do it, the run cancels what saved plans past their time left unsent (an apply cut
+            // short leaves rows queued), beside the other reads rather than after them: no claim takes those rows
+            // anyway (readQueued), so the first claim need not wait for it. The plans' status follows on the next
+            // look (apply, approve).
+            gateRequired(this.deps.config)
+              ? 0
+              : cancelExpiring(database.db, new Date(this.clock.now()), this.actor),
           ]),
       ),
       this.options.ready,
@@ -314,12 +321,7 @@ class PurchaseRun {
    */
   private async passGate(catalogue: Catalogue): Promise<{ run: GateRun; report: GateReport } | undefined> {
     const { gate, config } = this.deps;
-    if (!gateRequired(config)) {
-      // Without a gate to do it, the run cancels what saved plans past their time left unsent (an apply cut short
-      // leaves rows queued): never bought by this run. The plans' status follows on the next look (apply, approve).
-      await cancelExpiring(this.deps.database.db, new Date(this.clock.now()), this.actor);
-      return undefined;
-    }
+    if (!gateRequired(config)) return undefined;
     if (!gate)
       throw new TopsyncError(
         "APPROVAL_GATE_MISSING",
