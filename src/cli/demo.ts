@@ -3,11 +3,13 @@
 // answer is lost settled by the provider's notification, what the operator was told, a saved plan approved and
 // applied exactly, the websites, the ledger.
 import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Config, PurchaseJob } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import { formatMoney } from "../money.js";
+import { packageRoot } from "../package-root.js";
 import { loadCatalogue } from "../purchases/catalogue-cache.js";
 import { executeAndRecord, prepareRun } from "../purchases/run-once.js";
 import { startSandbox } from "../sandbox/index.js";
@@ -25,8 +27,11 @@ import { websitesListCommand } from "./websites.js";
 import { websitesApplyCommand, websitesPlanCommand } from "./websites-commands.js";
 
 const DEMO_DIR = "./.topsync/demo";
+/** The config `-c` names when it is not given. */
+const DEFAULT_CONFIG = "./config.yaml";
 
-export async function demoCommand(globals: GlobalOptions): Promise<void> {
+export async function demoCommand(given: GlobalOptions): Promise<void> {
+  const globals = withDemoConfig(given);
   const sandbox = await startSandbox({ seed: 7, failRate: 0.05, reverseRate: 0.03, verifyLag: "reads" });
   sandbox.seedWebsites([
     { domain: "shop.example.org", privacy: 0 },
@@ -61,8 +66,15 @@ export async function demoCommand(globals: GlobalOptions): Promise<void> {
     },
     notifications: demoNotifications(sandbox),
   });
-  const ctx = await openContext(globals, pointAtSandbox);
+  const ctx = await openContext(globals, pointAtSandbox).catch(async (error: unknown) => {
+    await sandbox.close();
+    throw error;
+  });
   try {
+    if (globals !== given)
+      write(
+        `no ${DEFAULT_CONFIG} here: the demo runs on the example config topsync comes with, ${globals.config}\n`,
+      );
     write(`topsync demo — sandbox reseller ${sandbox.resellerUrl}, analytics ${sandbox.analyticsUrl}\n`);
     write(
       `embedded database in ${DEMO_DIR} (your own ledger in ${globals.config}'s database is not touched)\n\n`,
@@ -87,6 +99,15 @@ export async function demoCommand(globals: GlobalOptions): Promise<void> {
     await ctx.close();
     await sandbox.close();
   }
+}
+
+/**
+ * The config the demo starts from: the one `-c` names, or, run where there is no ./config.yaml and none was named
+ * (a global install tried in an empty folder), the example config the package comes with.
+ */
+function withDemoConfig(globals: GlobalOptions): GlobalOptions {
+  if (globals.config !== DEFAULT_CONFIG || existsSync(DEFAULT_CONFIG)) return globals;
+  return { ...globals, config: fileURLToPath(new URL("config.yaml", packageRoot(import.meta.url))) };
 }
 
 /** A bulk job of 60 recipients from a CSV, plus the config's own jobs fired now, bought and verified. */

@@ -1,5 +1,6 @@
 // `npm start`'s demo tours saved plans: saved, shown, refused without approval, approved with a demo key, refused
-// while stale, applied, and applied again buying nothing.
+// while stale, applied, and applied again buying nothing. Run in an empty folder without -c (a global install tried
+// anywhere), it runs on the example config the package comes with and says so.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,8 +12,11 @@ describe("the demo", () => {
     timeout: 120_000,
   }, async () => {
     const cwd = mkdtempSync(join(tmpdir(), "topsync-demo-"));
-    const result = await runCli(["-c", join(ROOT, "config.yaml"), "demo"], {}, cwd);
+    const result = await runCli(["demo"], {}, cwd);
     expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain(
+      `no ./config.yaml here: the demo runs on the example config topsync comes with, ${join(ROOT, "config.yaml")}`,
+    );
     const tour = result.stdout.slice(result.stdout.indexOf("== saved plans"));
     const steps = [
       /saved plan (p_\w+) to .*promo\.plan: 5 purchases for 1525\.00/,
