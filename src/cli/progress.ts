@@ -15,6 +15,8 @@ export interface ProgressReporter<T> {
 export const PROGRESS_INTERVAL_ENV = "TOPSYNC_PROGRESS_INTERVAL";
 const LOG_INTERVAL_MS = 5000;
 const TERMINAL_INTERVAL_MS = 150;
+/** The longest interval between progress lines: a day (a timer cannot wait beyond 24.8 days, and fires at once instead). */
+const MAX_LOG_INTERVAL_MS = 86_400_000;
 
 /** How often a log line is written when stderr is not a terminal. */
 export function progressInterval(logger: Logger, env: NodeJS.ProcessEnv = process.env): number {
@@ -22,7 +24,7 @@ export function progressInterval(logger: Logger, env: NodeJS.ProcessEnv = proces
   if (text === undefined || text.trim() === "") return LOG_INTERVAL_MS;
   try {
     const ms = parseDuration(text);
-    if (ms > 0) return ms;
+    if (ms > 0) return Math.min(ms, MAX_LOG_INTERVAL_MS);
   } catch {
     // said below
   }

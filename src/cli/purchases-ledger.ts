@@ -250,9 +250,14 @@ function parseState(text: string): PurchaseState {
   throw new UsageError(`--state must be one of ${PURCHASE_STATES.join(", ")}; got "${text}"`);
 }
 
+/**
+ * `--since`/`--before` as an instant: a duration back from now or a calendar date. A duration reaching back before
+ * 1970 means since 1970 (the ledger holds nothing older): `--since 100000000d` is "everything", not a date neither
+ * JavaScript nor PostgreSQL can hold.
+ */
 export function parseSince(text: string): Date {
   try {
-    return new Date(Date.now() - parseDuration(text));
+    return new Date(Math.max(0, Date.now() - parseDuration(text)));
   } catch {
     const date = parseCalendarInstant(text);
     if (date) return date;

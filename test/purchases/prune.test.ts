@@ -328,6 +328,25 @@ describe("topsync purchases prune", () => {
     expect(bad.code).toBe(64);
     expect(bad.stderr).toContain("--before must be");
   });
+
+  it("reads a duration reaching back before 1970 as since 1970, and a progress interval beyond a timer's reach as a day", async () => {
+    const own = await createPostgresDatabase();
+    const { file } = writeConfigFile(sandbox, own.url);
+    await migrateAndSeed(file, own.url);
+    // Before, a cutoff no date can hold: PostgreSQL refused "-271764-03-17…" and the command failed unexpectedly (1);
+    // the list's own "Invalid time value". A huge TOPSYNC_PROGRESS_INTERVAL made Node.js fire the timer at once.
+    const env = { TOPSYNC_PROGRESS_INTERVAL: "99999999999d" };
+    const far = await runCli(["-c", file, "purchases", "prune", "--before", "99999999d"], env);
+    expect(far.code, far.stderr).toBe(0);
+    expect(far.stdout).toBe("pruned 0 purchases (0 events) settled before 1970-01-01T00:00:00.000Z\n");
+    expect(far.stderr).not.toContain("TimeoutOverflowWarning");
+    const all = await runCli(["-c", file, "--json", "purchases", "list", "--since", "1000000000d"]);
+    expect(all.code, all.stderr).toBe(0);
+    const since90 = await runCli(["-c", file, "--json", "purchases", "list", "--since", "36500d"]);
+    expect(JSON.parse(all.stdout)).toEqual(JSON.parse(since90.stdout));
+    expect(JSON.parse(all.stdout).length).toBeGreaterThan(0);
+    await own.drop();
+  });
 });
 
 describe("the prune archive file", () => {
