@@ -1,7 +1,7 @@
 // The `approvals` section: how many distinct approvers a saved plan needs (tiers by amount; a website plan that
 // deletes), who they are (a name and an ed25519 public key each), and how long a plan may wait to be applied.
 import * as z from "zod";
-import { duration, evenWithFieldIssues, integer, money, show, text } from "./fields.js";
+import { duration, evenWithFieldIssues, integer, MAX_SPAN_MS, money, show, text } from "./fields.js";
 
 /** An approver's public key as `keys new` prints it: "ed25519:" and the 32 raw bytes in base64. */
 const PUBLIC_KEY = /^ed25519:[A-Za-z0-9+/]{43}=$/;
@@ -49,7 +49,7 @@ export function buildApprovalsSchema() {
         .meta({
           description: "Approver name → ed25519 public key (`topsync keys new --as NAME` prints the line).",
         }),
-      plan_ttl: duration({ min: 60_000 }).prefault("24h").meta({
+      plan_ttl: duration({ min: 60_000, max: MAX_SPAN_MS }).prefault("24h").meta({
         description: "How long a saved or held plan may wait for approval and apply; then it expires.",
       }),
     })

@@ -1,7 +1,16 @@
 // The `console` section: the operations console on the daemon's port (off unless enabled), its users with their
 // scrypt password hashes and roles, how long a session lasts, and the key it signs approvals with.
 import * as z from "zod";
-import { boolean, duration, evenWithFieldIssues, httpUrl, integer, show, text } from "./fields.js";
+import {
+  boolean,
+  duration,
+  evenWithFieldIssues,
+  httpUrl,
+  integer,
+  MAX_SPAN_MS,
+  show,
+  text,
+} from "./fields.js";
 
 export const CONSOLE_ROLES = ["viewer", "operator", "approver"] as const;
 export type ConsoleRole = (typeof CONSOLE_ROLES)[number];
@@ -41,7 +50,7 @@ export function buildConsoleSchema() {
         .prefault("/console"),
       /** Where people reach the console (behind TLS): cookies are Secure when it is https; messages link to it. */
       public_url: httpUrl().optional(),
-      session_ttl: duration({ min: 60_000 }).prefault("12h"),
+      session_ttl: duration({ min: 60_000, max: MAX_SPAN_MS }).prefault("12h"),
       /** Every action hidden and refused: a look-only console. */
       read_only: boolean().prefault(false),
       /** A file with the ed25519 private key (as `topsync keys new` writes it) the console signs approvals with. */
@@ -55,7 +64,7 @@ export function buildConsoleSchema() {
       /** Failed logins allowed per user name, and per source address, in `login_window`; then logins wait. */
       login_attempts: integer(1, 1000).prefault(5),
       login_attempts_per_source: integer(1, 10_000).prefault(20),
-      login_window: duration({ min: 1000 }).prefault("15m"),
+      login_window: duration({ min: 1000, max: MAX_SPAN_MS }).prefault("15m"),
     })
     .superRefine((section, ctx) => {
       if (section.enabled && Object.keys(section.users).length === 0)

@@ -3,7 +3,7 @@
 import { isIP } from "node:net";
 import cron from "node-cron";
 import * as z from "zod";
-import { parseDuration } from "../duration.js";
+import { formatDuration, parseDuration } from "../duration.js";
 import { fitsLedger, MONEY_MAX, parseMoney } from "../money.js";
 import { cronNextFire } from "../time/cron.js";
 
@@ -43,10 +43,23 @@ export function durationMessage(input: unknown): string {
   return `expected a duration like "500ms", "30s", "10m" or "24h", got ${show(input)}`;
 }
 
-/** A duration string ("500ms", "30s", "1h30m") parsed to milliseconds; bare numbers are refused. */
-export function duration(options: { min?: number } = {}) {
+/**
+ * The longest duration topsync waits out with a timer: 24 days. Node.js's timers hold at most 2^31 − 1 ms (24.8
+ * days) and fire at once, with a warning, when asked for more: a `reseller.timeout` of "9999d" would make every
+ * call time out at once.
+ */
+export const MAX_TIMER_MS = 24 * 86_400_000;
+/** The longest of the durations that only date times (a plan's life, a catch-up window): ten years. */
+export const MAX_SPAN_MS = 3650 * 86_400_000;
+
+/**
+ * A duration string ("500ms", "30s", "1h30m") parsed to milliseconds; bare numbers are refused. At most `max`:
+ * MAX_TIMER_MS unless told, since most durations are waited out; MAX_SPAN_MS for those that only date times.
+ */
+export function duration(options: { min?: number; max?: number } = {}) {
   const error = message(durationMessage);
   const min = options.min ?? 0;
+  const max = options.max ?? MAX_TIMER_MS;
   return z
     .string({ error })
     .regex(DURATION_PATTERN, { error })
@@ -54,6 +67,12 @@ export function duration(options: { min?: number } = {}) {
       const ms = parseDuration(text);
       if (ms < min)
         ctx.addIssue({ code: "custom", input: text, message: `must be at least ${min}ms, got "${text}"` });
+      if (ms > max)
+        ctx.addIssue({
+          code: "custom",
+          input: text,
+          message: `must be at most ${formatDuration(max)}, got "${text}"`,
+        });
       return ms;
     })
     .meta({

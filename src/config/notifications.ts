@@ -10,6 +10,7 @@ import {
   duration,
   evenWithFieldIssues,
   integer,
+  MAX_SPAN_MS,
   money,
   show,
   text,
@@ -153,10 +154,10 @@ export function buildNotificationsSchema() {
       group_wait: duration()
         .prefault("30s")
         .meta({ description: "Events of one trigger within this time become one message." }),
-      repeat: duration()
+      repeat: duration({ max: MAX_SPAN_MS })
         .prefault("4h")
         .meta({ description: 'An episode still open is told again at most this often ("0s": never).' }),
-      give_up_after: duration({ min: 1 })
+      give_up_after: duration({ min: 1, max: MAX_SPAN_MS })
         .prefault("24h")
         .meta({ description: "A message not delivered by then is marked failed." }),
       timeout: duration({ min: 1 }).prefault("10s").meta({ description: "How long one send may take." }),

@@ -18,6 +18,7 @@ import {
   integer,
   ipList,
   isoInstant,
+  MAX_SPAN_MS,
   money,
   optionalSection,
   positiveNumber,
@@ -145,7 +146,7 @@ const verificationSchema = z.strictObject({
       "With webhooks enabled, how long after a purchase's answer the daemon waits for the provider's notification before it reads the purchase itself.",
   }),
   max_interval: duration({ min: 1 }).prefault("30s"),
-  horizon: duration()
+  horizon: duration({ max: MAX_SPAN_MS })
     .prefault("72h")
     .meta({ description: "How long later runs keep re-verifying `unverified` purchases." }),
 });
@@ -255,7 +256,7 @@ const pauseOnSchema = z.strictObject({
   below_wallet_floor: boolean()
     .prefault(false)
     .meta({ description: "Pause, leaving the rows queued, when the wallet floor refuses a purchase." }),
-  provider_down: duration({ min: 1 })
+  provider_down: duration({ min: 1, max: MAX_SPAN_MS })
     .optional()
     .meta({ description: "Pause when the reseller has given no answer at all for this long." }),
 });
@@ -290,7 +291,7 @@ const purchaseJobSchema = z
     recipients_file: text()
       .optional()
       .meta({ description: "CSV with a `phone` column (and optional `ported`), relative to this file." }),
-    catch_up: duration().prefault("6h"),
+    catch_up: duration({ max: MAX_SPAN_MS }).prefault("6h"),
     max_attempts: integer(1, 100).optional().meta({ description: "Overrides reseller.retry.max_attempts." }),
     enabled: boolean().prefault(true),
     suspended: boolean().optional().meta({
@@ -301,7 +302,7 @@ const purchaseJobSchema = z
       description:
         "Pause the job (its rows stay queued) when the provider fails everyone, instead of rejecting a fire row by row.",
     }),
-    backfill_max: duration({ min: 1 }).optional().meta({
+    backfill_max: duration({ min: 1, max: MAX_SPAN_MS }).optional().meta({
       description: "The widest window `topsync jobs backfill` takes without --allow-wide (default 31d).",
     }),
   })
@@ -360,13 +361,13 @@ const webhooksSchema = z
     encoding: z.enum(["hex", "base64"]).prefault("hex"),
     /** When set, the delivery's time (Unix seconds) is in this header and signed as `<timestamp>.<body>`. */
     timestamp_header: text().optional(),
-    tolerance: duration({ min: 1 }).prefault("5m"),
+    tolerance: duration({ min: 1, max: MAX_SPAN_MS }).prefault("5m"),
     token_in: z.enum(["header", "path"]).prefault("header"),
     token_header: text().prefault("X-Webhook-Token"),
     /** Source addresses or CIDR ranges allowed to deliver; empty: any. */
     allow_from: ipList().prefault([]),
     /** How far a notification's date may be from an in_doubt purchase's POST for it to be a candidate. */
-    match_window: duration({ min: 1 }).prefault("30m"),
+    match_window: duration({ min: 1, max: MAX_SPAN_MS }).prefault("30m"),
     /** A delivery's body must arrive within this after its headers, or it is refused (408). */
     body_timeout: serverTimeout("10s"),
     /** Deliveries in progress at once from one source address; more are refused (429) before their body. */

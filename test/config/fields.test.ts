@@ -47,6 +47,19 @@ describe("durations", () => {
     ]);
   });
 
+  it("refuses a duration longer than a timer can wait, and a span beyond ten years", () => {
+    // Before, accepted: Node.js fires a timer of more than 24.8 days at once, so every call timed out at once.
+    expect(issues(yaml("verification:", "  timeout: 99999999999d", "server:", "  shutdown_grace: 25d"))).toEqual([
+      'config.yaml:8:12: verification.timeout: must be at most 24d, got "99999999999d"',
+      'config.yaml:10:19: server.shutdown_grace: must be at most 24d, got "25d"',
+    ]);
+    // Durations that only date times may be long, not past what a date can hold.
+    expect(load(yaml("verification:", "  horizon: 400d")).config.verification.horizon).toBe(400 * 86_400_000);
+    expect(issues(yaml("verification:", "  horizon: 99999999999d"))).toEqual([
+      'config.yaml:8:12: verification.horizon: must be at most 3650d, got "99999999999d"',
+    ]);
+  });
+
   it("refuses a zero timeout and a retry ceiling below its base", () => {
     expect(issues(yaml("  timeout: { connect: 0s }", "  retry: { base_delay: 2s, max_delay: 1s }"))).toEqual([
       'config.yaml:7:23: analytics.timeout.connect: must be at least 1ms, got "0s"',
