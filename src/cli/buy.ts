@@ -1,8 +1,10 @@
 // `topsync buy`: one purchase through the ledger, with the same guards, classification and verification
 // as a bulk run. Asks before buying on a terminal unless --yes.
+
+import { money } from "../config/fields.js";
 import { DataError, ExitCode, TopsyncError, UsageError } from "../errors.js";
 import { maskPhone, maskPhonesDeep } from "../log/mask.js";
-import { formatMoney, parseMoney } from "../money.js";
+import { formatMoney, MONEY_MAX } from "../money.js";
 import { buyOne } from "../purchases/buy.js";
 import type { NewPurchase } from "../purchases/ledger.js";
 import { normalisePhone } from "../purchases/phone.js";
@@ -102,13 +104,7 @@ function requestFrom(flags: BuyFlags, phone: string): NewPurchase {
   const sizeMb = flags.size ? parseSizeMb(flags.size) : null;
   if (flags.size && sizeMb === null)
     throw new UsageError(`--size must be a data size like 500MB or 1GB, got "${flags.size}"`);
-  if (flags.maxPrice) {
-    try {
-      parseMoney(flags.maxPrice);
-    } catch {
-      throw new UsageError(`--max-price must be an amount like 350.00, got "${flags.maxPrice}"`);
-    }
-  }
+  const maxPrice = flags.maxPrice === undefined ? null : parseMaxPrice(flags.maxPrice);
   const planPart = flags.plan ?? `${flags.size}${flags.type ? `/${flags.type}` : ""}`;
   return {
     request_key:
@@ -120,7 +116,20 @@ function requestFrom(flags: BuyFlags, phone: string): NewPurchase {
     plan_selector: sizeMb === null ? null : { size_mb: sizeMb, type: flags.type },
     phone,
     ported: flags.ported === true,
-    max_price: flags.maxPrice ? parseMoney(flags.maxPrice).toFixed(2) : null,
+    max_price: maxPrice,
     requested_by: `cli:${process.env.USER ?? "operator"}`,
   };
+}
+
+/**
+ * `--max-price` as the config writes `max_price`: at least 0, at most two decimal places, at most what the ledger
+ * holds, no thousands separators (is "1,000" a thousand or one?). Its text as the ledger stores it.
+ */
+function parseMaxPrice(text: string): string {
+  const parsed = money().safeParse(text);
+  if (!parsed.success || text.includes(","))
+    throw new UsageError(
+      `--max-price must be an amount like 350.00 (at least 0, at most two decimal places, at most ${formatMoney(MONEY_MAX)}, no thousands separators), got "${text}"`,
+    );
+  return formatMoney(parsed.data);
 }

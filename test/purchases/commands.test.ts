@@ -144,6 +144,13 @@ describe("buy", () => {
     [["--phone", "08031110013", "--plan", "999"], 65, "no MTN plan matches plan_id 999"],
     [["--phone", "08031110014", "--max-price", "300"], 65, "plan 102 costs 305.00, above max_price 300.00"],
     [["--phone", "08031110015", "--network", "vodafone"], 64, 'unknown network "vodafone"'],
+    // Before, -5 was taken as a max_price of -5.00, 1,000.00 as 1000.00, 305.004 rounded, and 13 digits sent to a
+    // ledger column that cannot hold them.
+    ...["-5", "1,000.00", "305.004", "9999999999999"].map((price) => [
+      ["--phone", "08031110016", "--max-price", price],
+      64,
+      `--max-price must be an amount like 350.00 (at least 0, at most two decimal places, at most 999999999999.99, no thousands separators), got "${price}"`,
+    ]),
   ])("%j: exit %i, says why, moves no money", async (args, code, message) => {
     const base = ["-c", file, "buy", "--network", "MTN", "--plan", "102", "--yes"];
     const result = await runCli([...base, ...(args as string[])]);
