@@ -82,7 +82,7 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
     progress.done();
   }
   const summary = pass.summary;
-  printSummary(ctx, summary, pass.intake);
+  printSummary(ctx, summary, pass);
   if (summary.stoppedBy)
     throw new TopsyncError("RUN_STOPPED", `the run stopped: ${summary.stoppedBy}`, ExitCode.failure);
 }
@@ -102,15 +102,20 @@ function renderProgress(p: RunProgress): string {
   );
 }
 
-function printSummary(ctx: CommandContext, s: RunSummary, intake: number): void {
+function printSummary(
+  ctx: CommandContext,
+  s: RunSummary,
+  { intake, intakeRefused }: Pick<PassResult, "intake" | "intakeRefused">,
+): void {
   if (ctx.globals.json) {
-    write(renderJson({ ...s, intake }));
+    write(renderJson({ ...s, intake, intake_refused: intakeRefused }));
     return;
   }
+  const queued = intake - intakeRefused;
   write(
     `purchases run ${s.runId}: ${s.claimed} claimed, ${s.succeeded} succeeded, ${s.failed} failed, ${s.rejected} rejected, ` +
       `${s.inDoubt} in_doubt, ${s.unverified} unverified${s.unsent ? `, ${s.unsent} given back unsent` : ""}; committed ${formatMoney(s.committed)}` +
-      `${intake ? `; ${intake} intake requests queued` : ""}\n`,
+      `${intake ? `; ${intake} intake requests taken: ${queued} queued${intakeRefused ? `, ${intakeRefused} refused (purchase_requests.error says why)` : ""}` : ""}\n`,
   );
   for (const held of s.held) {
     write(

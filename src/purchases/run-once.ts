@@ -45,6 +45,8 @@ export interface PrepareResult {
   /** Rows in submitting of runs whose lock is free but whose heartbeat is recent: swept after the grace period. */
   waiting: number;
   intake: number;
+  /** Of `intake`, the requests refused outright (their `error` in purchase_requests says why). */
+  intakeRefused: number;
   fires: FireResult[];
 }
 
@@ -174,10 +176,12 @@ export async function prepareRun(
 ): Promise<PrepareResult> {
   const { swept, waiting } = await sweepDeadSubmitting(database, options.actor);
   let intake = 0;
+  let intakeRefused = 0;
   if (options.intake && config.intake.enabled) {
     for (;;) {
       const moved = await ingestIntake(database.db, config.intake.batch_size, options.actor);
       intake += moved.moved;
+      intakeRefused += moved.refused;
       if (moved.moved < config.intake.batch_size) break;
     }
   }
@@ -198,7 +202,7 @@ export async function prepareRun(
         : await write(database.db),
     );
   }
-  return { swept, waiting, intake, fires };
+  return { swept, waiting, intake, intakeRefused, fires };
 }
 
 /** What one pass is asked to do: one job (at a given fire, or its due one) or everything due. */

@@ -44,8 +44,12 @@ export class IntakeLoop {
           moved += batch.moved;
           // The worker buys what is in while the rest moves: a large intake does not hold back the first purchase.
           if (batch.moved > 0) this.wakeWorker();
-          if (batch.invalid > 0)
-            logger.warn(`intake: ${batch.invalid} requests name a plan size that is not a size`);
+          if (batch.refused > 0)
+            logger.warn(
+              `intake: ${batch.refused} requests refused, not queued (purchase_requests.error says why)`,
+            );
+          const badSizes = batch.invalid - batch.refused;
+          if (badSizes > 0) logger.warn(`intake: ${badSizes} requests name a plan size that is not a size`);
           if (batch.moved < config.intake.batch_size || this.ctx.signal.aborted) break;
         }
         if (moved > 0) logger.info({ moved }, `intake: ${moved} requests moved into the ledger`);

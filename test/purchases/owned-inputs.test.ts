@@ -57,6 +57,24 @@ describe("--fire-time", () => {
     expect(sandbox.debits()).toHaveLength(1);
   });
 
+  it("purchases run says how many intake requests it refused, not only how many it took", async () => {
+    const database = await openDatabase({ url, maxConnections: 1 });
+    try {
+      await database.db.execute(sql`
+        insert into purchase_requests (request_key, network, plan_id, phone, not_before) values
+          ('crm-summary-never', 'MTN', '101', '08031270011', 'infinity'),
+          ('crm-summary-ok', 'MTN', '101', '08031270012', null)`);
+    } finally {
+      await database.close();
+    }
+    const result = await runCli(["-c", file, "purchases", "run"]);
+    expect(result.code, result.stderr).toBe(0);
+    // Before: "2 intake requests queued", one of them refused.
+    expect(result.stdout).toContain(
+      "; 2 intake requests taken: 1 queued, 1 refused (purchase_requests.error says why)",
+    );
+  });
+
   it("must be a fire the job's schedule or `at` produces: exit 64 naming the job and the nearest fires", async () => {
     const before = (await purchases()).length;
     const wrong = await runCli([
@@ -107,6 +125,34 @@ describe("--fire-time", () => {
   });
 });
 
+describe.each(DB_KINDS)("intake times on %s", (kind) => {
+  it("a row due at infinity or -infinity is refused with its error, and the rows beside it move", async () => {
+    // Before, such a row (a CRM's "never" or "always") failed the whole run: "unexpected failure: Invalid time
+    // value", every other request left unmoved, run after run.
+    const test = await openTestDatabase(kind);
+    try {
+      await test.database.db.execute(sql`
+        insert into purchase_requests (request_key, network, plan_id, phone, not_before) values
+          ('crm-never', 'MTN', '101', '08031290001', 'infinity'),
+          ('crm-always', 'MTN', '101', '08031290002', '-infinity'),
+          ('crm-ok', 'MTN', '101', '08031290003', '2026-11-27T10:00:00Z')`);
+      expect(await ingestIntake(test.database.db, 100, "test")).toEqual({ moved: 3, invalid: 2, refused: 2 });
+      const found = await rows<{ request_key: string; purchase_id: number | null; error: string | null }>(
+        test.database.db,
+        sql`select request_key, purchase_id, error from purchase_requests order by id`,
+      );
+      const refusal = "not_before must be a date and time (infinity and -infinity are not)";
+      expect(found.map((r) => [r.request_key, r.purchase_id !== null, r.error])).toEqual([
+        ["crm-never", false, refusal],
+        ["crm-always", false, refusal],
+        ["crm-ok", true, null],
+      ]);
+    } finally {
+      await test.drop();
+    }
+  });
+});
+
 describe.each(DB_KINDS)("intake keys on %s", (kind) => {
   it("a row that takes a job's or buy's key, or asks for a price of 0 or below, is refused with its error", async () => {
     const test = await openTestDatabase(kind);
@@ -120,7 +166,7 @@ describe.each(DB_KINDS)("intake keys on %s", (kind) => {
         { ...base, request_key: "crm-ok", max_price: "200.00" },
       ]);
       const moved = await ingestIntake(test.database.db, 100, "test");
-      expect(moved).toEqual({ moved: 5, invalid: 4 });
+      expect(moved).toEqual({ moved: 5, invalid: 4, refused: 4 });
       const found = await rows<{ request_key: string; purchase_id: number | null; error: string | null }>(
         test.database.db,
         sql`select request_key, purchase_id, error from purchase_requests order by id`,

@@ -7,8 +7,11 @@ import { parseSizeMb } from "../../reseller/size.js";
 import { insertPurchases, type NewPurchase } from "../ledger.js";
 
 export interface IntakeResult {
+  /** Requests taken from the table: those queued in the ledger and those refused. */
   moved: number;
   invalid: number;
+  /** Requests refused outright (intakeRefusal): nothing entered the ledger, their `error` says why. */
+  refused: number;
 }
 
 /** Moves up to `batchSize` pending requests into the ledger in one transaction; safe to run concurrently. */
@@ -21,7 +24,7 @@ export async function ingestIntake(db: Db, batchSize: number, actor: string): Pr
             not_before, max_price::text as max_price, requested_by
           from purchase_requests where processed_at is null order by id limit ${batchSize} for update skip locked`,
     );
-    if (pending.length === 0) return { moved: 0, invalid: 0 };
+    if (pending.length === 0) return { moved: 0, invalid: 0, refused: 0 };
     const refused = pending.flatMap((r) => {
       const why = intakeRefusal(r);
       return why ? [{ id: r.id, why }] : [];
@@ -55,7 +58,7 @@ export async function ingestIntake(db: Db, batchSize: number, actor: string): Pr
         sql`update purchase_requests set processed_at = now(), error = ${why} where id = ${id}`,
       );
     }
-    return { moved: pending.length, invalid };
+    return { moved: pending.length, invalid, refused: refused.length };
   });
 }
 
@@ -77,6 +80,9 @@ export function intakeRefusal(r: IntakeRow): string | null {
   if (r.plan_id === null && r.plan_size === null) return "give plan_id or plan_size";
   if (r.max_price !== null && !(isMoneyText(r.max_price) && parseMoney(r.max_price).gt(0)))
     return `max_price must be an amount above 0, got ${r.max_price}`;
+  // PostgreSQL's infinity and -infinity come out of either driver as no time at all (an Invalid Date).
+  if (r.not_before !== null && !Number.isFinite(new Date(r.not_before).getTime()))
+    return "not_before must be a date and time (infinity and -infinity are not)";
   return null;
 }
 
