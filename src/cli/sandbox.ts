@@ -1,6 +1,8 @@
 // `topsync sandbox`: both simulated services on loopback, until SIGINT or SIGTERM.
-import { UsageError } from "../errors.js";
-import { loadFaultsFile, startSandbox } from "../sandbox/index.js";
+import { money } from "../config/fields.js";
+import { DataError, UsageError } from "../errors.js";
+import { fileProblem } from "../file-problem.js";
+import { type FaultConfig, loadFaultsFile, startSandbox } from "../sandbox/index.js";
 import { write } from "./output.js";
 
 export interface SandboxFlags {
@@ -51,6 +53,36 @@ function httpUrl(text: string, flag: string): string {
   return url.toString();
 }
 
+/** `--wallet`: an amount as the config writes one. */
+function walletFlag(text: string): string {
+  const parsed = money().safeParse(text);
+  if (!parsed.success || text.includes(","))
+    throw new UsageError(`--wallet must be an amount like 1000000.00 (at least 0), got "${text}"`);
+  return parsed.data.toFixed(2);
+}
+
+/** The largest fault file read: a few endpoints' shares take a few hundred bytes. */
+const MAX_FAULTS_BYTES = 1024 * 1024;
+
+/**
+ * `--faults FILE`: a file that cannot be read (missing, a directory, a device like /dev/zero, over 1 MiB) is a usage
+ * error, one that is not a fault config bad data.
+ */
+async function faultsFlag(file: string): Promise<FaultConfig> {
+  const problem = await fileProblem(file, (bytes) =>
+    bytes > MAX_FAULTS_BYTES ? `is ${bytes} bytes, more than a fault config's 1 MiB` : undefined,
+  );
+  if (problem) throw new UsageError(`--faults ${file} ${problem}`);
+  try {
+    return loadFaultsFile(file);
+  } catch (error) {
+    const reason = (error as Error).message;
+    if ((error as NodeJS.ErrnoException).code !== undefined)
+      throw new UsageError(`--faults ${file}: cannot read it: ${reason}`);
+    throw new DataError(`--faults ${file}: ${reason}`);
+  }
+}
+
 export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
   const sandbox = await startSandbox({
     host: flags.host,
@@ -61,8 +93,8 @@ export async function sandboxCommand(flags: SandboxFlags): Promise<void> {
     seed: integer(flags.seed, "--seed", 0, 2 ** 31),
     failRate: share(flags.failRate, "--fail-rate"),
     reverseRate: share(flags.reverseRate, "--reverse-rate"),
-    walletBalance: flags.wallet,
-    faults: flags.faults ? loadFaultsFile(flags.faults) : undefined,
+    walletBalance: walletFlag(flags.wallet),
+    faults: flags.faults === undefined ? undefined : await faultsFlag(flags.faults),
     throttle: flags.throttle
       ? {
           limit: integer(flags.throttleLimit, "--throttle-limit", 1, 1_000_000),

@@ -276,3 +276,30 @@ describe("the final error without a terminal", () => {
     expect(record.stack).toMatch(/^DataError: no purchase.*\n\s+at /s);
   });
 });
+
+describe("topsync sandbox's own flags", () => {
+  const start = (...flags: string[]) =>
+    runCli(["sandbox", "--reseller-port", "0", "--analytics-port", "0", "--receiver-port", "0", ...flags]);
+
+  it("refuses a faults file it cannot read or that is not a fault config, and a wallet below 0, naming them", async () => {
+    // Before: "unexpected failure" with exit 1 for each, and /dev/zero read until memory ran out.
+    const notFaults = join(dir, "not-faults.yaml");
+    writeFileSync(notFaults, "endpoints: { purchase: { http_500: 2 } }\n");
+    const cases: Array<[string[], number, string]> = [
+      [["--faults", join(dir, "missing.yaml")], 64, `--faults ${join(dir, "missing.yaml")} does not exist`],
+      [["--faults", dir], 64, `--faults ${dir} is a directory, not a file`],
+      [["--faults", "/dev/zero"], 64, "--faults /dev/zero is not a regular file"],
+      [
+        ["--faults", notFaults],
+        65,
+        `--faults ${notFaults}: invalid fault config: ✖ Unrecognized key: "purchase"`,
+      ],
+      [["--wallet", "-1"], 64, '--wallet must be an amount like 1000000.00 (at least 0), got "-1"'],
+    ];
+    for (const [flags, code, message] of cases) {
+      const result = await start(...flags);
+      expect(result.code, `${flags.join(" ")}: ${result.stderr}`).toBe(code);
+      expect(result.stderr).toContain(message);
+    }
+  });
+});
