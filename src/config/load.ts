@@ -1,6 +1,6 @@
 // Reading config.yaml: parse with positions, interpolate `${VAR}` in scalar values, validate with the one
 // schema, and report every problem as `file:line:column: path: message` (exit code 78).
-import { readFile, stat } from "node:fs/promises";
+import { open, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { type Document, LineCounter, parseDocument } from "yaml";
 import type * as z from "zod";
@@ -68,15 +68,20 @@ const READ_ERRORS: Record<string, string> = {
 
 export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): Promise<LoadedConfig> {
   let text: string;
+  const tooLarge = (size?: number) => {
+    const message =
+      `config file ${file} is ${size === undefined ? "" : `${size} bytes, `}more than the ${MAX_CONFIG_BYTES} bytes a config may have; ` +
+      "put long recipient lists in a recipients_file (CSV)";
+    return new ConfigError([{ file, line: 0, column: 0, path: "", message }]);
+  };
   try {
-    const size = (await stat(file)).size;
-    if (size > MAX_CONFIG_BYTES) {
-      const message =
-        `config file ${file} is ${size} bytes, more than the ${MAX_CONFIG_BYTES} a config may have; ` +
-        "put long recipient lists in a recipients_file (CSV)";
-      throw new ConfigError([{ file, line: 0, column: 0, path: "", message }]);
-    }
-    text = await readFile(file, "utf8");
+    const found = await stat(file);
+    if (found.size > MAX_CONFIG_BYTES) throw tooLarge(found.size);
+    // A pipe (`-c <(envsubst < config.tpl)`, /dev/stdin) has no size until read: read up to the limit, no further
+    // (/dev/zero would fill the memory).
+    const read = found.isFile() ? await readFile(file) : await readAtMost(file, MAX_CONFIG_BYTES + 1);
+    if (read.length > MAX_CONFIG_BYTES) throw tooLarge();
+    text = read.toString("utf8");
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     const code = (error as NodeJS.ErrnoException).code ?? "";
@@ -86,6 +91,23 @@ export async function loadConfig(file: string, env: NodeJS.ProcessEnv = process.
     ]);
   }
   return parseConfig(text, file, env);
+}
+
+/** The first `limit` bytes of a file that is not a regular one (a pipe, a device), or all of it when shorter. */
+async function readAtMost(file: string, limit: number): Promise<Buffer> {
+  const handle = await open(file, "r");
+  try {
+    const buffer = Buffer.alloc(limit);
+    let length = 0;
+    while (length < limit) {
+      const { bytesRead } = await handle.read(buffer, length, limit - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    await handle.close();
+  }
 }
 
 /**

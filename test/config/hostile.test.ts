@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 // A config written to hurt: alias bombs, huge inline lists, a key that cannot travel in a header, a key in the
 // URL, recipients files that are not there. Each is refused with the line it is on (exit 78).
 import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
@@ -76,8 +77,24 @@ describe("inline recipients and the config file are bounded", () => {
     const error = await loadConfig(file, {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).message).toMatch(
-      /config file .+ is \d+ bytes, more than the 2097152 a config may have; put long recipient lists in a recipients_file/,
+      /config file .+ is \d+ bytes, more than the 2097152 bytes a config may have; put long recipient lists in a recipients_file/,
     );
+  });
+
+  it("reads a pipe or device up to the limit, not further: /dev/zero is refused at once, a pipe still reads", async () => {
+    // Before, /dev/zero (size 0 to stat) was read until the string limit: 626 MB and "Invalid string length".
+    const error = await loadConfig("/dev/zero", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toContain(
+      "config file /dev/zero is more than the 2097152 bytes a config may have",
+    );
+    const dir = await mkdtemp(path.join(tmpdir(), "topsync-fifo-"));
+    const fifo = path.join(dir, "config.yaml");
+    execFileSync("mkfifo", [fifo]);
+    const writing = writeFile(fifo, yaml());
+    const { config } = await loadConfig(fifo, {});
+    await writing;
+    expect(config.reseller.api_key).toBe("sk-test-reseller-0042");
   });
 });
 
