@@ -37,12 +37,17 @@ beforeAll(async () => {
       { name: "twice", plan, recipients_file: "twice.csv" },
       { name: "empty", plan, recipients_file: "empty.csv" },
       { name: "nophone", plan, recipients_file: "nophone.csv" },
+      { name: "device", plan, recipients_file: "/dev/zero" },
+      { name: "oneline", plan, recipients_file: "oneline.csv" },
+      { name: "garbled", plan, recipients_file: "garbled.csv" },
     ],
   }));
   mkdirSync(join(dir, "folder.csv"));
   writeFileSync(join(dir, "twice.csv"), "phone,phone\n08031230001,08031230002\n");
   writeFileSync(join(dir, "empty.csv"), "");
   writeFileSync(join(dir, "nophone.csv"), "number,ported\n08031230003,false\n");
+  writeFileSync(join(dir, "oneline.csv"), `phone\n${"8".repeat(100_000)}`);
+  writeFileSync(join(dir, "garbled.csv"), `\u001b[2Jwho,${"x".repeat(500)},a,b,c,d,e,f,g,h,i,j\n1\n`);
   await runCli(["-c", file, "migrate"]);
 });
 afterAll(async () => {
@@ -91,6 +96,24 @@ describe("recipients files", () => {
     };
     for (const [job, message] of Object.entries(expected)) {
       const result = await cli("purchases", "run", "--job", job, "--now");
+      expect(result.code, `${job}: ${result.stderr}`).toBe(65);
+      expect(result.stderr).toContain(message);
+    }
+  });
+});
+
+describe("recipients files that never end, or quote the terminal", () => {
+  it("a device is refused at once, a row past 64 KiB is refused, a header's names are escaped and cut (65)", async () => {
+    // Before: /dev/zero was read for ever (the run hung, its memory growing), and a header's names were quoted
+    // whole and raw, terminal escapes included.
+    const expected = {
+      device: "recipients file /dev/zero is not a regular file",
+      oneline:
+        "oneline.csv: line 2: Max Record Size: record exceed the maximum number of tolerated bytes of 65536",
+      garbled: `garbled.csv: no "phone" column in the header (columns: \\x1B[2jwho, ${"x".repeat(40)}…, a, b, c, d, e, f, g, h, … 2 more)`,
+    };
+    for (const [job, message] of Object.entries(expected)) {
+      const result = await cli("purchases", "run", "--job", job, "--now", "--dry-run");
       expect(result.code, `${job}: ${result.stderr}`).toBe(65);
       expect(result.stderr).toContain(message);
     }

@@ -5,6 +5,9 @@ import { createReadStream } from "node:fs";
 import { pipeline } from "node:stream";
 import { parse } from "csv-parse";
 import { DataError } from "../../errors.js";
+import { fileProblem } from "../../file-problem.js";
+import { inert } from "../../text/inert.js";
+import { cutText } from "../../text/storable.js";
 import { normalisePhone } from "../phone.js";
 
 export interface FileRecipient {
@@ -16,6 +19,20 @@ export interface FileRecipient {
 const TRUE = new Set(["true", "yes", "y", "1"]);
 const FALSE = new Set(["false", "no", "n", "0", ""]);
 const MAX_REPORTED = 20;
+/**
+ * The longest row (or header) read: a phone and a flag take a few dozen characters. Past it the file is refused,
+ * where a file with no line ends (/dev/zero, a binary file) would otherwise be gathered into one row for ever.
+ */
+const MAX_RECORD_CHARS = 64 * 1024;
+/** How much of a value from the file an error message quotes. */
+const QUOTED_CHARS = 40;
+/** How many of the header's names an error message lists. */
+const LISTED_COLUMNS = 10;
+
+/** A value from the file as a message quotes it: controls escaped, cut after QUOTED_CHARS. */
+function quoted(value: string): string {
+  return value.length > QUOTED_CHARS ? `${inert(cutText(value, QUOTED_CHARS))}…` : inert(value);
+}
 
 const READ_ERRORS: Record<string, string> = {
   ENOENT: "does not exist",
@@ -36,18 +53,25 @@ function parser(file: string, onHeader: () => void = () => {}) {
       const names = header.map((h) => h.trim().toLowerCase());
       const twice = names.find((name, i) => name !== "" && names.indexOf(name) !== i);
       if (twice !== undefined)
-        throw new DataError(`${file}: the header names the column "${twice}" twice`, "BAD_CSV_HEADER");
-      if (!names.includes("phone"))
         throw new DataError(
-          `${file}: no "phone" column in the header (columns: ${names.join(", ")})`,
+          `${file}: the header names the column "${quoted(twice)}" twice`,
           "BAD_CSV_HEADER",
         );
+      if (!names.includes("phone")) {
+        const listed = names.slice(0, LISTED_COLUMNS).map(quoted).join(", ");
+        const more = names.length > LISTED_COLUMNS ? `, … ${names.length - LISTED_COLUMNS} more` : "";
+        throw new DataError(
+          `${file}: no "phone" column in the header (columns: ${listed}${more})`,
+          "BAD_CSV_HEADER",
+        );
+      }
       return names;
     },
     bom: true,
     trim: true,
     skip_empty_lines: true,
     info: true,
+    max_record_size: MAX_RECORD_CHARS,
   });
   pipeline(createReadStream(file), csv, () => {});
   return csv;
@@ -59,21 +83,27 @@ function readFailure(file: string, error: unknown): DataError {
   const e = error as NodeJS.ErrnoException & { lines?: number };
   const reason = e.code ? READ_ERRORS[e.code] : undefined;
   if (reason) return new DataError(`recipients file ${file} ${reason}`, "RECIPIENTS_FILE_UNREADABLE");
-  return new DataError(`${file}${e.lines ? `: line ${e.lines}` : ""}: ${e.message}`, "BAD_CSV");
+  // The parser's message quotes the file (CSV_MAX_RECORD_SIZE, a stray quote): escaped, and cut.
+  const message = e.message.length > 200 ? `${cutText(e.message, 200)}…` : e.message;
+  return new DataError(`${file}${e.lines ? `: line ${e.lines}` : ""}: ${inert(message)}`, "BAD_CSV");
 }
 
 function readRow(record: Record<string, string | undefined>, line: number): FileRecipient | string {
   const phone = normalisePhone(record.phone ?? "");
   if (!phone.ok)
-    return `line ${line}: ${record.phone ? `"${record.phone}" is an ${phone.reason}` : "the phone column is empty"}`;
+    return `line ${line}: ${record.phone ? `"${quoted(record.phone)}" is an ${phone.reason}` : "the phone column is empty"}`;
   const ported = (record.ported ?? "").toLowerCase();
   if (!TRUE.has(ported) && !FALSE.has(ported))
-    return `line ${line}: ported must be true or false, got "${record.ported}"`;
+    return `line ${line}: ported must be true or false, got "${quoted(record.ported ?? "")}"`;
   return { line, phone: phone.phone, ported: TRUE.has(ported) };
 }
 
 /** Checks every row; throws a DataError (exit 65) listing the bad lines. Returns the number of recipients. */
 export async function checkRecipientsFile(file: string): Promise<number> {
+  // Read twice (checked, then handed out), so a regular file: a pipe would be empty the second time, a device
+  // endless.
+  const problem = await fileProblem(file);
+  if (problem) throw new DataError(`recipients file ${file} ${problem}`, "RECIPIENTS_FILE_UNREADABLE");
   const problems: string[] = [];
   let count = 0;
   let header = false;
