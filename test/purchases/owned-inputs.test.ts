@@ -153,6 +153,35 @@ describe.each(DB_KINDS)("intake times on %s", (kind) => {
   });
 });
 
+describe.each(DB_KINDS)("intake text lengths on %s", (kind) => {
+  it("a row whose key, plan or phone is far too long is refused with its error, not carried into the ledger", async () => {
+    // Before, a 100,000-character plan_id went into the ledger, its events, and every row of `purchases list`.
+    const test = await openTestDatabase(kind);
+    try {
+      const base = { network: "MTN", plan_id: "101", phone: "08031300001" };
+      await test.database.db.insert(purchaseRequests).values([
+        { ...base, request_key: "crm-long-plan", plan_id: "1".repeat(100_000) },
+        { ...base, request_key: "k".repeat(501) },
+        { ...base, request_key: "crm-long-phone", phone: "0".repeat(65) },
+        { ...base, request_key: "crm-fine", plan_id: "1".repeat(100), phone: "0".repeat(64) },
+      ]);
+      expect(await ingestIntake(test.database.db, 100, "test")).toMatchObject({ moved: 4, refused: 3 });
+      const found = await rows<{ purchase_id: number | null; error: string | null }>(
+        test.database.db,
+        sql`select purchase_id, error from purchase_requests order by id`,
+      );
+      expect(found.map((r) => [r.purchase_id !== null, r.error])).toEqual([
+        [false, "plan_id is 100000 characters, more than the 100 it may have"],
+        [false, "request_key is 501 characters, more than the 500 it may have"],
+        [false, "phone is 65 characters, more than the 64 it may have"],
+        [true, null],
+      ]);
+    } finally {
+      await test.drop();
+    }
+  });
+});
+
 describe.each(DB_KINDS)("intake keys on %s", (kind) => {
   it("a row that takes a job's or buy's key, or asks for a price of 0 or below, is refused with its error", async () => {
     const test = await openTestDatabase(kind);
