@@ -7,6 +7,7 @@ import type { Backfill } from "../plans/backfill.js";
 import { listJobs } from "../purchases/job-list.js";
 import { type ChangeResult, readJobState, resumeJob, suspendJob } from "../purchases/job-states.js";
 import { findJob } from "../purchases/run-once.js";
+import { formatInstant } from "../report/format.js";
 import { cliActor, operatorName } from "./approval-gate.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
@@ -59,13 +60,18 @@ export async function jobsListCommand(ctx: CommandContext): Promise<void> {
             : j.schedule
               ? `${j.schedule} (${j.timezone})`
               : j.at
-                ? `at ${j.at.toISOString()}`
+                ? `at ${formatInstant(j.at, j.timezone)} (${j.timezone})`
                 : "on demand",
       },
-      { header: "NEXT FIRES", value: (j) => j.nextFires.map((f) => f.toISOString()).join(", ") || "-" },
+      // On the job's clock, as its schedule is written (--json gives ISO instants).
+      {
+        header: "NEXT FIRES",
+        value: (j) => j.nextFires.map((f) => formatInstant(f, j.timezone)).join(", ") || "-",
+      },
       {
         header: "LAST FIRE",
-        value: (j) => (j.lastFire ? `${j.lastFire.fireTime.toISOString()} ${j.lastFire.outcome}` : "-"),
+        value: (j) =>
+          j.lastFire ? `${formatInstant(j.lastFire.fireTime, j.timezone)} ${j.lastFire.outcome}` : "-",
       },
       { header: "STATE", value: (j) => j.state },
       { header: "MISSED", value: (j) => String(j.missedFires), align: "right" },

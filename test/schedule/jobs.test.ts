@@ -560,3 +560,34 @@ describe("jobs backfill", () => {
     expect(fires!.n).toBe(0);
   });
 });
+
+describe("jobs list for people", () => {
+  it("writes fires on the job's clock (a fire is a minute, a six-field schedule's too); --json keeps ISO instants", async () => {
+    // Before: "2026-12-01T07:00:00.000Z" for a job written "0 8 1 * *" in Africa/Lagos.
+    const file = config([
+      {
+        name: "monthly",
+        schedule: "0 8 1 * *",
+        timezone: "Africa/Lagos",
+        plan: PLAN,
+        recipients: ["08031230201"],
+      },
+      { name: "seconds", schedule: "30 * * * * *", plan: PLAN, recipients: ["08031230202"] },
+    ]);
+    const text = await runCli(["-c", file, "jobs", "list"]);
+    expect(text.code, text.stderr).toBe(0);
+    const line = (job: string) => text.stdout.split("\n").find((l) => l.startsWith(`${job} `)) ?? "";
+    expect(line("monthly")).toMatch(/\(Africa\/Lagos\)\s+(\d{4}-\d{2}-01 08:00, ){2}\d{4}-\d{2}-01 08:00\s/);
+    expect(line("seconds")).toMatch(
+      /\(UTC\)\s+(\d{4}-\d{2}-\d{2} \d{2}:\d{2}, ){2}\d{4}-\d{2}-\d{2} \d{2}:\d{2}\s/,
+    );
+    expect(text.stdout).not.toMatch(/\d{2}:\d{2}:\d{2}\.\d{3}Z/);
+    const listed = JSON.parse((await runCli(["-c", file, "--json", "jobs", "list"])).stdout) as Array<{
+      job: string;
+      next_fires: string[];
+    }>;
+    expect(listed.find((j) => j.job === "monthly")?.next_fires[0]).toMatch(
+      /^\d{4}-\d{2}-01T07:00:00\.000Z$/,
+    );
+  });
+});
