@@ -15,6 +15,7 @@ import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, type PurchaseRow } from "../../src/purchases/ledger.js";
 import { NotificationBacklog } from "../../src/purchases/notification-backlog.js";
 import { notificationDeps } from "../../src/purchases/notifications.js";
+import { SettleWatch } from "../../src/purchases/settle-watch.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { NotificationPasses } from "../../src/schedule/notification-passes.js";
@@ -320,5 +321,24 @@ describe("retries of an unmatched provider notification, on postgres", () => {
       sql`select subject from notification_outbox where trigger = 'notification_unmatched' order by subject`,
     );
     expect(told.map((t) => t.subject)).toEqual(["notification:1", "notification:2"]);
+  });
+
+  it("a purchase waiting for its notification is read at once when one was recorded matched to it", async () => {
+    // The notification came while the purchase's own answer was being recorded: it found the purchase only as it
+    // recorded its outcome (matched), and the purchase, still submitted, waits for a notification.
+    const [purchase] = await rows<{ id: number }>(
+      test.database.db,
+      sql`insert into purchases (request_key, source, network, phone, state, reference, amount, submitted_at)
+          values ('buy:w1', 'buy', 'MTN', '08031112222', 'submitted', 'REF-W1', 305, now()) returning id::int as id`,
+    );
+    await rows(
+      test.database.db,
+      sql`insert into provider_notifications (body_sha256, reference, status, phone, amount, body, outcome, reason, purchase_id, processed_at)
+          values ('w', 'REF-W1', 'success', '08031112222', 305, '{}', 'matched',
+            'purchase 1 carries reference REF-W1 now: it took it while this notification was being processed', ${purchase!.id}, now())`,
+    );
+    const watch = new SettleWatch(test.database.db, systemClock, 10);
+    // The deadline only bounds the wait if the notification is not seen.
+    expect(await watch.wait(purchase!.id, "REF-W1", Date.now() + 10_000)).toEqual({ kind: "notified" });
   });
 });
