@@ -23,7 +23,7 @@ import {
   type OwnPurchase,
   stillOnly,
 } from "./proof-match.js";
-import { isFinalAnswer, proofProblems, settleByProof } from "./proof-settle.js";
+import { isFinalAnswer, isForAPerson, proofProblems, settleByProof } from "./proof-settle.js";
 import { readStatementDate } from "./sources/statement-cells.js";
 import { Verifier, type VerifyReadTally } from "./verifier.js";
 
@@ -404,6 +404,12 @@ async function forOwnPurchase(
   const purchaseId = own.id;
   if (own.state !== "submitted" && own.state !== "unverified")
     return { outcome: "matched", reason: `purchase ${purchaseId} is already ${own.state}`, purchaseId };
+  if (isForAPerson(own.note))
+    return {
+      outcome: "matched",
+      reason: `purchase ${purchaseId} is ${own.state} with a note for a person (${own.note!.slice(0, 300)}): a notification does not outweigh it; a person settles it`,
+      purchaseId,
+    };
   await deps.verifier.verifyUntil(
     {
       id: purchaseId,
