@@ -132,9 +132,10 @@ program
   .command("verify")
   .description("verify one purchase by its reference")
   .argument("<reference>", "transaction reference")
+  .option("--show-phone", "print phone numbers unmasked")
   .action(
-    withContext(async (ctx, reference: string) =>
-      (await import("./verify.js")).verifyCommand(ctx, reference),
+    withContext(async (ctx, reference: string, flags: { showPhone?: boolean }) =>
+      (await import("./verify.js")).verifyCommand(ctx, reference, flags),
     ),
   );
 

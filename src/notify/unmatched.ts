@@ -2,7 +2,8 @@
 // has had its answer and its verification (`verification.timeout` after it arrived). Told then, not when it is
 // first processed: a provider's notification often comes before the purchase's own answer, and matching it at
 // that moment would cry wolf. The notifications are read in order of arrival from a watermark (kv), a bounded
-// batch per look, so a year of notifications is never scanned again.
+// batch per look, so a year of notifications is never scanned again; the watermark stops before one not decided yet
+// (waiting, or being processed: a slow verify read, or an unmatched one looked at again), however old.
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import { maskedPhoneSql } from "./outbox/write.js";
@@ -22,7 +23,8 @@ export async function writeUnmatchedNotices(db: Executor, graceMs: number): Prom
           from provider_notifications n where n.id > (select id from w) order by n.id limit ${BATCH}
         ), unripe as (
           select min(id) as id from scan
-          where processed_at is null or received_at > now() - ${graceMs} * interval '1 millisecond'
+          where processed_at is null or outcome = 'received'
+            or received_at > now() - ${graceMs} * interval '1 millisecond'
         ), ripe as (
           select * from scan where id < coalesce((select id from unripe), 9223372036854775807)
         ), notice as (

@@ -166,7 +166,7 @@ export async function claim(
  * `rejected` or a later `not_before`, commits the budget, counts the claim on the wallet row and appends the
  * events. Returns each taken row's final action.
  *
- * In flight for the wallet floor: purchases in `submitting` and those accepted after the last reported balance
+ * In flight for the wallet floor: purchases in `submitting` or `in_doubt` and those accepted after the last reported balance
  * (read in this statement's snapshot), plus what claims committed after that snapshot moved to `submitting`
  * (the wallet row's running `claimed` total, locked, less the same total in the snapshot).
  */

@@ -737,15 +737,18 @@ class PurchaseRun {
       case "submitted": {
         const submittedAt = this.clock.now();
         const firstCheck = new Date(submittedAt + this.verifier.firstCheckAfter(resolved.network.id));
-        const { amount, note } = charge ?? chargeOf(row, resolved, outcome.charged);
+        const { amount, note, disbelieved } = charge ?? chargeOf(row, resolved, outcome.charged);
         const moved = await this.persist(row.id, () =>
           markSubmitted(
             db,
             row.id,
             outcome.reference,
             firstCheck,
-            { ...event, reason: `reference ${outcome.reference}${note ? `; ${note}` : ""}` },
-            { amount: amount.toFixed(2), note },
+            {
+              ...event,
+              reason: `reference ${outcome.reference}${note ? `; ${note}` : ""}${disbelieved ? `; ${disbelieved}` : ""}`,
+            },
+            { amount: disbelieved ? null : amount.toFixed(2), note },
           ),
         );
         this.progress.committed = this.progress.committed.plus(amount.minus(resolved.amount));
@@ -955,9 +958,20 @@ async function nextDueRetry(
 interface Charge {
   amount: Money;
   note: string | null;
+  /**
+   * Why the answer's charge was not taken (one of nothing or less, which is no charge: believed, it would give the
+   * budgets and the wallet back money the provider took), for the event; the listed price counts then.
+   */
+  disbelieved?: string;
 }
 
 function chargeOf(row: ClaimedRow, resolved: Resolved, charged: string | undefined): Charge {
+  if (charged && !parseMoney(charged).gt(0))
+    return {
+      amount: resolved.amount,
+      note: null,
+      disbelieved: `the answer names a charge of ${charged}, which is not one: the listed price ${formatMoney(resolved.amount)} counts`,
+    };
   const amount = charged ? parseMoney(charged) : resolved.amount;
   const max = row.max_price ? parseMoney(row.max_price) : null;
   const over = amount.gt(resolved.amount) || (max !== null && amount.gt(max));

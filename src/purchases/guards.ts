@@ -17,7 +17,7 @@ export interface GuardState {
   runCommitted: Money;
   /** Last balance the reseller reported, or undefined before the first purchase. */
   walletBalance?: Money;
-  /** Amounts in `submitting` that the last reported balance cannot include yet. */
+  /** What the last reported balance cannot include yet: `submitting`, `in_doubt`, answered after it (wallet.ts). */
   inFlight: Money;
 }
 

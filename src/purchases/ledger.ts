@@ -91,7 +91,11 @@ const COLUMN_SHAPE = sql.raw(COLUMNS.map((c) => `${c} ${COLUMN_TYPES[c]}`).join(
 const COLUMN_ASSIGNMENTS = sql.raw(
   [
     ...COLUMNS.map((c) => `${c} = case when '${c}' = any(v.set_columns) then v.${c} else p.${c} end`),
-    "answer_seq = case when v.answered then nextval('purchase_answer_seq') else p.answer_seq end",
+    // An in_doubt purchase settled as bought (a person, or the provider's evidence) takes its place in the order of
+    // answers as it is settled: the balance on record may have been reported before its charge, and the wallet
+    // floor counts it until a balance reported after the settlement (wallet.ts, UNREFLECTED).
+    `answer_seq = case when v.answered or (old.state = 'in_doubt' and v.to_state = 'succeeded')
+      then nextval('purchase_answer_seq') else p.answer_seq end`,
   ].join(", "),
 );
 const COMMITTED_ARRAY = `{${COMMITTED_STATES.join(",")}}`;

@@ -5,7 +5,14 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import { idArray } from "./ledger.js";
-import { type NotificationDeps, type NotificationResult, processNotification } from "./notifications.js";
+import {
+  claimUnmatched,
+  type NotificationDeps,
+  type NotificationResult,
+  processClaimed,
+  processNotification,
+  returnUnmatched,
+} from "./notifications.js";
 
 /** A notification still `received` this long after it was stored was left behind by whoever stored it. */
 export const BACKLOG_AGE_MS = 60_000;
@@ -107,6 +114,33 @@ export class NotificationBacklog {
     } finally {
       this.processing.delete(id);
     }
+  }
+
+  /**
+   * Looks again at the unmatched notifications a purchase gone in_doubt since may explain (claimUnmatched): each
+   * under this replica's claim, kept from lapsing like the others. Tells `onProcessed` of those that came to a new
+   * outcome; one still unmatched was told of when it first was.
+   */
+  async retryUnmatched(signal?: AbortSignal): Promise<NotificationResult[]> {
+    const claimed = await claimUnmatched(this.deps, new Date(this.deps.clock.now()));
+    for (const row of claimed) this.processing.add(Number(row.id));
+    const results: NotificationResult[] = [];
+    let next = 0;
+    try {
+      for (; next < claimed.length && !signal?.aborted; next++) {
+        const row = claimed[next]!;
+        const result = await processClaimed(this.deps, row);
+        this.processing.delete(Number(row.id));
+        if (!result) continue;
+        results.push(result);
+        if (!result.repeated) this.onProcessed(result);
+      }
+    } finally {
+      // Those not looked at (the daemon stops, or the look failed) go back to unmatched as they were.
+      await returnUnmatched(this.deps.db, claimed.slice(next));
+      for (const row of claimed) this.processing.delete(Number(row.id));
+    }
+    return results;
   }
 
   /** Keeps this replica's claims from lapsing; call it more often than `CLAIM_LEASE_MS`. */

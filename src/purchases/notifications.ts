@@ -23,7 +23,7 @@ import {
   type OwnPurchase,
   stillOnly,
 } from "./proof-match.js";
-import { isFinalAnswer, proofProblems, settleByProof } from "./proof-settle.js";
+import { isFinalAnswer, isForAPerson, proofProblems, settleByProof } from "./proof-settle.js";
 import { readStatementDate } from "./sources/statement-cells.js";
 import { Verifier, type VerifyReadTally } from "./verifier.js";
 
@@ -138,6 +138,11 @@ export interface NotificationResult {
   outcome: Exclude<NotificationOutcome, "received" | "rejected">;
   reason: string;
   purchaseId: number | null;
+  /**
+   * The notification had this outcome before this look (a retry of an unmatched one that found nothing new): it was
+   * counted when it first came to it, and is not counted again.
+   */
+  repeated?: boolean;
 }
 
 /** What processing notifications needs, its verifier built here (actor `webhook+verify`, two verify reads at once). */
@@ -173,7 +178,8 @@ export function notificationDeps(parts: {
   };
 }
 
-interface StoredNotification {
+/** A stored notification as a processor claimed it. */
+export interface ClaimedNotification {
   id: number | string;
   reference: string | null;
   status: string | null;
@@ -182,7 +188,13 @@ interface StoredNotification {
   plan: string | null;
   notified_at: Date | string | null;
   received_at: Date | string;
+  /** What it was before this claim: `received`, or `unmatched` (a retry), with when that was recorded. */
+  before: "received" | "unmatched";
+  before_processed_at: Date | string | null;
 }
+
+const CLAIMED_COLUMNS = sql`n.id, n.reference, n.status, n.phone, n.amount::text as amount, n.plan, n.notified_at,
+  n.received_at`;
 
 /**
  * Processes one stored notification once (the first caller claims it); undefined when another caller
@@ -192,70 +204,173 @@ export async function processNotification(
   deps: NotificationDeps,
   id: number,
 ): Promise<NotificationResult | undefined> {
-  const [claimed] = await rows<StoredNotification>(
+  const [claimed] = await rows<ClaimedNotification>(
     deps.db,
-    sql`update provider_notifications set processed_at = now() where id = ${id} and processed_at is null
-        returning id, reference, status, phone, amount::text as amount, plan, notified_at, received_at`,
+    sql`update provider_notifications n set processed_at = now() where n.id = ${id} and n.processed_at is null
+        returning ${CLAIMED_COLUMNS}, 'received' as before, null::timestamptz as before_processed_at`,
   );
-  if (!claimed) return undefined;
+  return claimed ? processClaimed(deps, claimed) : undefined;
+}
+
+/**
+ * Decides a notification this caller claimed and records the outcome, unless someone recorded one since (a claim
+ * that lapsed and was taken again): undefined then.
+ */
+export async function processClaimed(
+  deps: NotificationDeps,
+  claimed: ClaimedNotification,
+): Promise<NotificationResult | undefined> {
+  const id = Number(claimed.id);
   let result: NotificationResult;
   try {
     result = await decide(deps, claimed);
   } catch (error) {
     const message = (error as Error).message;
-    // A failure of the moment (the database lost mid-way) is not an answer about the notification: it is left
-    // `received`, unclaimed, and the backlog's next pass processes it again — for an hour, not for ever.
+    // A failure of the moment (the database lost mid-way) is not an answer about the notification. One being
+    // looked at again goes back to unmatched as it was, for the next retry; one never decided is left `received`,
+    // unclaimed, and the backlog's next pass processes it again — for an hour, not for ever.
+    if (claimed.before === "unmatched") {
+      await returnUnmatched(deps.db, [claimed]);
+      deps.logger.warn({ notification: id }, `notification ${id}: not looked at again yet: ${message}`);
+      return undefined;
+    }
     if (deps.clock.now() < new Date(claimed.received_at).getTime() + RETRY_FAILED_FOR_MS) {
       await rows(
         deps.db,
         sql`update provider_notifications set processed_at = null, outcome = 'received',
             reason = ${capText(`not processed yet, tried again by the next pass: ${message}`)}
-            where id = ${id} and outcome in ('received', 'unmatched')`,
+            where id = ${id} and outcome = 'received'`,
       );
       deps.logger.warn({ notification: id }, `notification ${id}: not processed yet: ${message}`);
       return undefined;
     }
     result = { outcome: "unmatched", reason: `not processed: ${message}`, purchaseId: null };
   }
-  await rows(
-    deps.db,
-    sql`update provider_notifications set outcome = ${result.outcome}, reason = ${capText(result.reason)},
-        purchase_id = ${result.purchaseId} where id = ${id}`,
-  );
+  const recorded = await recordOutcome(deps.db, id, result);
+  if (!recorded) {
+    deps.logger.info(
+      { notification: id },
+      `notification ${id}: another processor recorded its outcome first`,
+    );
+    return undefined;
+  }
   deps.logger.info(
-    { notification: id, purchase: result.purchaseId ?? undefined },
-    `notification ${id}: ${result.outcome}: ${result.reason}`,
+    { notification: id, purchase: recorded.purchaseId ?? undefined },
+    `notification ${id}: ${recorded.outcome}: ${recorded.reason}`,
   );
-  return result;
+  return recorded.outcome === claimed.before ? { ...recorded, repeated: true } : recorded;
+}
+
+/**
+ * Records what became of a notification this caller claimed (still `received`: nobody recorded since). `unmatched`
+ * is checked against the ledger in the same statement: a purchase that carries the notification's reference by now
+ * (its own answer came, or it was settled by a person, a statement or another processor while this one read verify)
+ * makes the notification that purchase's — `matched` — never `unmatched` after a settlement.
+ */
+async function recordOutcome(
+  db: Executor,
+  id: number,
+  result: NotificationResult,
+): Promise<NotificationResult | undefined> {
+  const [row] = await rows<{
+    outcome: NotificationResult["outcome"];
+    reason: string;
+    purchase_id: string | number | null;
+  }>(
+    db,
+    sql`with n as (
+          select id, reference from provider_notifications where id = ${id} and outcome = 'received' for update
+        ), owner as (
+          select n.id, coalesce(
+            (select p.id from purchases p where p.reference = n.reference limit 1),
+            (select r.purchase_id from pruned_purchases r where r.reference = n.reference limit 1)) as purchase_id
+          from n where ${result.outcome} = 'unmatched' and n.reference is not null
+        ), r as (
+          select n.id,
+            case when o.purchase_id is null then ${result.outcome} else 'matched' end as outcome,
+            case when o.purchase_id is null then ${capText(result.reason)}
+              else 'purchase ' || o.purchase_id || ' carries reference ' || n.reference
+                || ' now: it took it while this notification was being processed'
+            end as reason,
+            coalesce(o.purchase_id, ${result.purchaseId}::bigint) as purchase_id
+          from n left join owner o on o.id = n.id
+        )
+        update provider_notifications p set outcome = r.outcome, reason = r.reason, purchase_id = r.purchase_id
+        from r where p.id = r.id
+        returning p.outcome, p.reason, p.purchase_id`,
+  );
+  if (!row) return undefined;
+  return {
+    outcome: row.outcome,
+    reason: row.reason,
+    purchaseId: row.purchase_id === null ? null : Number(row.purchase_id),
+  };
+}
+
+/**
+ * Notifications claimed to be looked at again (claimUnmatched) and not decided: back to unmatched as they were, with
+ * the time they were recorded, so the next retry takes them again.
+ */
+export async function returnUnmatched(db: Executor, claimed: readonly ClaimedNotification[]): Promise<void> {
+  const back = claimed.filter((c) => c.before === "unmatched");
+  if (back.length === 0) return;
+  const payload = JSON.stringify(
+    back.map((c) => ({
+      id: Number(c.id),
+      at: c.before_processed_at === null ? null : new Date(c.before_processed_at).toISOString(),
+    })),
+  );
+  await rows(
+    db,
+    sql`update provider_notifications n set outcome = 'unmatched', processed_at = b.at
+        from json_to_recordset(${payload}::json) as b(id bigint, at timestamptz)
+        where n.id = b.id and n.outcome = 'received'`,
+  );
+}
+
+/**
+ * Claims recent notifications that found no purchase, once a purchase has become in_doubt since they were processed
+ * (the notification came while its purchase was still `submitting`, and the purchase's answer was then lost), to be
+ * looked at again: each goes back to `received` under this caller's claim, so that no other pass (another replica,
+ * or this one's next) takes it while it is being looked at, and no other outcome is recorded over the one it comes to.
+ */
+export async function claimUnmatched(
+  deps: Pick<NotificationDeps, "db" | "matchWindow">,
+  now = new Date(),
+): Promise<ClaimedNotification[]> {
+  const since = new Date(now.getTime() - 2 * deps.matchWindow).toISOString();
+  return rows<ClaimedNotification>(
+    deps.db,
+    sql`with due as (
+          select n.id, n.processed_at from provider_notifications n
+          where n.outcome = 'unmatched' and n.purchase_id is null and n.received_at >= ${since}
+            and n.reason like ${`%${NO_IN_DOUBT_CANDIDATE}`}
+            and exists (select 1 from purchases p where p.state = 'in_doubt' and p.updated_at > n.processed_at)
+          order by n.id for update of n skip locked
+        )
+        update provider_notifications n set outcome = 'received', processed_at = now()
+        from due where n.id = due.id
+        returning ${CLAIMED_COLUMNS}, 'unmatched' as before, due.processed_at as before_processed_at`,
+  );
 }
 
 /**
  * Looks again at recent notifications that found no purchase, once a purchase has become in_doubt since they
- * were processed (the notification came while its purchase was still `submitting`, and the purchase's answer
- * was then lost). Returns what became of each.
+ * were processed (claimUnmatched). Returns what became of each.
  */
 export async function retryUnmatched(
   deps: NotificationDeps,
   now = new Date(),
 ): Promise<NotificationResult[]> {
-  const since = new Date(now.getTime() - 2 * deps.matchWindow).toISOString();
-  const due = await rows<{ id: number | string }>(
-    deps.db,
-    sql`update provider_notifications n set processed_at = null
-        where n.outcome = 'unmatched' and n.purchase_id is null and n.received_at >= ${since}
-          and n.reason like ${`%${NO_IN_DOUBT_CANDIDATE}`}
-          and exists (select 1 from purchases p where p.state = 'in_doubt' and p.updated_at > n.processed_at)
-        returning n.id`,
-  );
   const results: NotificationResult[] = [];
-  for (const { id } of due) {
-    const result = await processNotification(deps, Number(id));
+  for (const claimed of await claimUnmatched(deps, now)) {
+    const result = await processClaimed(deps, claimed);
     if (result) results.push(result);
   }
   return results;
 }
 
-async function decide(deps: NotificationDeps, n: StoredNotification): Promise<NotificationResult> {
+async function decide(deps: NotificationDeps, n: ClaimedNotification): Promise<NotificationResult> {
   const reference = n.reference ?? "";
   const evidence: Evidence = {
     reference,
@@ -289,6 +404,12 @@ async function forOwnPurchase(
   const purchaseId = own.id;
   if (own.state !== "submitted" && own.state !== "unverified")
     return { outcome: "matched", reason: `purchase ${purchaseId} is already ${own.state}`, purchaseId };
+  if (isForAPerson(own.note))
+    return {
+      outcome: "matched",
+      reason: `purchase ${purchaseId} is ${own.state} with a note for a person (${own.note!.slice(0, 300)}): a notification does not outweigh it; a person settles it`,
+      purchaseId,
+    };
   await deps.verifier.verifyUntil(
     {
       id: purchaseId,

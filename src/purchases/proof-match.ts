@@ -37,6 +37,8 @@ export interface OwnPurchase {
   /** Charged, or else listed. */
   amount: string;
   submitted_at: Date | null;
+  /** Its note (`verify_mismatch: …`, `reference_clash: …`), if any. */
+  note: string | null;
 }
 
 /** A purchase that could own the evidence's transaction. */
@@ -146,12 +148,13 @@ async function purchaseWithReference(db: Executor, reference: string): Promise<O
     phone: string;
     amount: string | null;
     submitted_at: Date | string | null;
+    note: string | null;
   }>(
     db,
-    sql`(select id, state, phone, coalesce(charged_amount, amount)::text as amount, submitted_at from purchases
+    sql`(select id, state, phone, coalesce(charged_amount, amount)::text as amount, submitted_at, note from purchases
           where reference = ${reference} limit 1)
         union all
-        (select purchase_id, state, '', null, null from pruned_purchases where reference = ${reference} limit 1)
+        (select purchase_id, state, '', null, null, null from pruned_purchases where reference = ${reference} limit 1)
         limit 1`,
   );
   if (!row) return undefined;
@@ -161,6 +164,7 @@ async function purchaseWithReference(db: Executor, reference: string): Promise<O
     phone: row.phone,
     amount: row.amount ?? "0",
     submitted_at: row.submitted_at === null ? null : new Date(row.submitted_at),
+    note: row.note,
   };
 }
 

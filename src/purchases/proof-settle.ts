@@ -22,6 +22,15 @@ export type ProofOutcome =
   /** Nothing changed; `why` says what the verify answer did not prove, or what stood in the way. */
   | { kind: "unchanged"; why: string; final: boolean };
 
+/**
+ * A note that puts the purchase in a person's hands: a verify answer that disagreed with it (`verify_mismatch`), or a
+ * reference another purchase claims too (`reference_clash`). Evidence settles neither; the provider has told two
+ * stories, and a person decides which is true.
+ */
+export function isForAPerson(note: string | null): boolean {
+  return note !== null && (note.startsWith("verify_mismatch") || note.startsWith(REFERENCE_CLASH));
+}
+
 /** Whether a verify answer says where the money went for good. */
 export function isFinalAnswer(verification: Verification & { found: true }): boolean {
   const status = verification.status;

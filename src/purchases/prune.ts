@@ -1,14 +1,15 @@
 // Retention: settled purchases older than a cutoff leave the ledger with their events (`purchases prune`), after
 // being handed to an archive when asked. What the money rules stand on stays: purchases not settled (queued,
 // submitting, submitted, in_doubt, unverified), purchases the last reported wallet balance may not include yet
-// (answered after it), every budget day, and the request key of every purchase pruned (`pruned_purchases`), so a
-// fire, an intake row or a `buy --key` repeated years later is still not bought again — and its reference, so the
-// provider's evidence naming that transaction (a statement line, a notification) is not taken for another purchase's.
+// (answered after it), purchases flagged `reference_clash` until a person decides, every budget day, and the request
+// key of every purchase pruned (`pruned_purchases`), so a fire, an intake row or a `buy --key` repeated years later is
+// still not bought again — and its reference, so the provider's evidence naming that transaction (a statement line, a
+// notification) is not taken for another purchase's.
 import { sql } from "drizzle-orm";
 import type { Database, Executor, Queryable } from "../db/client.js";
 import { rows } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
-import { idArray, PRUNED_KEYS_LOCK } from "./ledger.js";
+import { idArray, PRUNED_KEYS_LOCK, REFERENCE_CLASH } from "./ledger.js";
 import { sealLedgerRollups } from "./rollups.js";
 import { WALLET_KEY } from "./wallet.js";
 
@@ -25,12 +26,15 @@ export const PRUNING_LOCK: readonly [number, number] = [7263, 4];
 export const PRUNE_BATCH = 5000;
 
 /**
- * Which purchases a prune before `cutoff` takes: settled (by `settled_at`, or else last changed) before it, and
- * not answered after the last balance the provider reported (the wallet guard still counts those as in flight).
+ * Which purchases a prune before `cutoff` takes: settled (by `settled_at`, or else last changed) before it, not
+ * answered after the last balance the provider reported (the wallet guard still counts those as in flight), and not
+ * flagged `reference_clash`: a person has still to say which purchase the provider's transaction is, and settles
+ * it again (whatever its state) when they do.
  */
 function prunable(cutoff: Date) {
   return sql`p.state = any(${`{${PRUNABLE_STATES.join(",")}}`}::text[])
     and coalesce(p.settled_at, p.updated_at) < ${cutoff.toISOString()}::timestamptz
+    and (p.note is null or p.note not like ${`${REFERENCE_CLASH}%`})
     and (p.answer_seq is null or p.answer_seq <= coalesce(
       (select (k.value->>'seq')::bigint from kv k where k.key = ${WALLET_KEY}), 0))`;
 }

@@ -2,8 +2,8 @@
 // up in the ledger together, one statement every `interval` (sooner when `poke`d, as this process has just
 // processed a notification). The ledger is shared, so a notification that reached another replica is seen too: it
 // settles the purchase there, and the wait here ends without a read. A notification for the purchase's reference
-// that found no purchase (it came before the purchase's own answer was recorded) ends the wait too: the purchase
-// is then read at once.
+// that found no purchase (it came before the purchase's own answer was recorded), or found it only as it was being
+// recorded (`matched` to it), ends the wait too: the purchase is then read at once.
 import { sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
 import { type Executor, rows } from "../db/client.js";
@@ -104,7 +104,8 @@ export class SettleWatch {
           chunk.map((entry) => sql`${entry.id}`),
           sql`, `,
         )}) and (p.state <> 'submitted' or exists (
-              select 1 from provider_notifications n where n.reference = p.reference and n.outcome = 'unmatched'))`,
+              select 1 from provider_notifications n where n.reference = p.reference
+                and n.outcome in ('unmatched', 'matched')))`,
       );
       for (const row of found) {
         const entry = this.waiting.get(Number(row.id));

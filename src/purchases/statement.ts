@@ -14,7 +14,7 @@ import {
   type ProofMatch,
   stillOnly,
 } from "./proof-match.js";
-import { settleByProof } from "./proof-settle.js";
+import { isForAPerson, settleByProof } from "./proof-settle.js";
 import type { Statement, StatementLine } from "./sources/statement-csv.js";
 import {
   inDoubtPurchases,
@@ -421,12 +421,21 @@ async function applyLine(
     result: "unchanged",
     why,
   });
-  const [row] = await rows<{ phone: string; amount: string | null; state: PurchaseState }>(
+  const [row] = await rows<{
+    phone: string;
+    amount: string | null;
+    state: PurchaseState;
+    note: string | null;
+  }>(
     db,
-    sql`select phone, coalesce(charged_amount, amount)::text as amount, state from purchases where id = ${item.id}`,
+    sql`select phone, coalesce(charged_amount, amount)::text as amount, state, note from purchases where id = ${item.id}`,
   );
   if (!row || (row.state !== "in_doubt" && row.state !== "unverified"))
     return unchanged(`it is ${row?.state ?? "gone"} now`);
+  if (isForAPerson(row.note))
+    return unchanged(
+      `it carries a note for a person (${row.note!.slice(0, 300)}): a verify answer that agrees now does not outweigh it; a person settles it (purchases resolve)`,
+    );
   let why = `${file} line ${item.line} lists reference ${item.reference} (${item.statement})`;
   if (row.state === "in_doubt") {
     // The line's phone is the purchase's (it matched on every digit the line shows).

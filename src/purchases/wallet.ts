@@ -9,10 +9,13 @@ import type { LedgerState } from "./projection.js";
 export const WALLET_KEY = "wallet";
 
 /**
- * What the last reported balance (the wallet row, aliased `k`) cannot include yet: purchases in flight, and every
+ * What the last reported balance (the wallet row, aliased `k`) cannot include yet: purchases in flight
+ * (`submitting`), purchases that may have been charged without an answer saying so (`in_doubt`: counted as spent
+ * until settled, as the daily budget counts them, even when a later balance may already include them), and every
  * purchase whose answer came after the answer that reported it (`answer_seq` above the balance's `seq`; even one
- * that failed since: counting it too errs on the safe side). Which answers a balance includes is decided by the
- * order of answers, never by comparing two clocks. Amounts are what the provider charged, where it said.
+ * that failed since: counting it too errs on the safe side; an in_doubt purchase settled as bought takes its place
+ * in that order when it is settled). Which answers a balance includes is decided by the order of answers, never
+ * by comparing two clocks. Amounts are what the provider charged, where it said.
  *
  * Those answers are a handful at the top of `purchases_answer_seq`, but PostgreSQL cannot know the balance's `seq`
  * when it plans and guesses a third of the table for `answer_seq > seq`: a plan made while the ledger was small (a
@@ -20,7 +23,7 @@ export const WALLET_KEY = "wallet";
  * 10,000. Bounded on both sides, the guess is half a percent, and the index is read.
  */
 export const UNREFLECTED = sql`((select coalesce(sum(coalesce(charged_amount, amount)), 0) from purchases
-     where state = 'submitting')
+     where state in ('submitting', 'in_doubt'))
   + (select coalesce(sum(coalesce(charged_amount, amount)), 0) from purchases
      where answer_seq > coalesce((k.value->>'seq')::bigint, 0) and answer_seq < 9223372036854775807))`;
 

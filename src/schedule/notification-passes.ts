@@ -5,8 +5,6 @@
 import type { Clock } from "../clock.js";
 import type { Logger } from "../log/logger.js";
 import type { NotificationBacklog } from "../purchases/notification-backlog.js";
-import { type NotificationDeps, retryUnmatched } from "../purchases/notifications.js";
-import type { DaemonMetrics } from "../server/metrics.js";
 
 export const NOTIFICATION_PASS_MS = 30_000;
 /** How long a stop waits for a pass in progress; what it leaves is taken up again once its claim lapses. */
@@ -14,8 +12,6 @@ const STOP_WAIT_MS = 5000;
 
 export interface NotificationPassParts {
   backlog: NotificationBacklog;
-  deps: NotificationDeps;
-  metrics: DaemonMetrics;
   logger: Logger;
   clock: Clock;
 }
@@ -58,7 +54,7 @@ export class NotificationPasses {
   }
 
   private async pass(signal: AbortSignal): Promise<void> {
-    const { backlog, deps, metrics, logger } = this.parts;
+    const { backlog, logger } = this.parts;
     try {
       const processed = await backlog.pass(signal);
       if (processed > 0) logger.info(`notifications: processed ${processed} that were left received`);
@@ -67,7 +63,8 @@ export class NotificationPasses {
     }
     if (signal.aborted) return;
     try {
-      for (const result of await retryUnmatched(deps)) metrics.notification(result.outcome);
+      // Counted by the backlog's onProcessed, as the notifications it processes are: once per outcome reached.
+      await backlog.retryUnmatched(signal);
     } catch (error) {
       logger.warn(`notifications: ${(error as Error).message}`);
     }

@@ -131,13 +131,7 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
       if (webhook) verifying.watch = new SettleWatch(database.db, options.clock);
       const processing = notifications();
       if (webhook && processing) {
-        passes = new NotificationPasses({
-          backlog: processing,
-          deps: processing.deps,
-          metrics,
-          logger,
-          clock: options.clock,
-        });
+        passes = new NotificationPasses({ backlog: processing, logger, clock: options.clock });
         passes.start();
       }
       return await runConnected(options, { ...clients, database, metrics, verifying }, readiness, stop);

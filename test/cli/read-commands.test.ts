@@ -74,6 +74,31 @@ describe("read commands against the sandbox", () => {
     expect(result.stdout).toMatch(/^phone\s+0803\*\*\*\*567$/m);
   });
 
+  it("verify masks the phone wherever the provider's answer writes it, unless --show-phone", async () => {
+    const response = await fetch(`${sandbox.resellerUrl}/public/api/data`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${sandbox.apiKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ network_id: "1", plan_id: "102", phone_number: "08031234567" }),
+    });
+    const { data } = (await response.json()) as { data: { reference: string } };
+    // The sandbox's verify is 404, then pending, then final, read by read; its final answer's `true_response`
+    // writes the number whole ("… gifted 1GB to 2348031234567"): shown masked, as the phone_number is.
+    let text = await runCli(["verify", data.reference], env);
+    for (let read = 0; read < 5 && !/^status\s+success/m.test(text.stdout); read++)
+      text = await runCli(["verify", data.reference], env);
+    expect(text.stdout).toMatch(/^provider says\s+SUCCESSFUL: .*to 0803\*{4}567\./m);
+    const json = await runCli(["--json", "verify", data.reference], env);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      reference: data.reference,
+      status: "success",
+      amount: "305",
+      phone_number: "0803****567",
+    });
+    for (const shown of [text.stdout, json.stdout]) expect(shown).not.toMatch(/8031234567/);
+    const unmasked = await runCli(["verify", "--show-phone", data.reference], env);
+    expect(unmasked.stdout).toContain("2348031234567");
+  });
+
   it("websites list reads every page", async () => {
     sandbox.seedWebsites(Array.from({ length: 130 }, (_, i) => ({ domain: `w${i}.example.com` })));
     const result = await runCli(["--json", "websites", "list"], env);

@@ -19,11 +19,23 @@ export interface ResellerProxy {
   close(): Promise<void>;
 }
 
-export async function resellerProxy(target: string, rewrite: Rewrite): Promise<ResellerProxy> {
+/**
+ * `before` is awaited before a request is forwarded: a test holds a request there (a verify read in flight) until it
+ * has done what must happen meanwhile.
+ */
+export async function resellerProxy(
+  target: string,
+  rewrite: Rewrite,
+  before?: (request: { method: string; path: string }) => Promise<void>,
+): Promise<ResellerProxy> {
   const server: Server = createServer(async (request, response) => {
     try {
       const chunks: Buffer[] = [];
       for await (const chunk of request) chunks.push(chunk as Buffer);
+      await before?.({
+        method: request.method ?? "GET",
+        path: new URL(request.url ?? "/", "http://proxy").pathname,
+      });
       const upstream = await fetch(`${target}${request.url}`, {
         method: request.method,
         headers: {

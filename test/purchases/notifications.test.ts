@@ -516,6 +516,27 @@ describe("provider notifications, on postgres", () => {
     expect(event!.actor).toBe("webhook+verify");
   });
 
+  it("a notification for a purchase whose verify answer disagreed (verify_mismatch) leaves it to a person", async () => {
+    const hook = await startReceiver();
+    sandbox.setOptions({ verifyLie: "phone" }); // the verify answer names another phone
+    await insertPurchases(test.database.db, [purchase("08031230009")], "test");
+    await executePurchases(
+      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+    const [before] = await ledger();
+    expect(before!.state).toBe("unverified");
+    // Verify now tells the other story; the provider notifies success.
+    sandbox.setOptions({ verifyLie: "none" });
+    const [debit] = sandbox.debits();
+    const body = notificationFor(debit!);
+    expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
+    const [result] = await hook.settled();
+    expect(result).toMatchObject({ outcome: "matched", purchaseId: before!.id });
+    expect(result!.reason).toContain("verify_mismatch");
+    expect((await ledger())[0]).toMatchObject({ state: "unverified", reference: debit!.reference });
+  });
+
   it("a notification that arrives before the purchase's own answer changes nothing until the purchase is in_doubt", async () => {
     const hook = await startReceiver();
     // The purchase's answer never comes (the client gives up after its timeout): meanwhile the notification.

@@ -132,6 +132,45 @@ describe.each(DB_KINDS)("a lying provider, on %s", (kind) => {
     );
   });
 
+  it.each(["-305.00", "0.00"])(
+    "a purchase answer naming a charge of %s frees no budget: the listed price counts",
+    async (charge) => {
+      // Two purchases of 305.00 fit a 610.00 limit; the provider debits 305.00 each whatever its answer says.
+      const summary = await run({ lies: { amount: charge } }, ["08031270001", "08031270002"], {
+        daily_limit: "610.00",
+      });
+      expect(summary.committed.toFixed(2)).toBe("610.00");
+      expect(await committed()).toBe("610.00");
+      // A later run the same day finds the budget spent.
+      await insertPurchases(
+        test.database.db,
+        ["08031270003", "08031270004"].map((p) => purchase(p)),
+        "test",
+      );
+      await executePurchases(
+        {
+          database: test.database,
+          reseller,
+          config: testConfig(sandbox, { budget: { daily_limit: "610.00" } }),
+          logger: silentLogger(),
+        },
+        { concurrency: 1, retryWaitMs: 0 },
+      );
+      expect(sandbox.debits()).toHaveLength(2);
+      const found = await ledger();
+      for (const row of found.slice(0, 2))
+        expect(row).toMatchObject({ state: "succeeded", amount: "305.00", charged_amount: null });
+      for (const row of found.slice(2)) expect(row.reason).toMatch(/^daily_budget: /);
+      const [event] = await rows<{ reason: string }>(
+        test.database.db,
+        sql`select reason from purchase_events where to_state = 'submitted' order by id limit 1`,
+      );
+      expect(event!.reason).toContain(
+        `names a charge of ${charge}, which is not one: the listed price 305.00 counts`,
+      );
+    },
+  );
+
   it.each([
     ["phone", "it names another phone number"],
     ["amount", "it names amount 1.00, not the 305.00 charged"],

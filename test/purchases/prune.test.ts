@@ -10,7 +10,12 @@ import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db, openDatabase, rows } from "../../src/db/client.js";
 import { readSpendHistory } from "../../src/purchases/history-read.js";
-import { insertFireRows, insertPurchases } from "../../src/purchases/ledger.js";
+import {
+  flagReferenceClash,
+  insertFireRows,
+  insertPurchases,
+  resolveByPerson,
+} from "../../src/purchases/ledger.js";
 import { findPurchase } from "../../src/purchases/ledger-read.js";
 import { existingKeys } from "../../src/purchases/projection-read.js";
 import { countPrunable, PRUNING_LOCK, pruneBatch, prunePurchases } from "../../src/purchases/prune.js";
@@ -195,6 +200,47 @@ describe.each(DB_KINDS)("purchases prune on %s", (kind) => {
 
       // A second prune finds nothing more.
       expect(await prunePurchases(test.database, cutoff)).toEqual({ purchases: 0, events: 0 });
+    } finally {
+      await test.drop();
+    }
+  });
+});
+
+describe.each(DB_KINDS)("purchases prune and a question left to a person (%s)", (kind) => {
+  it("keeps a settled purchase flagged reference_clash, however old, until a person has decided", async () => {
+    const test = await openTestDatabase(kind);
+    try {
+      const db = test.database.db;
+      await seedHistory(db);
+      // A purchase answered today names the reference of the one that failed 100 days ago: both are flagged, and a
+      // person must say which purchase the provider's transaction is. The old one is the evidence of that question.
+      const [old] = await rows<{ id: number | string }>(
+        db,
+        sql`select id from purchases where request_key = 'old-failed'`,
+      );
+      const flagged = await flagReferenceClash(
+        db,
+        [Number(old!.id)],
+        "the provider's purchase answer of purchase 99 names reference REF-old-failed, which this purchase carries",
+        { actor: "test" },
+      );
+      expect(flagged).toEqual([Number(old!.id)]);
+      const cutoff = new Date(Date.now() - 90 * DAY);
+      expect(await countPrunable(db, cutoff)).toEqual({ purchases: 3, events: 9 });
+      expect(await prunePurchases(test.database, cutoff)).toEqual({ purchases: 3, events: 9 });
+      expect(await findPurchase(db, String(old!.id))).toMatchObject({ state: "failed" });
+      // Decided: the flag is cleared, and the purchase is prunable with the others settled before a cutoff after
+      // now (last week's, and this one: its 3 events, the flag's and the decision's).
+      expect(
+        await resolveByPerson(
+          db,
+          Number(old!.id),
+          "failed",
+          { clash: true },
+          { actor: "ada", reason: "ours" },
+        ),
+      ).toBeDefined();
+      expect(await countPrunable(db, new Date(Date.now() + 60_000))).toEqual({ purchases: 2, events: 8 });
     } finally {
       await test.drop();
     }

@@ -238,6 +238,34 @@ describe("purchases reconcile --statement, on postgres", () => {
     expect(sandbox.debits()).toHaveLength(1);
   });
 
+  it("--apply leaves a purchase whose verify answer disagreed (verify_mismatch) to a person, whatever verify says now", async () => {
+    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0, verifyLie: "phone" });
+    const phone = "08031230060";
+    await buy([phone]);
+    const before = await state(phone);
+    expect(before.state).toBe("unverified");
+    // The provider's verify now names the purchase's phone; its statement lists the transaction as successful.
+    sandbox.setOptions({ verifyLie: "none" });
+    const file = writeConfigFile(sandbox, test.url).file;
+    const statement = join(tmpdir(), `statement-mismatch-${process.pid}-${Date.now()}.csv`);
+    writeFileSync(statement, sandbox.statementCsv());
+    const applied = await runCli([
+      "-c",
+      file,
+      "--json",
+      "purchases",
+      "reconcile",
+      "--statement",
+      statement,
+      "--apply",
+    ]);
+    expect(applied.code, applied.stderr).toBe(0);
+    const [entry] = JSON.parse(applied.stdout).applied;
+    expect(entry).toMatchObject({ id: before.id, result: "unchanged" });
+    expect(entry.why).toContain("verify_mismatch");
+    expect(await state(phone)).toMatchObject({ state: "unverified", reference: before.reference });
+  });
+
   /** Statement cells written to act on a terminal, a markdown viewer or a browser. */
   const HOSTILE = {
     script: "<script>alert(1)</script>REF1",
