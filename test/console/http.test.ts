@@ -344,6 +344,51 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     expect(wide.body).toContain("a search covers at most 31 days");
   });
 
+  it("keeps a search by a whole phone number on every page of it, without drawing the number in full", async () => {
+    // Sixty purchases today for one number: two pages. The pager's link (and the form's field) once carried the
+    // number through the page's masking, as 0803****777, which the next page refused as no last digits at all.
+    const phone = "08031230777";
+    await f.ledger.query(
+      sql`insert into purchases (request_key, source, network, phone, amount, state)
+          select 'pager-' || i, 'intake', 'MTN', ${phone}, 305, 'failed' from generate_series(1, 60) as i`,
+    );
+    const client = new Client(f.base);
+    await client.login("vic");
+    const ids = async (body: string) =>
+      [...body.matchAll(/<td><a href="\/console\/purchases\/(\d+)">/g)].map((m) => Number(m[1]));
+    for (const term of [phone, phone.slice(1)]) {
+      const first = await client.get(`/console/purchases?phone=${term}&state=failed`);
+      expect(first.status).toBe(200);
+      expect(first.body).not.toContain(term);
+      expect(await ids(first.body)).toHaveLength(50);
+      const older = /<p class="pager"><a href="([^"]+)">/.exec(first.body)?.[1]?.replaceAll("&amp;", "&");
+      expect(older, "a pager link").toBeDefined();
+      const second = await client.get(older!);
+      expect(second.status).toBe(200);
+      expect(second.body).not.toContain("give the last 3 to 11 digits");
+      expect(second.body).not.toContain(term);
+      const rest = await ids(second.body);
+      expect(rest).toHaveLength(10);
+      expect(Math.max(...rest)).toBeLessThan(Math.min(...(await ids(first.body))));
+      // The search form sent again as drawn (the field left as it is) searches the same number.
+      const fields = Object.fromEntries(
+        [...first.body.matchAll(/<input type="hidden" name="((?:q|phone)_kept)" value="([^"]*)">/g)].map(
+          (m) => [m[1]!, m[2]!],
+        ),
+      );
+      const again = await client.get(
+        `/console/purchases?${new URLSearchParams({ ...fields, phone: "", state: "failed" })}`,
+      );
+      expect(await ids(again.body)).toEqual(await ids(first.body));
+      // Another session cannot read the kept number.
+      const other = new Client(f.base);
+      await other.login("vic");
+      const stolen = await other.get(older!);
+      expect(stolen.body).toContain("search again");
+      expect(await ids(stolen.body)).toHaveLength(0);
+    }
+  });
+
   it("refuses an action on a plan or job whose name in the address holds a NUL, with 400 and no 500", async () => {
     const client = new Client(f.base);
     await client.login("ada");
