@@ -1,10 +1,18 @@
 // The console over HTTP, on a daemon with the sandbox: nothing for anonymous requests, CSRF and Origin checked on
 // every POST, logins throttled, a form submitted twice acting once, a purchase changed since its page was drawn
 // left alone, cookies with their flags, the security headers, no phone number in full on any page.
+import { request } from "node:http";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { Client, type ConsoleFixture, formFields, LOST_PHONE, startConsoleFixture } from "./helpers.js";
+import {
+  Client,
+  type ConsoleFixture,
+  formFields,
+  LOST_PHONE,
+  PASSWORD,
+  startConsoleFixture,
+} from "./helpers.js";
 
 const PAGES = [
   "/console/",
@@ -170,6 +178,51 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
       sql`select state from purchases where id = ${f.inDoubtId}`,
     );
     expect(row?.state).toBe("in_doubt");
+  });
+
+  it("without console.public_url, trusts no Host header: only a console page opened at a loopback address of its port", async () => {
+    // A page served from attacker.example whose name resolves to this machine (DNS rebinding) sends
+    // Host: attacker.example:PORT and Origin: http://attacker.example:PORT — the two agreed, and the Origin check,
+    // which compared one with the other, let its login (and any form) through.
+    const port = Number(new URL(f.base).port);
+    const login = (host: string, origin: string) =>
+      new Promise<{ status: number; cookie?: string }>((resolve, reject) => {
+        const body = new URLSearchParams({ user: "vic", password: PASSWORD }).toString();
+        const sent = request(
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/console/login",
+            method: "POST",
+            headers: {
+              host,
+              origin,
+              "content-type": "application/x-www-form-urlencoded",
+              "content-length": Buffer.byteLength(body),
+            },
+          },
+          (answer) => {
+            answer.resume();
+            answer.on("end", () =>
+              resolve({ status: answer.statusCode ?? 0, cookie: answer.headers["set-cookie"]?.[0] }),
+            );
+          },
+        );
+        sent.on("error", reject);
+        sent.end(body);
+      });
+    const rebound = await login(`attacker.example:${port}`, `http://attacker.example:${port}`);
+    expect(rebound.status).toBe(403);
+    expect(rebound.cookie).toBeUndefined();
+    // Nor another port of this machine, nor https where the console speaks http.
+    expect((await login(`127.0.0.1:${port}`, `http://127.0.0.1:${port + 1}`)).status).toBe(403);
+    expect((await login(`127.0.0.1:${port}`, `https://127.0.0.1:${port}`)).status).toBe(403);
+    // The console opened at a loopback name of its own port logs in, whatever Host says.
+    for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`]) {
+      const ok = await login(`localhost:${port}`, origin);
+      expect(ok.status, origin).toBe(303);
+      expect(ok.cookie).toMatch(/^topsync_console=/);
+    }
   });
 
   it("refuses an action to a viewer, needs a reason, and refuses control characters in it", async () => {
