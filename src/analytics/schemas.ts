@@ -1,13 +1,36 @@
 // The analytics service's answers (as real installations answer: docs/services.md) read tolerantly: integers may be strings, `password` is a
-// boolean (is one set?), `exclude_params` never comes back, lists are one entry per line.
+// boolean (is one set?), yes/no values may be text or null (not known), `exclude_params` never comes back, lists
+// are one entry per line.
 import * as z from "zod";
 
 const int = z
   .union([z.number().int(), z.string().regex(/^-?\d+$/, "expected an integer")])
   .transform((v) => Number(v));
-const bit = z
-  .union([z.number(), z.string(), z.boolean(), z.null()])
-  .transform((v) => (v === true || v === 1 || v === "1" || v === "true" ? 1 : 0) as 0 | 1);
+/**
+ * A yes/no the service writes as it stored it: true/false, 1/0, "1"/"0" (a form value), "true"/"false" (text, in
+ * any case, spaced). Null, or anything else, says nothing: not known — never read as "no", which would make every
+ * pass plan a change the service never showed.
+ */
+export function readFlag(value: unknown): boolean | undefined {
+  if (value === true || value === 1) return true;
+  if (value === false || value === 0) return false;
+  if (typeof value !== "string") return undefined;
+  const text = value.trim().toLowerCase();
+  if (text === "1" || text === "true") return true;
+  if (text === "0" || text === "false") return false;
+  return undefined;
+}
+
+/** A 0/1 setting: `absent` when the record leaves the field out (a build without it); undefined when not known. */
+const bit = (absent: 0 | 1) =>
+  z
+    .unknown()
+    .optional()
+    .transform((v): 0 | 1 | undefined => {
+      if (v === undefined) return absent;
+      const flag = readFlag(v);
+      return flag === undefined ? undefined : flag ? 1 : 0;
+    });
 const privacy = int.pipe(z.union([z.literal(0), z.literal(1), z.literal(2)]));
 const lines = z
   .union([z.string(), z.array(z.string()), z.null()])
@@ -18,13 +41,10 @@ export const websiteSchema = z.looseObject({
   id: int,
   domain: z.string().min(1),
   privacy,
-  email: bit.optional().transform((v) => v ?? 0),
-  password: z
-    .union([z.boolean(), z.number(), z.string(), z.null()])
-    .optional()
-    // Left out (a build that hides the column): unknown, not "no password".
-    .transform((v) => (v === undefined ? undefined : v === true || v === 1 || v === "1")),
-  exclude_bots: bit.optional().transform((v) => v ?? 1),
+  email: bit(0),
+  // Is a password set? Left out (a build that hides the column), null or unreadable: not known, not "no password".
+  password: z.unknown().optional().transform(readFlag),
+  exclude_bots: bit(1),
   exclude_ips: lines,
   created_at: z.string().nullish(),
   updated_at: z.string().nullish(),

@@ -22,7 +22,7 @@ export async function showCommand(ctx: CommandContext, target: string, flags: Sh
   if (flags.out) out.checkOut(flags.out);
   const plan = await readTarget(target);
   const database = await openLedger(ctx);
-  const { inspectPlan } = await import("../plans/inspect.js");
+  const { inspectPlan, PlanNotRecorded } = await import("../plans/inspect.js");
   let view: PlanView;
   try {
     view = await inspectPlan(
@@ -36,7 +36,9 @@ export async function showCommand(ctx: CommandContext, target: string, flags: Sh
       plan,
     );
   } catch (error) {
-    throw new UsageError((error as Error).message, "UNKNOWN_PLAN");
+    // Only "no such plan" is the operator's mistake (64); a ledger that fails a read is a runtime failure (1).
+    if (error instanceof PlanNotRecorded) throw new UsageError(error.message, "UNKNOWN_PLAN");
+    throw error;
   }
   const [{ planDocument, planJson }, { renderReport }] = await Promise.all([
     import("../report/plan-document.js"),

@@ -41,6 +41,7 @@ export interface PlanFlags {
 export interface ApplyFlags {
   autoApprove?: boolean;
   allowMassDelete?: boolean;
+  acceptVanished?: boolean;
 }
 
 async function load() {
@@ -117,6 +118,7 @@ export async function websitesApplyCommand(
       m.reconcile(deps, {
         mode: "apply",
         allowMassDelete,
+        acceptVanished: flags.acceptVanished ?? false,
         confirm: async (plan) => {
           progress.done(); // the listing's line ends before the plan is shown
           io.write(m.renderPlanText(plan, m.deleteRefusal(plan, limits)));
@@ -223,6 +225,10 @@ export function registerWebsiteCommands(websites: Command, withContext: WithCont
     .description("make the analytics websites match the declared list (asks first on a terminal)")
     .option("--auto-approve", "apply without asking")
     .option("--allow-mass-delete", "allow more deletes than websites.max_deletes")
+    .option(
+      "--accept-vanished",
+      "the listing shows none of the websites topsync owns and they are really gone: create them again, forget the rest",
+    )
     .action(withContext(async (ctx, flags: ApplyFlags) => exitWith(await websitesApplyCommand(ctx, flags))));
   websites
     .command("import")

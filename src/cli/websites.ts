@@ -19,10 +19,15 @@ export async function websitesListCommand(ctx: CommandContext): Promise<void> {
       { header: "ID", value: (w) => String(w.id), align: "right" },
       { header: "DOMAIN", value: (w) => w.domain },
       { header: "PRIVACY", value: (w) => PRIVACY[w.privacy] },
-      { header: "EMAIL", value: (w) => (w.email ? "on" : "off") },
-      { header: "EXCLUDE BOTS", value: (w) => (w.exclude_bots ? "on" : "off") },
+      { header: "EMAIL", value: (w) => onOff(w.email) },
+      { header: "EXCLUDE BOTS", value: (w) => onOff(w.exclude_bots) },
       { header: "EXCLUDE IPS", value: (w) => w.exclude_ips.join(",") || "-" },
     ]),
   );
   write(`${websites.length} websites\n`);
+}
+
+/** A yes/no setting as the list shows it: "-" when the record does not say. */
+function onOff(value: 0 | 1 | undefined): string {
+  return value === undefined ? "-" : value ? "on" : "off";
 }

@@ -77,6 +77,36 @@ export function buildConsoleSchema() {
     }, evenWithFieldIssues);
 }
 
+/** Whether a listen address is this machine's loopback: a console bound there is reached by no other machine. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1");
+  return bare === "localhost" || bare === "::1" || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
+/**
+ * A console on an address other machines reach needs `public_url`: the Origin of every POST is checked against it,
+ * and without it the only thing to check against would be the request's own Host header, which the client writes
+ * (a page on a rebound DNS name sends a Host and an Origin that agree). On loopback the console checks the Origin
+ * against its own loopback addresses and port instead (handler.ts).
+ */
+export function checkConsoleOrigin(
+  config: { console?: unknown; server?: unknown },
+  ctx: z.RefinementCtx,
+): void {
+  const section = config.console as { enabled?: unknown; public_url?: unknown } | undefined;
+  const host = (config.server as { host?: unknown } | undefined)?.host;
+  if (section?.enabled !== true || section.public_url !== undefined || typeof host !== "string") return;
+  if (isLoopbackHost(host)) return;
+  ctx.addIssue({
+    code: "custom",
+    path: ["console", "public_url"],
+    message: `the console is enabled on server.host ${host}, which is not a loopback address, and console.public_url is not set: a POST's Origin would have nothing to be checked against but the request's own Host header, which any client (or a rebound DNS name) sets. Set console.public_url to the address people open the console at (e.g. https://ops.example.com/console), or bind server.host to 127.0.0.1 and reach it through a tunnel or a proxy`,
+  });
+}
+
 /** A config without the section: what `buildConsoleSchema()` makes of `{}` (test/config/sections.test.ts checks). */
 export function consoleDefaults(): ConsoleConfig {
   return {

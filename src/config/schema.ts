@@ -3,7 +3,7 @@
 import * as z from "zod";
 import { parseSizeMb } from "../reseller/size.js";
 import { approvalsDefaults, buildApprovalsSchema } from "./approvals.js";
-import { buildConsoleSchema, consoleDefaults } from "./console.js";
+import { buildConsoleSchema, checkConsoleOrigin, consoleDefaults } from "./console.js";
 import { domainProblem, normaliseDomain } from "./domain.js";
 import {
   apiKey,
@@ -586,7 +586,8 @@ export const configSchema = z
     console: optionalSection(buildConsoleSchema, consoleDefaults),
     log: logSchema.prefault({}),
   })
-  .superRefine(checkUnique, evenWithFieldIssues);
+  .superRefine(checkUnique, evenWithFieldIssues)
+  .superRefine(checkConsoleOrigin);
 
 /** `purchases[2].plan.size` */
 export function formatPath(path: readonly PropertyKey[]): string {

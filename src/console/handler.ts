@@ -9,6 +9,7 @@
 import type { KeyObject } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseCookies, serialize as serializeCookie } from "cookie";
+import { isLoopbackHost } from "../config/console.js";
 import type { Config } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import { DataError } from "../errors.js";
@@ -80,6 +81,18 @@ class HttpRefusal extends Error {
   }
 }
 
+/** An Origin naming this machine's loopback over http, on the port the request arrived on. */
+function loopbackOrigin(origin: string, port: number | undefined): boolean {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (url.protocol !== "http:" || url.origin !== origin || !isLoopbackHost(url.hostname)) return false;
+  return port !== undefined && Number(url.port || "80") === port;
+}
+
 export function createConsole(deps: ConsoleDeps): ConsoleHandler {
   const section = deps.config.console;
   const base = section.path.replace(/\/+$/, "");
@@ -129,14 +142,22 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
     });
   }
 
+  // Never the Host header: the client writes it, and a page on a rebound DNS name sends a Host and an Origin that
+  // agree. With public_url, its origin; without (config allows that only on a loopback server.host), a page opened
+  // at a loopback address of the port this request came in on.
   function checkOrigin(request: IncomingMessage): void {
     const origin = request.headers.origin;
-    const host = request.headers.host;
-    const expected = publicOrigin ? [publicOrigin] : host ? [`http://${host}`, `https://${host}`] : [];
-    if (!origin || !expected.includes(origin))
+    const ok = origin
+      ? publicOrigin
+        ? origin === publicOrigin
+        : loopbackOrigin(origin, request.socket.localPort)
+      : false;
+    if (!ok)
       throw new HttpRefusal(
         403,
-        "refused: a change must come from a console page (its Origin did not match)",
+        publicOrigin
+          ? "refused: a change must come from a console page (its Origin is not console.public_url's)"
+          : "refused: a change must come from a console page opened at a loopback address of this port (http://127.0.0.1, localhost or [::1]); to reach the console by another address, set console.public_url to it",
       );
   }
 

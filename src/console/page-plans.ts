@@ -5,7 +5,7 @@
 import { createPublicKey } from "node:crypto";
 import { ownEntry } from "../own-entry.js";
 import { isAuthor, publicKeyText } from "../plans/approvals.js";
-import { type InspectDeps, inspectPlan } from "../plans/inspect.js";
+import { type InspectDeps, inspectPlan, PlanNotRecorded } from "../plans/inspect.js";
 import type { SavedPlanRow } from "../plans/registry.js";
 import { phoneView } from "../report/format.js";
 import { inertDocument } from "../report/inert-document.js";
@@ -75,11 +75,15 @@ export async function planPage(
     reseller: clients.reseller,
     analytics: clients.analytics,
   };
+  // Only a plan the ledger never recorded is no page (404). The live checks (the reseller's prices, the analytics
+  // listing) cannot fail the page: inspectPlan shows the plan from the ledger with why they could not be made. Any
+  // other failure is the console's error page and a log line, not a "not found" that hides it.
   let inspected: Awaited<ReturnType<typeof inspectPlan>>;
   try {
     inspected = await inspectPlan(deps, { id }, view.now);
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (error instanceof PlanNotRecorded) return undefined;
+    throw error;
   }
   const doc = planDocument(inspected, view.config.timezone, phoneView(false));
   const body = html`${message ?? ""}

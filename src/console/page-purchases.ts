@@ -2,6 +2,7 @@
 // last digits of a phone), and one purchase with its events, the provider's answers, the notifications tied to it
 // or that could be it — and the forms that settle it (resolve, requeue, cancel) when its state allows.
 
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { PURCHASE_STATES, type PurchaseState } from "../db/schema.js";
 import { maskPhone, maskPhonesDeep, maskPhonesIn } from "../log/mask.js";
 import { budgetDay } from "../purchases/guards.js";
@@ -81,10 +82,89 @@ export function parseSearch(params: URLSearchParams, now: Date, timeZone: string
   };
 }
 
-export async function purchasesPage(view: ConsoleView, params: URLSearchParams): Promise<string> {
+/**
+ * The search terms a page carries forward (the pager's link, the form) that its masking would change — a whole
+ * phone number, a reference holding one. Drawn as they are they would show the number in full; drawn masked they
+ * are another search (0803****777 is no last digits at all). So they travel sealed as `<name>_kept`, readable by
+ * this session only (its key is derived from the session's CSRF secret), and the field shows them masked.
+ */
+const KEPT_TERMS = ["q", "phone"] as const;
+
+function sealKey(view: ConsoleView): Buffer {
+  return createHash("sha256").update(`topsync console kept search term\u0000${view.csrf}`).digest();
+}
+
+function seal(view: ConsoleView, text: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", sealKey(view), iv);
+  const sealed = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString("base64url");
+}
+
+function unseal(view: ConsoleView, token: string): string | undefined {
+  const bytes = Buffer.from(token, "base64url");
+  if (bytes.length < 28 || bytes.length > 2048) return undefined;
+  try {
+    const decipher = createDecipheriv("aes-256-gcm", sealKey(view), bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether a page would draw this text otherwise than it is (a phone number masked, a control character escaped). */
+function drawnChanged(text: string): boolean {
+  return maskPhonesIn(inertLines(text)) !== text;
+}
+
+/** The search asked for: a term typed in its field, or else the one the page before kept sealed. */
+function openKeptTerms(view: ConsoleView, params: URLSearchParams): URLSearchParams {
+  const open = new URLSearchParams(params);
+  for (const name of KEPT_TERMS) {
+    const kept = open.get(`${name}_kept`);
+    open.delete(`${name}_kept`);
+    if (!kept || open.get(name)?.trim()) continue;
+    const text = unseal(view, kept);
+    if (text === undefined)
+      throw new SearchProblem(
+        `${name === "q" ? "the reference or key" : "the phone"} this link kept is from another session: search again`,
+      );
+    open.set(name, text);
+  }
+  return open;
+}
+
+/** The search as the next page's link carries it: the terms a page would draw changed, sealed. */
+function keptTerms(view: ConsoleView, params: URLSearchParams): URLSearchParams {
+  const kept = new URLSearchParams(params);
+  for (const name of KEPT_TERMS) {
+    const text = kept.get(name);
+    if (!text || !drawnChanged(text)) continue;
+    kept.delete(name);
+    kept.set(`${name}_kept`, seal(view, text));
+  }
+  return kept;
+}
+
+/** A search field: its term as typed, or, when the page would draw it changed, empty with the term kept sealed. */
+function termField(
+  view: ConsoleView,
+  name: (typeof KEPT_TERMS)[number],
+  value: string,
+  extra: Markup,
+): Markup {
+  if (!value || !drawnChanged(value))
+    return html`<input type="${name === "q" ? "search" : "text"}" id="${name}" name="${name}"${extra} value="${value}">`;
+  return html`<input type="${name === "q" ? "search" : "text"}" id="${name}" name="${name}"${extra} value="" placeholder="${value}"><input type="hidden" name="${name}_kept" value="${seal(view, value)}">`;
+}
+
+export async function purchasesPage(view: ConsoleView, asked: URLSearchParams): Promise<string> {
   let search: PurchaseSearch | undefined;
   let problem: string | undefined;
+  let params = asked;
   try {
+    params = openKeptTerms(view, asked);
     search = parseSearch(params, view.now, view.config.timezone);
   } catch (error) {
     if (!(error instanceof SearchProblem)) throw error;
@@ -92,16 +172,16 @@ export async function purchasesPage(view: ConsoleView, params: URLSearchParams):
   }
   const found = search ? await searchPurchases(view.database.db, search) : [];
   const value = (name: string) => params.get(name) ?? "";
-  const next = new URLSearchParams(params);
+  const next = keptTerms(view, params);
   if (found.length === PAGE_SIZE) next.set("before", String(found[found.length - 1]!.id));
   const body = html`<h1>Purchases</h1>
 <form method="get" action="${view.base}/purchases" class="search" role="search">
-<div><label for="q">Reference, request key or id</label><input type="search" id="q" name="q" value="${value("q")}"></div>
+<div><label for="q">Reference, request key or id</label>${termField(view, "q", value("q"), html``)}</div>
 <div><label for="job">Job</label><input type="text" id="job" name="job" value="${value("job")}"></div>
 <div><label for="state">State</label><select id="state" name="state"><option value="">any</option>${PURCHASE_STATES.map(
     (s) => html`<option${value("state") === s ? html` selected` : ""}>${s}</option>`,
   )}</select></div>
-<div><label for="phone">Phone ends with</label><input type="text" id="phone" name="phone" inputmode="numeric" value="${value("phone")}"></div>
+<div><label for="phone">Phone ends with</label>${termField(view, "phone", value("phone"), html` inputmode="numeric"`)}</div>
 <div><label for="from">From day</label><input type="date" id="from" name="from" value="${value("from")}"></div>
 <div><label for="to">To day</label><input type="date" id="to" name="to" value="${value("to")}"></div>
 <div><button type="submit">Search</button></div>

@@ -204,11 +204,17 @@ function sameRecord(was: Record<string, string | null> | null, now: Record<strin
   return was !== null && Object.keys(now).every((key) => was[key] === now[key]);
 }
 
-/** The visible fields the change sends are what the remote record shows (write-only ones cannot be seen). */
+/**
+ * The visible fields the change sends are what the remote record shows (write-only ones cannot be seen, nor can a
+ * yes/no the record gives as null).
+ */
 function wanted(desired: Record<string, string | null> | null, now: Record<string, string | null>): boolean {
   if (!desired) return false;
   return ["privacy", "email", "exclude_bots", "exclude_ips"].every(
-    (key) => desired[key] === undefined || desired[key] === now[key],
+    (key) =>
+      desired[key] === undefined ||
+      desired[key] === now[key] ||
+      (now[key] === null && (key === "email" || key === "exclude_bots")),
   );
 }
 

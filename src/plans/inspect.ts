@@ -38,6 +38,9 @@ export interface PlanView {
   checkError?: string;
 }
 
+/** The plan asked for is neither in the ledger nor given as a file: the one failure that means "no such plan". */
+export class PlanNotRecorded extends Error {}
+
 export interface InspectDeps {
   database: Database;
   config: Config;
@@ -54,7 +57,7 @@ export async function inspectPlan(
   const db = deps.database.db;
   const row = await findPlan(db, target.id);
   const plan = target.file ?? row?.document;
-  if (!plan) throw new Error(`this ledger never recorded plan ${target.id}`);
+  if (!plan) throw new PlanNotRecorded(`this ledger never recorded plan ${target.id}`);
   const mismatch: string[] = [];
   if (target.file && row && planDigest(target.file) !== row.digest)
     mismatch.push(`the file's items do not match the digest the ledger recorded (${row.digest})`);

@@ -94,6 +94,12 @@ export async function saveWebsitePlan(
     prune: deps.config.websites.prune,
     secretKey: deriveSecretKey(deps.config.analytics.api_key),
   });
+  // A listing that shows none of the websites topsync owns is not one to approve creates from.
+  if (!planned.remote.complete)
+    throw new TopsyncError(
+      "PLAN_INCOMPLETE",
+      `cannot save the plan: ${planned.remote.problem ?? "the remote listing is not trusted"}; nothing was saved`,
+    );
   const plan = websitePlanFrom(planned, listing.websites, {
     now: options.now,
     author: options.author,

@@ -26,10 +26,11 @@ export function remoteSnapshot(website: RemoteWebsite): Record<string, string | 
     id: String(website.id),
     domain: website.domain,
     privacy: String(website.privacy),
-    email: String(website.email),
-    exclude_bots: String(website.exclude_bots),
+    // Not known (the record said null): null, which `wanted` takes as not seen.
+    email: website.email === undefined ? null : String(website.email),
+    exclude_bots: website.exclude_bots === undefined ? null : String(website.exclude_bots),
     exclude_ips: [...website.exclude_ips].sort().join("\n"),
-    password_set: String(website.password),
+    password_set: website.password === undefined ? null : String(website.password),
     updated_at: website.updated_at ?? null,
   };
 }

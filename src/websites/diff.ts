@@ -28,8 +28,8 @@ export function compareWebsite(
     changes.diff.privacy = { from: privacyName(remote.privacy), to: privacyName(item.privacy) };
     changes.send.privacy = item.privacy;
   }
-  for (const field of ["email", "exclude_bots"] as const) {
-    if (item[field] === remote[field]) continue;
+  for (const field of FLAGS) {
+    if (remote[field] === undefined || item[field] === remote[field]) continue;
     changes.diff[field] = { from: remote[field] === 1, to: item[field] === 1 };
     changes.send[field] = item[field];
   }
@@ -43,8 +43,17 @@ export function compareWebsite(
     changes.send.exclude_params = canonicalList(item.exclude_params);
     changes.secrets.exclude_params = declared.exclude_params;
   }
+  // A setting the record does not show (null) is no reason to change it; an update made anyway sends it too.
+  if (Object.keys(changes.send).length > 0 || changes.sendPassword)
+    for (const field of FLAGS)
+      if (remote[field] === undefined) {
+        changes.diff[field] = { from: null, to: item[field] === 1 };
+        changes.send[field] = item[field];
+      }
   return changes;
 }
+
+const FLAGS = ["email", "exclude_bots"] as const;
 
 function comparePassword(
   item: WebsiteItem,

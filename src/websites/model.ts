@@ -122,8 +122,11 @@ export interface Plan {
   summary: PlanSummary;
   /** How many websites config declares (an empty list never deletes anything). */
   declared: number;
-  /** `complete` false: the pages disagreed (`problem` says how); no create or delete is planned from it. */
-  remote: { websites: number; complete: boolean; problem?: string };
+  /**
+   * `complete` false: the pages disagreed, or (`vanished`, how many) the listing shows none of the websites topsync
+   * owns; `problem` says which. No create or delete is planned from it, and nothing is forgotten.
+   */
+  remote: { websites: number; complete: boolean; problem?: string; vanished?: number };
   prune: boolean;
   /** Owned domains that are neither declared nor remote any more: their ownership rows are dropped. */
   forget: string[];

@@ -18,6 +18,11 @@ export interface PlanOptions {
   complete?: boolean;
   /** Why the listing is incomplete, for the plan to say. */
   problem?: string;
+  /**
+   * A person accepts that every website topsync owns is gone from the service (`websites apply
+   * --accept-vanished`): without it, a listing showing none of them is not trusted to create or forget anything.
+   */
+  acceptVanished?: boolean;
 }
 
 export function planWebsites(
@@ -40,18 +45,42 @@ export function planWebsites(
     else if (item) entries.push(update(item, websites[0]!, record, options.secretKey));
     else entries.push(undeclared(websites[0]!, domain, record, options.prune));
   }
-  if (!complete) withhold(entries);
-  const forget = complete
+  const vanished = complete && !options.acceptVanished ? vanishedOwned(ownership, found) : [];
+  const trusted = complete && vanished.length === 0;
+  if (!complete) withhold(entries, INCOMPLETE);
+  else if (!trusted) withhold(entries, VANISHED);
+  const forget = trusted
     ? [...ownership.keys()].filter((domain) => !declared.has(domain) && !found.has(domain)).sort()
     : [];
+  const problem = options.problem ?? (vanished.length > 0 ? vanishedProblem(vanished) : undefined);
   return {
     entries,
     summary: summarise(entries),
     declared: declared.size,
-    remote: { websites: remote.length, complete, ...(options.problem ? { problem: options.problem } : {}) },
+    remote: {
+      websites: remote.length,
+      complete: trusted,
+      ...(problem ? { problem } : {}),
+      ...(vanished.length > 0 ? { vanished: vanished.length } : {}),
+    },
     prune: options.prune,
     forget,
   };
+}
+
+/**
+ * Every website topsync owns, when the listing shows none of them: a service that shows an account empty (or
+ * another account) for a moment would otherwise have topsync forget what it owns and create everything again.
+ */
+function vanishedOwned(ownership: Ownership, found: Map<string, RemoteWebsite[]>): string[] {
+  const owned = [...ownership.values()].filter(isOwned).map((record) => record.domain);
+  return owned.length > 0 && owned.every((domain) => !found.has(domain)) ? owned.sort() : [];
+}
+
+function vanishedProblem(vanished: readonly string[]): string {
+  const shown =
+    vanished.slice(0, 5).join(", ") + (vanished.length > 5 ? `, and ${vanished.length - 5} more` : "");
+  return `the listing shows none of the ${vanished.length} websites topsync owns (${shown}); an account that looks empty for a moment would make topsync forget them and create them again, so nothing is created, deleted or forgotten. If they are really gone, run \`topsync websites apply --accept-vanished\``;
 }
 
 function byDomain(desired: readonly WebsiteItem[]): Map<string, WebsiteItem> {
@@ -152,23 +181,26 @@ function undeclared(
 }
 
 /** An incomplete listing plans no create (the website may be on a page not read) and no delete. */
-function withhold(entries: PlanEntry[]): void {
-  const why = "the remote listing was incomplete";
+const INCOMPLETE = {
+  create: "not created: the remote listing was incomplete, and it may exist on a page not read",
+  delete: "not deleted: the remote listing was incomplete, and a partial picture never causes a delete",
+};
+const VANISHED = {
+  create: "not created: the listing shows none of the websites topsync owns, and it may still exist",
+  delete: "not deleted: the listing shows none of the websites topsync owns",
+};
+
+function withhold(entries: PlanEntry[], why: { create: string; delete: string }): void {
   entries.forEach((entry, index) => {
     if (entry.action === "create") {
-      entries[index] = {
-        action: "withheld",
-        domain: entry.domain,
-        instead: "create",
-        reason: `not created: ${why}, and it may exist on a page not read`,
-      };
+      entries[index] = { action: "withheld", domain: entry.domain, instead: "create", reason: why.create };
     } else if (entry.action === "delete") {
       entries[index] = {
         action: "withheld",
         domain: entry.domain,
         id: entry.id,
         instead: "delete",
-        reason: `not deleted: ${why}, and a partial picture never causes a delete`,
+        reason: why.delete,
       };
     }
   });

@@ -48,6 +48,8 @@ export interface ReconcileOptions {
   /** plan: report only; observe: report drift (the loop's `websites.mode: observe`); apply: act. */
   mode: RunMode;
   allowMassDelete?: boolean;
+  /** A person accepts that the websites topsync owns are gone (`--accept-vanished`); never the daemon. */
+  acceptVanished?: boolean;
   /** Asked between planning and applying (apply mode, only when there is something to do); false cancels. */
   confirm?: (plan: Plan) => Promise<boolean>;
   /** Told after each page of the listing, then as the apply goes. */
@@ -111,6 +113,7 @@ export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions):
     secretKey: deps.secretKey,
     complete: listing.complete,
     ...(listing.problem ? { problem: listing.problem } : {}),
+    acceptVanished: options.acceptVanished ?? false,
   });
   const base = { runId, mode: options.mode, plan, pages: listing.pages };
   const limits = { maxDeletes: deps.websites.max_deletes, allowMassDelete: options.allowMassDelete ?? false };
@@ -136,7 +139,7 @@ export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions):
       throw error;
     }
   }
-  const errors = [...incompleteness(listing), ...(applied?.errors ?? [])];
+  const errors = [...incompleteness(plan), ...(applied?.errors ?? [])];
   if (errors.length > 0 && status === "ok") status = "partial";
   const counts = passCounts(plan, applied);
   const durationMs = clock.now() - started;
@@ -150,10 +153,12 @@ export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions):
   return { ...base, status, applied, counts, errors, durationMs };
 }
 
-/** An incomplete listing is a pass that could not do all it should: one error naming why. */
-function incompleteness(listing: WebsiteListing): WebsiteError[] {
-  if (listing.complete) return [];
-  const message = `the remote listing was incomplete, so no website was created or deleted: ${listing.problem ?? "the pages disagreed"}`;
+/** A listing not trusted (incomplete, or showing none of the owned websites): one error naming why. */
+function incompleteness(plan: Plan): WebsiteError[] {
+  if (plan.remote.complete) return [];
+  if (plan.remote.vanished)
+    return [{ domain: "*", action: "list", code: "OWNED_VANISHED", message: plan.remote.problem ?? "" }];
+  const message = `the remote listing was incomplete, so no website was created or deleted: ${plan.remote.problem ?? "the pages disagreed"}`;
   return [{ domain: "*", action: "list", code: "LISTING_INCOMPLETE", message }];
 }
 

@@ -13,7 +13,9 @@ const MARK = { create: "+", update: "~", delete: "-" } as const;
 
 export function renderPlanText(plan: Plan, refusal?: DeleteRefusal): string {
   const out: string[] = [];
-  if (!plan.remote.complete) {
+  if (plan.remote.vanished) {
+    out.push(`NOT TRUSTED: ${plan.remote.problem}.`, "");
+  } else if (!plan.remote.complete) {
     out.push(
       `INCOMPLETE: the remote listing was incomplete (${plan.remote.problem ?? "the pages disagreed"}).`,
       "No website is created or deleted from it; updates of the websites it shows go ahead.",

@@ -8,6 +8,8 @@ import { optionalSection } from "../../src/config/fields.js";
 import { buildNotificationsSchema, notificationsDefaults } from "../../src/config/notifications.js";
 import { issues, load, yaml } from "./helpers.js";
 
+const HASH = "scrypt$16384$8$1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA==";
+
 const SECTIONS = [
   { name: "approvals", build: buildApprovalsSchema, defaults: approvalsDefaults },
   { name: "notifications", build: buildNotificationsSchema, defaults: notificationsDefaults },
@@ -38,7 +40,7 @@ describe("sections built only when a config has them", () => {
   });
 
   it("checks a section that is there with its own schema: its issues at its own lines and paths", () => {
-    expect(issues(yaml("console:", "  enabled: true"))).toEqual([
+    expect(issues(yaml("console:", "  enabled: true", "  public_url: https://ops.example.com"))).toEqual([
       "config.yaml:7:1: console.users: the console is enabled but has no users; add one (name: {password_hash, role}) with a hash from `topsync console hash-password`",
     ]);
     expect(issues(yaml("notifications:", "  channels: {s: {type: slack}}"))).toEqual([
@@ -51,6 +53,27 @@ describe("sections built only when a config has them", () => {
     expect(issues(yaml("notifications: []"))).toEqual([
       "config.yaml:7:16: notifications: expected a mapping, got a list",
     ]);
+  });
+
+  it("refuses a console on a non-loopback address without console.public_url, whose Origin check would trust the Host header", () => {
+    const users = `  users: { ada: { password_hash: "${HASH}", role: operator } }`;
+    const refusal =
+      "console.public_url: the console is enabled on server.host 0.0.0.0, which is not a loopback address, and console.public_url is not set: a POST's Origin would have nothing to be checked against but the request's own Host header, which any client (or a rebound DNS name) sets. Set console.public_url to the address people open the console at (e.g. https://ops.example.com/console), or bind server.host to 127.0.0.1 and reach it through a tunnel or a proxy";
+    expect(issues(yaml("console:", "  enabled: true", users))).toEqual([`config.yaml:7:1: ${refusal}`]);
+    expect(issues(yaml("server: { host: 10.0.0.5 }", "console:", "  enabled: true", users))).toEqual([
+      `config.yaml:8:1: ${refusal.replace("0.0.0.0", "10.0.0.5")}`,
+    ]);
+    for (const host of ["127.0.0.1", "localhost", "::1", "127.0.0.53"])
+      expect(
+        load(yaml(`server: { host: "${host}" }`, "console:", "  enabled: true", users)).config.console
+          .enabled,
+      ).toBe(true);
+    expect(
+      load(yaml("console:", "  enabled: true", "  public_url: https://ops.example.com/console", users)).config
+        .console.public_url,
+    ).toBe("https://ops.example.com/console");
+    // A console that is off needs neither.
+    expect(load(yaml("console: { enabled: false }")).config.console.enabled).toBe(false);
   });
 
   it("builds a section's schema the first time a config has the section, and once", () => {

@@ -123,6 +123,31 @@ describe.skipIf(!inChromium)("the console in headless Chromium", { timeout: 240_
     await page.context().close();
   });
 
+  it("a search by a whole phone number goes on to its next page and is sent again as drawn", async () => {
+    await f.ledger.query(
+      sql`insert into purchases (request_key, source, network, phone, amount, state)
+          select 'browser-pager-' || i, 'intake', 'MTN', '08031230888', 305, 'rejected'
+          from generate_series(1, 55) as i`,
+    );
+    const page = await logIn("vic");
+    await page.goto(`${f.base}/console/purchases`);
+    await page.fill("#phone", "08031230888");
+    await Promise.all([page.waitForURL(/phone=/), page.click(".search button")]);
+    expect(await page.locator("#table-purchases tbody tr").count()).toBe(50);
+    expect(await page.getAttribute("#phone", "placeholder")).toBe("0803****888");
+    await photograph(page, "phone-search");
+    await Promise.all([page.waitForURL(/before=/), page.click(".pager a")]);
+    expect(await page.locator("#table-purchases tbody tr").count()).toBe(5);
+    // The form as the page drew it, sent again with another state: the same number, no rejected ones now.
+    await page.selectOption("#state", "succeeded");
+    await Promise.all([page.waitForURL(/state=succeeded/), page.click(".search button")]);
+    expect(await page.textContent("main")).toContain("No purchase matches.");
+    expect(await page.textContent("main")).not.toContain("give the last 3 to 11 digits");
+    await photograph(page, "phone-search-again");
+    expect(await page.content()).not.toContain("08031230888");
+    await page.context().close();
+  });
+
   it("a viewer is shown no action, and a forged one is refused", async () => {
     const page = await logIn("vic");
     await page.goto(`${f.base}/console/plans?status=pending`);

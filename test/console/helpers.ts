@@ -8,6 +8,7 @@ import { hashPassword } from "../../src/console/password.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { type DaemonProcess, freePort, spawnDaemon, waitReady } from "../daemon/helpers.js";
 import { runCli } from "../helpers/cli.js";
+import { sandboxSettings } from "../helpers/config.js";
 import { type Ledger, mtnPhones, openLedgerFor } from "../plans/helpers.js";
 
 export const PASSWORD = "correct horse battery";
@@ -25,6 +26,7 @@ export interface ConsoleFixture {
 
 export async function startConsoleFixture(
   consoleExtra: Record<string, unknown> = {},
+  options: { resellerDown?: boolean } = {},
 ): Promise<ConsoleFixture> {
   const sandbox = await startSandbox({ verifyLag: "reads", seed: 30 });
   const port = await freePort();
@@ -94,6 +96,12 @@ export async function startConsoleFixture(
   ]);
   expect(saved.code, saved.stderr).toBe(0);
   const planId = JSON.parse(saved.stdout).plan_id as string;
+  // The daemon's reseller then at a port nothing listens on: every call to it is refused.
+  if (options.resellerDown)
+    ledger.rewrite({
+      ...settings,
+      reseller: { ...sandboxSettings(sandbox).reseller!, base_url: `http://127.0.0.1:${await freePort()}` },
+    });
 
   const daemon = spawnDaemon(ledger.file, port);
   await waitReady(daemon);

@@ -1,10 +1,18 @@
 // The console over HTTP, on a daemon with the sandbox: nothing for anonymous requests, CSRF and Origin checked on
 // every POST, logins throttled, a form submitted twice acting once, a purchase changed since its page was drawn
 // left alone, cookies with their flags, the security headers, no phone number in full on any page.
+import { request } from "node:http";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { Client, type ConsoleFixture, formFields, LOST_PHONE, startConsoleFixture } from "./helpers.js";
+import {
+  Client,
+  type ConsoleFixture,
+  formFields,
+  LOST_PHONE,
+  PASSWORD,
+  startConsoleFixture,
+} from "./helpers.js";
 
 const PAGES = [
   "/console/",
@@ -170,6 +178,51 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
       sql`select state from purchases where id = ${f.inDoubtId}`,
     );
     expect(row?.state).toBe("in_doubt");
+  });
+
+  it("without console.public_url, trusts no Host header: only a console page opened at a loopback address of its port", async () => {
+    // A page served from attacker.example whose name resolves to this machine (DNS rebinding) sends
+    // Host: attacker.example:PORT and Origin: http://attacker.example:PORT — the two agreed, and the Origin check,
+    // which compared one with the other, let its login (and any form) through.
+    const port = Number(new URL(f.base).port);
+    const login = (host: string, origin: string) =>
+      new Promise<{ status: number; cookie?: string }>((resolve, reject) => {
+        const body = new URLSearchParams({ user: "vic", password: PASSWORD }).toString();
+        const sent = request(
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/console/login",
+            method: "POST",
+            headers: {
+              host,
+              origin,
+              "content-type": "application/x-www-form-urlencoded",
+              "content-length": Buffer.byteLength(body),
+            },
+          },
+          (answer) => {
+            answer.resume();
+            answer.on("end", () =>
+              resolve({ status: answer.statusCode ?? 0, cookie: answer.headers["set-cookie"]?.[0] }),
+            );
+          },
+        );
+        sent.on("error", reject);
+        sent.end(body);
+      });
+    const rebound = await login(`attacker.example:${port}`, `http://attacker.example:${port}`);
+    expect(rebound.status).toBe(403);
+    expect(rebound.cookie).toBeUndefined();
+    // Nor another port of this machine, nor https where the console speaks http.
+    expect((await login(`127.0.0.1:${port}`, `http://127.0.0.1:${port + 1}`)).status).toBe(403);
+    expect((await login(`127.0.0.1:${port}`, `https://127.0.0.1:${port}`)).status).toBe(403);
+    // The console opened at a loopback name of its own port logs in, whatever Host says.
+    for (const origin of [`http://127.0.0.1:${port}`, `http://localhost:${port}`]) {
+      const ok = await login(`localhost:${port}`, origin);
+      expect(ok.status, origin).toBe(303);
+      expect(ok.cookie).toMatch(/^topsync_console=/);
+    }
   });
 
   it("refuses an action to a viewer, needs a reason, and refuses control characters in it", async () => {
@@ -342,6 +395,51 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     expect(bad.body).toContain("give the last 3 to 11 digits");
     const wide = await client.get("/console/purchases?from=2026-01-01&to=2026-06-30");
     expect(wide.body).toContain("a search covers at most 31 days");
+  });
+
+  it("keeps a search by a whole phone number on every page of it, without drawing the number in full", async () => {
+    // Sixty purchases today for one number: two pages. The pager's link (and the form's field) once carried the
+    // number through the page's masking, as 0803****777, which the next page refused as no last digits at all.
+    const phone = "08031230777";
+    await f.ledger.query(
+      sql`insert into purchases (request_key, source, network, phone, amount, state)
+          select 'pager-' || i, 'intake', 'MTN', ${phone}, 305, 'failed' from generate_series(1, 60) as i`,
+    );
+    const client = new Client(f.base);
+    await client.login("vic");
+    const ids = async (body: string) =>
+      [...body.matchAll(/<td><a href="\/console\/purchases\/(\d+)">/g)].map((m) => Number(m[1]));
+    for (const term of [phone, phone.slice(1)]) {
+      const first = await client.get(`/console/purchases?phone=${term}&state=failed`);
+      expect(first.status).toBe(200);
+      expect(first.body).not.toContain(term);
+      expect(await ids(first.body)).toHaveLength(50);
+      const older = /<p class="pager"><a href="([^"]+)">/.exec(first.body)?.[1]?.replaceAll("&amp;", "&");
+      expect(older, "a pager link").toBeDefined();
+      const second = await client.get(older!);
+      expect(second.status).toBe(200);
+      expect(second.body).not.toContain("give the last 3 to 11 digits");
+      expect(second.body).not.toContain(term);
+      const rest = await ids(second.body);
+      expect(rest).toHaveLength(10);
+      expect(Math.max(...rest)).toBeLessThan(Math.min(...(await ids(first.body))));
+      // The search form sent again as drawn (the field left as it is) searches the same number.
+      const fields = Object.fromEntries(
+        [...first.body.matchAll(/<input type="hidden" name="((?:q|phone)_kept)" value="([^"]*)">/g)].map(
+          (m) => [m[1]!, m[2]!],
+        ),
+      );
+      const again = await client.get(
+        `/console/purchases?${new URLSearchParams({ ...fields, phone: "", state: "failed" })}`,
+      );
+      expect(await ids(again.body)).toEqual(await ids(first.body));
+      // Another session cannot read the kept number.
+      const other = new Client(f.base);
+      await other.login("vic");
+      const stolen = await other.get(older!);
+      expect(stolen.body).toContain("search again");
+      expect(await ids(stolen.body)).toHaveLength(0);
+    }
   });
 
   it("refuses an action on a plan or job whose name in the address holds a NUL, with 400 and no 500", async () => {

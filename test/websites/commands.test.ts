@@ -219,6 +219,30 @@ describe("websites commands (PostgreSQL)", () => {
     expect(sandbox.websites().map((w) => w.domain)).toEqual(["a.example.com"]);
   });
 
+  it("apply refuses a listing that shows none of the owned websites (exit 1), and --accept-vanished creates them again", async () => {
+    await withContext(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, testIo()));
+    for (const website of sandbox.websites()) await changeRemotely(sandbox, "DELETE", website.id);
+    const refused = testIo();
+    expect(
+      await withContext(config, (ctx) => websitesApplyCommand(ctx, { autoApprove: true }, refused)),
+    ).toBe(1);
+    expect(refused.text()).toContain("NOT TRUSTED: the listing shows none of the 2 websites topsync owns");
+    expect(refused.text()).toContain("--accept-vanished");
+    expect(sandbox.websites()).toHaveLength(0);
+    const accepted = testIo();
+    expect(
+      await withContext(config, (ctx) =>
+        websitesApplyCommand(ctx, { autoApprove: true, acceptVanished: true }, accepted),
+      ),
+    ).toBe(0);
+    expect(
+      sandbox
+        .websites()
+        .map((w) => w.domain)
+        .sort(),
+    ).toEqual(["example.com", "staff.example.com"]);
+  });
+
   it("plan fails with exit 1 and a clear message when the service refuses the key", async () => {
     const wrong = configFor(
       { analyticsUrl: sandbox.analyticsUrl, analyticsApiKey: "wrong-key" },

@@ -28,13 +28,14 @@ function plan(
   desired: ReturnType<typeof item>[],
   remotes: ReturnType<typeof remote>[],
   ownership: [string, OwnershipRecord][] = [],
-  options: { prune?: boolean; complete?: boolean; problem?: string } = {},
+  options: { prune?: boolean; complete?: boolean; problem?: string; acceptVanished?: boolean } = {},
 ): Plan {
   return planWebsites(desired, remotes, new Map(ownership), {
     prune: options.prune ?? false,
     secretKey: KEY,
     ...(options.problem ? { problem: options.problem } : {}),
     complete: options.complete,
+    acceptVanished: options.acceptVanished,
   });
 }
 
@@ -193,11 +194,44 @@ describe("planWebsites", () => {
 
   it("re-creates an owned website that was deleted remotely", () => {
     const declared = item("a.example.com");
-    const entry = plan([declared], [], [applied(declared, 7)]).entries[0];
+    const other = item("b.example.com");
+    const entry = plan(
+      [declared, other],
+      [remote(8, "b.example.com")],
+      [applied(declared, 7), applied(other, 8)],
+    ).entries[0];
     expect(entry).toMatchObject({
       action: "create",
       reason: "topsync's website with this domain was deleted remotely",
     });
+  });
+
+  it("trusts no listing that shows none of the websites topsync owns: nothing created, deleted or forgotten", () => {
+    const ownership = [owned("a.example.com", 1), owned("b.example.com", 2), owned("gone.example.com", 3)];
+    const declared = [item("a.example.com"), item("b.example.com"), item("new.example.com")];
+    const blind = plan(declared, [], ownership, { prune: true });
+    expect(blind.entries.map((e) => [e.domain, e.action])).toEqual([
+      ["a.example.com", "withheld"],
+      ["b.example.com", "withheld"],
+      ["new.example.com", "withheld"],
+    ]);
+    expect(blind.forget).toEqual([]);
+    expect(blind.remote).toMatchObject({ websites: 0, complete: false, vanished: 3 });
+    expect(blind.remote.problem).toContain(
+      "the listing shows none of the 3 websites topsync owns (a.example.com, b.example.com, gone.example.com)",
+    );
+    // Websites it does not own do not make the listing trustworthy: the owned ones are still all missing.
+    expect(plan(declared, [remote(9, "legacy.example.org")], ownership).remote.complete).toBe(false);
+    // One owned website seen is enough: the others were deleted remotely and are created again.
+    const seen = plan(declared, [remote(1, "a.example.com")], ownership);
+    expect(seen.remote.complete).toBe(true);
+    expect(seen.forget).toEqual(["gone.example.com"]);
+    // A person accepts that they are gone.
+    const accepted = plan(declared, [], ownership, { acceptVanished: true });
+    expect(accepted.summary.create).toBe(3);
+    expect(accepted.forget).toEqual(["gone.example.com"]);
+    // Nothing owned: nothing to vanish (a first apply).
+    expect(plan(declared, [], []).summary.create).toBe(3);
   });
 
   it("leaves undeclared websites it does not own alone, even with prune", () => {
@@ -268,9 +302,14 @@ describe("planWebsites", () => {
   });
 
   it("forgets ownership of domains neither declared nor remote, but only after a complete listing", () => {
-    const ownership = [owned("gone.example.com", 3), owned("kept.example.com", 4)];
-    expect(plan([item("kept.example.com")], [], ownership).forget).toEqual(["gone.example.com"]);
-    expect(plan([item("kept.example.com")], [], ownership, { complete: false }).forget).toEqual([]);
+    const ownership = [
+      owned("gone.example.com", 3),
+      owned("kept.example.com", 4),
+      owned("seen.example.com", 5),
+    ];
+    const seen = [remote(5, "seen.example.com")];
+    expect(plan([item("kept.example.com")], seen, ownership).forget).toEqual(["gone.example.com"]);
+    expect(plan([item("kept.example.com")], seen, ownership, { complete: false }).forget).toEqual([]);
   });
 
   it("is a plain value: JSON round-trips it unchanged", () => {

@@ -311,3 +311,78 @@ describe("declared exclude_ips", () => {
     expect(mutations(sandbox)).toEqual([]);
   });
 });
+
+describe("records whose settings come back null or as text", () => {
+  /** The sandbox's records as a service that writes some values otherwise: each listed record changed by `change`. */
+  async function rewritten(change: (record: Record<string, unknown>) => void) {
+    return startProxy(sandbox, {
+      rewrite: (method, url, body) => {
+        if (method !== "GET" || url.pathname !== "/api/v1/websites") return body;
+        for (const record of (body as { data: Record<string, unknown>[] }).data) change(record);
+        return body;
+      },
+    });
+  }
+  const updates = (result: Awaited<ReturnType<typeof pass>>) =>
+    result.plan.entries.filter((e) => e.action === "update").map((e) => [e.domain, Object.keys(e.diff)]);
+
+  it("reads exclude_bots (and email) null as not known, which plans no change", async () => {
+    expect((await pass(SITES)).status).toBe("ok");
+    const proxy = await rewritten((record) => {
+      record.exclude_bots = null;
+      record.email = null;
+    });
+    try {
+      // Before: null was read as 0, and every website declaring exclude_bots (the default, on) was "changed".
+      const planned = await pass(SITES, { mode: "plan" }, proxy);
+      expect(updates(planned)).toEqual([]);
+      expect(planned.plan.summary).toMatchObject({ create: 0, update: 0, delete: 0 });
+    } finally {
+      await proxy.close();
+    }
+    // A change made for another reason sends the declared value the record does not show: it converges.
+    const changed = {
+      ...SITES,
+      items: SITES.items.map((i) => (i.domain === "example.com" ? { ...i, privacy: "private" } : i)),
+    };
+    const proxied = await rewritten((record) => {
+      record.exclude_bots = null;
+    });
+    try {
+      const applied = await pass(changed, {}, proxied);
+      expect(updates(applied)).toEqual([["example.com", ["privacy", "exclude_bots"]]]);
+      const sent = sandbox.websiteMutations().at(-1)!;
+      expect(sent.fields).toMatchObject({ privacy: "1", exclude_bots: "1" });
+    } finally {
+      await proxied.close();
+    }
+  });
+
+  it('reads password "true" and "false" (text) as the booleans they say', async () => {
+    expect((await pass(SITES)).status).toBe("ok");
+    for (const [said, update] of [
+      ["true", false],
+      ["TRUE", false],
+      [" true ", false],
+      [true, false],
+      ["1", false],
+      [null, false],
+      ["false", true],
+      ["0", true],
+      [false, true],
+    ] as const) {
+      const proxy = await rewritten((record) => {
+        if (record.domain === "staff.example.com") record.password = said;
+      });
+      try {
+        // Before: "true" was read as false (no password set), so the password was sent again every pass.
+        const planned = await pass(SITES, { mode: "plan" }, proxy);
+        expect(updates(planned), JSON.stringify(said)).toEqual(
+          update ? [["staff.example.com", ["password"]]] : [],
+        );
+      } finally {
+        await proxy.close();
+      }
+    }
+  });
+});

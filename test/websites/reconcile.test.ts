@@ -123,6 +123,75 @@ describe("convergence", () => {
   });
 });
 
+describe("a complete listing that shows none of the websites topsync owns", () => {
+  /** The sandbox's service answering every listing as a complete, empty account (its writes still go through). */
+  const empty = () =>
+    startProxy(sandbox, {
+      reply: (method, url) =>
+        method === "GET" && url.pathname === "/api/v1/websites"
+          ? {
+              status: 200,
+              body: {
+                data: [],
+                links: { next: null },
+                meta: { current_page: 1, last_page: 1, per_page: 100, total: 0 },
+                status: 200,
+              },
+            }
+          : undefined,
+    });
+  const withPrune = { ...THREE, prune: true, items: [...THREE.items, { domain: "old.example.com" }] };
+
+  it("keeps ownership, creates and deletes nothing, and says why, until a person accepts it", async () => {
+    expect((await pass(withPrune)).counts.created).toBe(4);
+    const before = sandbox.websiteMutations().length;
+    const proxy = await empty();
+    try {
+      // old.example.com no longer declared: before, its ownership was forgotten and the three others created again.
+      const blind = await pass({ ...THREE, prune: true }, {}, proxy);
+      expect(blind.status).toBe("partial");
+      expect(blind.counts).toMatchObject({ created: 0, deleted: 0 });
+      expect(blind.plan.remote.complete).toBe(false);
+      expect(blind.plan.forget).toEqual([]);
+      expect(blind.plan.entries.map((e) => e.action)).toEqual(["withheld", "withheld", "withheld"]);
+      expect(blind.errors).toEqual([
+        expect.objectContaining({
+          code: "OWNED_VANISHED",
+          message: expect.stringContaining("shows none of the 4 websites topsync owns"),
+        }),
+      ]);
+      expect(blind.errors[0]!.message).toContain("--accept-vanished");
+      expect(sandbox.websiteMutations().length).toBe(before);
+      const kept = await loadOwnership(test.database.db);
+      expect([...kept.keys()].sort()).toEqual([
+        "example.com",
+        "old.example.com",
+        "shop.example.com",
+        "staff.example.com",
+      ]);
+    } finally {
+      await proxy.close();
+    }
+    // The service shows the account again: nothing was lost, nothing to do but the prune.
+    const back = await plan({ ...THREE, prune: true });
+    expect(back.plan.summary).toMatchObject({ create: 0, update: 0, delete: 1, unchanged: 3 });
+  });
+
+  it("creates them again and forgets the rest when a person accepts that they are gone", async () => {
+    await pass(withPrune);
+    for (const website of sandbox.websites()) await changeRemotely(sandbox, "DELETE", website.id);
+    const accepted = await pass({ ...THREE, prune: true }, { acceptVanished: true });
+    expect(accepted.status).toBe("ok");
+    expect(accepted.counts.created).toBe(3);
+    expect(accepted.plan.forget).toEqual(["old.example.com"]);
+    expect([...(await loadOwnership(test.database.db)).keys()].sort()).toEqual([
+      "example.com",
+      "shop.example.com",
+      "staff.example.com",
+    ]);
+  });
+});
+
 describe("drift", () => {
   it("is put back by the next apply pass", async () => {
     await pass(THREE);
