@@ -4,7 +4,7 @@
 
 import { createPublicKey, type KeyObject } from "node:crypto";
 import type { Config } from "../config/index.js";
-import type { Executor } from "../db/client.js";
+import type { Db } from "../db/client.js";
 import { TopsyncError } from "../errors.js";
 import { ownEntry } from "../own-entry.js";
 import { cancelHeld } from "../purchases/plan-rows.js";
@@ -41,7 +41,7 @@ export interface DecisionResult {
 }
 
 export async function decide(
-  db: Executor,
+  db: Db,
   config: Config,
   target: { id: string; file?: PlanDocument },
   request: DecisionRequest,

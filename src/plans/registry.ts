@@ -169,27 +169,6 @@ export async function listPlans(db: Executor, limit: number): Promise<Omit<Saved
   return found.map(toRow);
 }
 
-/**
- * Plans past their `expires_at` that were never applied become `expired` (an apply cut short too: what it bought
- * stays bought, what it left unsent the caller cancelled first: cancelExpiring); returns their ids.
- */
-export async function expirePlans(
-  db: Executor,
-  now: Date,
-): Promise<Array<{ id: string; origin: PlanOrigin }>> {
-  // Each plan expired is a `plan_expired` notification, written by the statement that expires it.
-  return rows<{ id: string; origin: PlanOrigin }>(
-    db,
-    sql`with expired as (
-          update saved_plans set status = 'expired', reserved = 0, ended_at = ${now.toISOString()}::timestamptz,
-            reason = 'not applied before ' || to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-          where status in ('pending_approval', 'approved', 'applying') and expires_at <= ${now.toISOString()}::timestamptz
-          returning id, kind, origin, author, total, items, approvals_required, expires_at
-        ), notice as (${planNotices("plan_expired", sql`select * from expired`)})
-        select id, origin from expired`,
-  );
-}
-
 /** What a plan's purchases cancelled by hand before it was approved were planned at: no longer reserved. */
 function cancelledSum(id: string) {
   return sql`coalesce((select sum(p.max_price) from purchases p

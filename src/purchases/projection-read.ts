@@ -256,6 +256,17 @@ export function unexpiredPlan(approval: SQL, now: Date): SQL {
     select 1 from saved_plans s where s.id = substr(${approval}, 6) and s.expires_at <= ${now.toISOString()}::timestamptz))`;
 }
 
+/**
+ * The row (its `approval`, a column) is not of a saved plan that ended — past its `expires_at`, or marked expired,
+ * rejected or cancelled — as the claim checks it, in the statement that takes the row: a plan that expired between
+ * the read of its rows and their claim buys none of them.
+ */
+export function unendedPlan(approval: SQL, now: Date): SQL {
+  return sql`(${approval} is null or ${approval} not like 'plan:%' or not exists (
+    select 1 from saved_plans s where s.id = substr(${approval}, 6)
+      and (s.expires_at <= ${now.toISOString()}::timestamptz or s.status in ('expired', 'rejected', 'cancelled'))))`;
+}
+
 /** `and` the row's job (`jobName`, a column) is neither suspended nor paused, unless it is `force`. */
 export function stoppedJobsFilter(jobName: SQL, force?: string): SQL {
   return sql`and (${jobName} is null or ${jobName} not in (

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.js";
-import { expirePlans } from "../../src/plans/registry.js";
+import { expireOpenPlans } from "../../src/plans/expire.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { type Ledger, mtnPhones, openLedgerFor } from "../plans/helpers.js";
 
@@ -65,8 +65,8 @@ describe("notifications of saved plans", { timeout: 120_000 }, () => {
       url: `${process.env.TEST_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432"}/${url}`,
     });
     try {
-      expect(await expirePlans(database.db, new Date())).toHaveLength(1);
-      expect(await expirePlans(database.db, new Date())).toHaveLength(0);
+      expect(await expireOpenPlans(database.db, new Date(), "test")).toHaveLength(1);
+      expect(await expireOpenPlans(database.db, new Date(), "test")).toHaveLength(0);
     } finally {
       await database.close();
     }
