@@ -12,7 +12,14 @@ import { type ApprovalState, approvalShortfall, approvalState } from "./approval
 import { isAuthor, publicKeyText, signDecision } from "./approvals.js";
 import { type Approval, type PlanDocument, planDigest } from "./document.js";
 import { expireOpenPlans } from "./expire.js";
-import { findPlan, markApproved, markRejected, recordDecision, type SavedPlanRow } from "./registry.js";
+import {
+  fileHeaderProblems,
+  findPlan,
+  markApproved,
+  markRejected,
+  recordDecision,
+  type SavedPlanRow,
+} from "./registry.js";
 
 /** A decision refused: exit 1, with why. */
 export class DecisionRefused extends TopsyncError {
@@ -52,6 +59,11 @@ export async function decide(
   if (target.file && planDigest(target.file) !== row.digest)
     throw new DecisionRefused(
       `the file's items do not match the digest the ledger recorded for plan ${row.id}: it was changed since it was saved`,
+    );
+  const header = target.file ? fileHeaderProblems(target.file, row) : [];
+  if (header.length > 0)
+    throw new DecisionRefused(
+      `the file of plan ${row.id} was changed since it was saved: ${header.join("; ")}; nothing was signed`,
     );
   const open =
     request.decision === "approve" ? ["pending_approval", "approved"] : ["pending_approval", "approved"];

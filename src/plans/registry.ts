@@ -142,6 +142,29 @@ async function insertPlan(
 }
 
 /**
+ * Where a plan file's own facts (beside its items, which the digest covers) differ from what the ledger recorded
+ * for it: its kind, author, the approvals it needs, its config digest and digest field. A file edited there is
+ * refused as one whose items were edited is (`show` names each difference), lest it show an approver another author
+ * or fewer approvals than the ledger asks. Its times are not compared: `show` presents the ledger's (the one
+ * `expires_at` that counts), whatever the file says.
+ */
+export function fileHeaderProblems(file: PlanDocument, row: PlanHead): string[] {
+  const problems: string[] = [];
+  const differs = (field: string, theirs: string, recorded: string) =>
+    problems.push(
+      `the file's ${field} ${JSON.stringify(theirs)} is not the recorded ${JSON.stringify(recorded)}`,
+    );
+  if (file.kind !== row.kind) differs("kind", file.kind, row.kind);
+  if (file.author !== row.author) differs("author", file.author, row.author);
+  if (file.approvals_required !== row.approvals_required)
+    differs("approvals_required", String(file.approvals_required), String(row.approvals_required));
+  if (file.config_digest !== row.config_digest)
+    differs("config_digest", String(file.config_digest), String(row.config_digest));
+  if (file.digest !== row.digest) differs("digest", file.digest, row.digest);
+  return problems;
+}
+
+/**
  * The ledger's record of a plan. `file`: the plan file's own document, used in place of the recorded one (which is
  * then not read: a plan of a million items is a large value); the caller compares the file's digest with the
  * recorded `digest` before relying on it.
