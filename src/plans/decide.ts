@@ -89,19 +89,26 @@ export async function decide(
     at: request.now.toISOString(),
     reason: request.reason,
   });
-  if (!(await recordDecision(db, row.id, approval)))
-    throw new DecisionRefused(
-      `${request.approver} has decided on plan ${row.id} already; an approver counts once`,
-    );
+  const already = () =>
+    new DecisionRefused(`${request.approver} has decided on plan ${row.id} already; an approver counts once`);
   let approved = false;
   let cancelled = 0;
   if (request.decision === "reject") {
-    await markRejected(
-      db,
-      row.id,
-      `rejected by ${request.approver}: ${request.reason ?? ""}`.trim(),
-      request.now,
-    );
+    // The plan ends and the rejection is recorded together, or neither: a plan that moved since it was read (an
+    // apply took it, it expired) is not rejected, and no rejection of it is left in the ledger to say otherwise.
+    const rejected = await db.transaction(async (txn) => {
+      const tx = txn as unknown as Db;
+      const reason = `rejected by ${request.approver}: ${request.reason ?? ""}`.trim();
+      if (!(await markRejected(tx, row.id, reason, request.now))) return false;
+      if (!(await recordDecision(tx, row.id, approval))) throw already();
+      return true;
+    });
+    if (!rejected) {
+      const now = await findPlan(db, row.id);
+      throw new DecisionRefused(
+        `plan ${row.id} is ${now?.status ?? "gone"} now${now?.reason ? ` (${now.reason})` : ""}; nothing was rejected`,
+      );
+    }
     if (row.origin === "held")
       cancelled = await cancelHeld(db, row.id, {
         actor: request.actor,
@@ -109,6 +116,7 @@ export async function decide(
           `approval_rejected: saved plan ${row.id} rejected by ${request.approver}: ${request.reason ?? ""}`.trim(),
       });
   }
+  if (request.decision === "approve" && !(await recordDecision(db, row.id, approval))) throw already();
   const state = await approvalState(db, row, config.approvals, target.file?.approvals);
   if (
     request.decision === "approve" &&
