@@ -41,7 +41,7 @@ import { type PauseDecision, PauseWatch } from "./pause-watch.js";
 import { expireDuePlans } from "./plan-rows.js";
 import { readOvercharges, recordOvercharge } from "./prices.js";
 import { guardLimits, priceKey } from "./projection.js";
-import { stoppedJobsFilter, unexpiredPlan } from "./projection-read.js";
+import { stoppedJobsFilter, unendedPlan } from "./projection-read.js";
 import { type Catalogue, overchargedReason, type Resolved } from "./resolve.js";
 import { HEARTBEAT_MS, RunLiveness } from "./run-liveness.js";
 import { SettleTimes, settleBounds } from "./settle-times.js";
@@ -940,7 +940,7 @@ async function nextDueRetry(
   const found = await rows<{ next: Date | string | null }>(
     db,
     sql`select min(not_before) as next from purchases where state = 'queued' and run_id = ${runId}
-        and ${unexpiredPlan(sql`approval`, now)}
+        and ${unendedPlan(sql`approval`, now)}
         ${stoppedJobsFilter(sql`job_name`, forceJob)}
         ${jobName ? sql`and job_name = ${jobName}` : sql``}`,
   );

@@ -199,6 +199,17 @@ describe("a plan's purchases and its end, statement by statement", () => {
     );
   });
 
+  it("a queued row of a plan that ended before its time is neither read as due nor claimed", async () => {
+    // The read (what a dry run and `purchases plan` project as bought) agrees with the claim, which refuses it.
+    await addPlan("p-ended-early", "approved");
+    expect(
+      await insertPlanRows(test.database.db, "p-ended-early", [item("k-early", "08035550004")], "test"),
+    ).toBe(1);
+    await rows(test.database.db, sql`update saved_plans set status = 'rejected' where id = 'p-ended-early'`);
+    const due = await readDue(test.database, { now: new Date(Date.now() + 60_000) }, 10);
+    expect(due.map((r) => r.request_key)).not.toContain("k-early");
+  });
+
   it("no purchase is queued under a plan that ended (an expiry that ran already would never see it)", async () => {
     await addPlan("p-ended", "expired");
     expect(await insertPlanRows(test.database.db, "p-ended", [item("k-ended", "08035550003")], "test")).toBe(
