@@ -139,7 +139,7 @@ describe("approvals", { timeout: 120_000 }, () => {
         ...(settings.approvals as object),
         approvers: {
           ada: keys.ada!.publicKey,
-          bola: keys.cara!.publicKey,
+          bola: `ed25519:${Buffer.alloc(32, 9).toString("base64")}`,
           cara: keys.cara!.publicKey,
         },
       },
@@ -150,6 +150,27 @@ describe("approvals", { timeout: 120_000 }, () => {
     expect(revoked.stderr).toContain("bola's signature does not verify with the key in approvals.approvers");
     expect(posts(sandbox)).toBe(0);
     ledger.rewrite(settings);
+  });
+
+  it("one key named as two approvers is refused: one person cannot be two distinct approvals", async () => {
+    const { file } = await save("three", "dan");
+    ledger.rewrite({
+      ...settings,
+      approvals: {
+        ...(settings.approvals as Record<string, unknown>),
+        approvers: { ada: keys.ada!.publicKey, bola: keys.bola!.publicKey, ada2: keys.ada!.publicKey },
+      },
+    });
+    try {
+      const checked = await ledger.cli(["config", "check"]);
+      expect(checked.code).toBe(78);
+      expect(checked.stderr).toContain("approvals.approvers.ada2");
+      expect(checked.stderr).toContain("the same public key as approvals.approvers.ada");
+      // Nothing runs on such a config: no plan is approved twice by ada under two names.
+      expect((await ledger.cli(["approve", file, "--as", "ada2", "--key", keys.ada!.file])).code).toBe(78);
+    } finally {
+      ledger.rewrite(settings);
+    }
   });
 
   it("a rejection ends the plan", async () => {
