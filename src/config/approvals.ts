@@ -58,6 +58,19 @@ export function buildApprovalsSchema() {
         0,
         ...approvals.rules.map((rule) => ("approvals" in rule ? rule.approvals : rule.deletes)),
       );
+      // One key under two names would let one person be two distinct approvers (and approve their own plan under
+      // a name that is not its author's).
+      const holder = new Map<string, string>();
+      for (const [name, key] of Object.entries(approvals.approvers)) {
+        const first = holder.get(key);
+        if (first === undefined) holder.set(key, name);
+        else
+          ctx.addIssue({
+            code: "custom",
+            path: ["approvers", name],
+            message: `has the same public key as approvals.approvers.${first}: each approver needs a key of their own (topsync keys new --as ${name})`,
+          });
+      }
       const named = Object.keys(approvals.approvers).length;
       if (needed > named)
         ctx.addIssue({

@@ -21,7 +21,7 @@ const GROUP_TITLES: Record<PlanGroup, string> = {
   pending: "Pending approval",
   approved: "Approved, not yet applied",
   applied: "Applied",
-  ended: "Rejected or expired",
+  ended: "Rejected, expired or cancelled",
 };
 
 export async function plansPage(view: ConsoleView, params: URLSearchParams): Promise<string> {

@@ -114,7 +114,7 @@ export const PLAN_STATUS_GROUPS = {
   pending: ["pending_approval"],
   approved: ["approved", "applying"],
   applied: ["applied"],
-  ended: ["rejected", "expired"],
+  ended: ["rejected", "expired", "cancelled"],
 } as const;
 export type PlanGroup = keyof typeof PLAN_STATUS_GROUPS;
 

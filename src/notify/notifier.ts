@@ -7,6 +7,7 @@ import type { Clock } from "../clock.js";
 import type { Config } from "../config/index.js";
 import type { Database } from "../db/client.js";
 import type { Logger } from "../log/logger.js";
+import { expireDuePlans } from "../purchases/plan-rows.js";
 import { redactSecretsDeep } from "../text/secrets.js";
 import { type Channel, channelSecrets, createChannels, type SendResult } from "./channels/index.js";
 import { type DeliveryObserver, deliverDue, ensureChannels, failUnconfigured } from "./deliver.js";
@@ -108,6 +109,9 @@ export class Notifier {
     const { database, config, claimer } = this.deps;
     await writeRepeats(database.db, config.notifications.repeat);
     await writeUnmatchedNotices(database.db, config.verification.timeout);
+    // Plans past their time end here too (status `expired`, `plan_expired`, what they left unsent cancelled), not
+    // only when a purchase run, an apply or an approval comes: a quiet daemon tells an expiry within a look.
+    await expireDuePlans(database.db, now, `notifier:${claimer}`);
     await writeExpiringPlanNotices(database.db, config.approvals.plan_ttl);
     await writeDueDigest(database.db, config, now, claimer);
     const orphans = await failUnconfigured(

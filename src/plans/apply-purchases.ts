@@ -27,7 +27,7 @@ import { admitPlan } from "./approval-state.js";
 import type { PurchaseItem, PurchasePlan } from "./document.js";
 import { planDigest } from "./document.js";
 import { expireOpenPlans } from "./expire.js";
-import { findPlan, markApplied, markApplying, type SavedPlanRow } from "./registry.js";
+import { fileHeaderProblems, findPlan, markApplied, markApplying, type SavedPlanRow } from "./registry.js";
 import { checkPurchaseItems, type StaleItem } from "./stale.js";
 
 export type StaleMode = "refuse" | "drop";
@@ -266,6 +266,7 @@ async function fileProblems(db: Executor, file: PurchasePlan, row: SavedPlanRow)
   }
   if (file.total !== row.total)
     problems.push(`the file's total ${file.total} is not the recorded ${formatMoney(parseMoney(row.total))}`);
+  problems.push(...fileHeaderProblems(file, row));
   return problems;
 }
 

@@ -18,7 +18,7 @@ import { deriveSecretKey } from "../websites/secrets.js";
 import { admitPlan } from "./approval-state.js";
 import { planDigest, type WebsiteItem, type WebsitePlan } from "./document.js";
 import { expireOpenPlans } from "./expire.js";
-import { findPlan, markApplied, markApplying, type SavedPlanRow } from "./registry.js";
+import { fileHeaderProblems, findPlan, markApplied, markApplying, type SavedPlanRow } from "./registry.js";
 import { remoteSnapshot } from "./website-plan.js";
 
 export interface WebsiteApplyDeps {
@@ -70,6 +70,8 @@ export async function applyWebsitePlan(
       ],
       row,
     );
+  const header = options.file ? fileHeaderProblems(options.file, row) : [];
+  if (header.length > 0) return refused([...header, "nothing was changed"], row);
   const admission = await admitPlan(db, row, deps.config.approvals, options.file?.approvals, now);
   if (admission.kind === "already_applied") return { kind: "already_applied", plan: row, at: admission.at };
   if (admission.kind === "refused") return refused([admission.reason], row);

@@ -4,7 +4,7 @@
 
 import { createPublicKey, type KeyObject } from "node:crypto";
 import type { Config } from "../config/index.js";
-import type { Executor } from "../db/client.js";
+import type { Db } from "../db/client.js";
 import { TopsyncError } from "../errors.js";
 import { ownEntry } from "../own-entry.js";
 import { cancelHeld } from "../purchases/plan-rows.js";
@@ -12,7 +12,14 @@ import { type ApprovalState, approvalShortfall, approvalState } from "./approval
 import { isAuthor, publicKeyText, signDecision } from "./approvals.js";
 import { type Approval, type PlanDocument, planDigest } from "./document.js";
 import { expireOpenPlans } from "./expire.js";
-import { findPlan, markApproved, markRejected, recordDecision, type SavedPlanRow } from "./registry.js";
+import {
+  fileHeaderProblems,
+  findPlan,
+  markApproved,
+  markRejected,
+  recordDecision,
+  type SavedPlanRow,
+} from "./registry.js";
 
 /** A decision refused: exit 1, with why. */
 export class DecisionRefused extends TopsyncError {
@@ -41,7 +48,7 @@ export interface DecisionResult {
 }
 
 export async function decide(
-  db: Executor,
+  db: Db,
   config: Config,
   target: { id: string; file?: PlanDocument },
   request: DecisionRequest,
@@ -52,6 +59,11 @@ export async function decide(
   if (target.file && planDigest(target.file) !== row.digest)
     throw new DecisionRefused(
       `the file's items do not match the digest the ledger recorded for plan ${row.id}: it was changed since it was saved`,
+    );
+  const header = target.file ? fileHeaderProblems(target.file, row) : [];
+  if (header.length > 0)
+    throw new DecisionRefused(
+      `the file of plan ${row.id} was changed since it was saved: ${header.join("; ")}; nothing was signed`,
     );
   const open =
     request.decision === "approve" ? ["pending_approval", "approved"] : ["pending_approval", "approved"];
@@ -77,19 +89,26 @@ export async function decide(
     at: request.now.toISOString(),
     reason: request.reason,
   });
-  if (!(await recordDecision(db, row.id, approval)))
-    throw new DecisionRefused(
-      `${request.approver} has decided on plan ${row.id} already; an approver counts once`,
-    );
+  const already = () =>
+    new DecisionRefused(`${request.approver} has decided on plan ${row.id} already; an approver counts once`);
   let approved = false;
   let cancelled = 0;
   if (request.decision === "reject") {
-    await markRejected(
-      db,
-      row.id,
-      `rejected by ${request.approver}: ${request.reason ?? ""}`.trim(),
-      request.now,
-    );
+    // The plan ends and the rejection is recorded together, or neither: a plan that moved since it was read (an
+    // apply took it, it expired) is not rejected, and no rejection of it is left in the ledger to say otherwise.
+    const rejected = await db.transaction(async (txn) => {
+      const tx = txn as unknown as Db;
+      const reason = `rejected by ${request.approver}: ${request.reason ?? ""}`.trim();
+      if (!(await markRejected(tx, row.id, reason, request.now))) return false;
+      if (!(await recordDecision(tx, row.id, approval))) throw already();
+      return true;
+    });
+    if (!rejected) {
+      const now = await findPlan(db, row.id);
+      throw new DecisionRefused(
+        `plan ${row.id} is ${now?.status ?? "gone"} now${now?.reason ? ` (${now.reason})` : ""}; nothing was rejected`,
+      );
+    }
     if (row.origin === "held")
       cancelled = await cancelHeld(db, row.id, {
         actor: request.actor,
@@ -97,6 +116,7 @@ export async function decide(
           `approval_rejected: saved plan ${row.id} rejected by ${request.approver}: ${request.reason ?? ""}`.trim(),
       });
   }
+  if (request.decision === "approve" && !(await recordDecision(db, row.id, approval))) throw already();
   const state = await approvalState(db, row, config.approvals, target.file?.approvals);
   if (
     request.decision === "approve" &&

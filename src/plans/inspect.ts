@@ -19,7 +19,7 @@ import type { WebsiteApi } from "../websites/reconcile.js";
 import { checkChanges, type StaleChange } from "./apply-websites.js";
 import { type ApprovalState, approvalState } from "./approval-state.js";
 import { type PlanDocument, planDigest } from "./document.js";
-import { findPlan, type SavedPlanRow } from "./registry.js";
+import { fileHeaderProblems, findPlan, type SavedPlanRow } from "./registry.js";
 import { checkPurchaseItems, type ItemCheck } from "./stale.js";
 
 export interface PlanView {
@@ -63,6 +63,7 @@ export async function inspectPlan(
     mismatch.push(`the file's items do not match the digest the ledger recorded (${row.digest})`);
   if (target.file && row && target.file.total !== row.total)
     mismatch.push(`the file's total ${target.file.total} is not the recorded ${row.total}`);
+  if (target.file && row) mismatch.push(...fileHeaderProblems(target.file, row));
   const status = !row
     ? "unknown"
     : ["pending_approval", "approved", "applying"].includes(row.status) && row.expires_at <= now

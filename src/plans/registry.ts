@@ -142,6 +142,29 @@ async function insertPlan(
 }
 
 /**
+ * Where a plan file's own facts (beside its items, which the digest covers) differ from what the ledger recorded
+ * for it: its kind, author, the approvals it needs, its config digest and digest field. A file edited there is
+ * refused as one whose items were edited is (`show` names each difference), lest it show an approver another author
+ * or fewer approvals than the ledger asks. Its times are not compared: `show` presents the ledger's (the one
+ * `expires_at` that counts), whatever the file says.
+ */
+export function fileHeaderProblems(file: PlanDocument, row: PlanHead): string[] {
+  const problems: string[] = [];
+  const differs = (field: string, theirs: string, recorded: string) =>
+    problems.push(
+      `the file's ${field} ${JSON.stringify(theirs)} is not the recorded ${JSON.stringify(recorded)}`,
+    );
+  if (file.kind !== row.kind) differs("kind", file.kind, row.kind);
+  if (file.author !== row.author) differs("author", file.author, row.author);
+  if (file.approvals_required !== row.approvals_required)
+    differs("approvals_required", String(file.approvals_required), String(row.approvals_required));
+  if (file.config_digest !== row.config_digest)
+    differs("config_digest", String(file.config_digest), String(row.config_digest));
+  if (file.digest !== row.digest) differs("digest", file.digest, row.digest);
+  return problems;
+}
+
+/**
  * The ledger's record of a plan. `file`: the plan file's own document, used in place of the recorded one (which is
  * then not read: a plan of a million items is a large value); the caller compares the file's digest with the
  * recorded `digest` before relying on it.
@@ -167,27 +190,6 @@ export async function listPlans(db: Executor, limit: number): Promise<Omit<Saved
         from saved_plans order by created_at desc, id desc limit ${limit}`,
   );
   return found.map(toRow);
-}
-
-/**
- * Plans past their `expires_at` that were never applied become `expired` (an apply cut short too: what it bought
- * stays bought, what it left unsent the caller cancelled first: cancelExpiring); returns their ids.
- */
-export async function expirePlans(
-  db: Executor,
-  now: Date,
-): Promise<Array<{ id: string; origin: PlanOrigin }>> {
-  // Each plan expired is a `plan_expired` notification, written by the statement that expires it.
-  return rows<{ id: string; origin: PlanOrigin }>(
-    db,
-    sql`with expired as (
-          update saved_plans set status = 'expired', reserved = 0, ended_at = ${now.toISOString()}::timestamptz,
-            reason = 'not applied before ' || to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
-          where status in ('pending_approval', 'approved', 'applying') and expires_at <= ${now.toISOString()}::timestamptz
-          returning id, kind, origin, author, total, items, approvals_required, expires_at
-        ), notice as (${planNotices("plan_expired", sql`select * from expired`)})
-        select id, origin from expired`,
-  );
 }
 
 /** What a plan's purchases cancelled by hand before it was approved were planned at: no longer reserved. */

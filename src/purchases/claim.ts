@@ -11,7 +11,13 @@ import { budgetNotices } from "../notify/outbox/write.js";
 import { budgetDay, type GuardLimits } from "./guards.js";
 import { idArray } from "./ledger.js";
 import { resolveRow } from "./projection.js";
-import { type DueFilter, type QueuedRow, readQueued, stoppedJobsFilter } from "./projection-read.js";
+import {
+  type DueFilter,
+  type QueuedRow,
+  readQueued,
+  stoppedJobsFilter,
+  unendedPlan,
+} from "./projection-read.js";
 import { reservedAheadSql } from "./reservations.js";
 import type { Catalogue, Resolved } from "./resolve.js";
 import { UNREFLECTED, WALLET_KEY } from "./wallet.js";
@@ -206,11 +212,12 @@ async function decideAndWrite(
             id bigint, version text, ord integer, action text, attempt integer, reason text, hold_floor boolean, network_id text,
             plan_id text, plan_name text, phone text, amount numeric(14,2))
         ), locked as materialized (
-          select p.id, p.state, p.job_name, p.xmin::text as version from purchases p
+          select p.id, p.state, p.job_name, p.approval, p.xmin::text as version from purchases p
           where p.id = any(${ids}::bigint[]) for update skip locked
         ), taken as (
           select v.* from v join locked l on l.id = v.id and l.version = v.version where l.state = 'queued'
             ${stoppedJobsFilter(sql`l.job_name`, options.forceJob)}
+            and ${unendedPlan(sql`l.approval`, options.now)}
         ), g as (
           select (b.committed + ${reservedAheadSql(options.now, options.savedPlan)})::numeric(14,2) as committed, (k.value->>'balance')::numeric(14,2) as balance,
             (${UNREFLECTED}

@@ -38,10 +38,10 @@ import {
 } from "./ledger.js";
 import { classifyPurchase, type PurchaseOutcome } from "./outcome.js";
 import { type PauseDecision, PauseWatch } from "./pause-watch.js";
-import { cancelExpiring } from "./plan-rows.js";
+import { expireDuePlans } from "./plan-rows.js";
 import { readOvercharges, recordOvercharge } from "./prices.js";
 import { guardLimits, priceKey } from "./projection.js";
-import { stoppedJobsFilter, unexpiredPlan } from "./projection-read.js";
+import { stoppedJobsFilter, unendedPlan } from "./projection-read.js";
 import { type Catalogue, overchargedReason, type Resolved } from "./resolve.js";
 import { HEARTBEAT_MS, RunLiveness } from "./run-liveness.js";
 import { SettleTimes, settleBounds } from "./settle-times.js";
@@ -253,13 +253,13 @@ class PurchaseRun {
             this.options.resumeVerification !== false ? this.verifier.readDue() : [],
             this.settleTimes.seed(database, this.clock.now()),
             readUnknownStreaks(database.db, this.pauses.countedJobs()),
-            // Without a gate to do it, the run cancels what saved plans past their time left unsent (an apply cut
-            // short leaves rows queued), beside the other reads rather than after them: no claim takes those rows
-            // anyway (readQueued), so the first claim need not wait for it. The plans' status follows on the next
-            // look (apply, approve).
+            // Without a gate to do it, the run ends the saved plans past their time: each becomes `expired` with its
+            // `plan_expired` notification, and what it left unsent (an apply cut short leaves rows queued) is
+            // cancelled. Beside the other reads rather than after them: no claim takes those rows anyway
+            // (readQueued, and the claim itself), so the first claim need not wait for it.
             gateRequired(this.deps.config)
-              ? 0
-              : cancelExpiring(database.db, new Date(this.clock.now()), this.actor),
+              ? undefined
+              : expireDuePlans(database.db, new Date(this.clock.now()), this.actor),
           ]),
       ),
       this.options.ready,
@@ -943,7 +943,7 @@ async function nextDueRetry(
   const found = await rows<{ next: Date | string | null }>(
     db,
     sql`select min(not_before) as next from purchases where state = 'queued' and run_id = ${runId}
-        and ${unexpiredPlan(sql`approval`, now)}
+        and ${unendedPlan(sql`approval`, now)}
         ${stoppedJobsFilter(sql`job_name`, forceJob)}
         ${jobName ? sql`and job_name = ${jobName}` : sql``}`,
   );

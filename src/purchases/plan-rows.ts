@@ -2,8 +2,9 @@
 // setting `approval` (what lets a run buy the row) and appending the event. None of these states counts against a
 // budget (queued, held, cancelled), so no budget row changes.
 import { type SQL, sql } from "drizzle-orm";
-import { type Executor, rows } from "../db/client.js";
+import { type Db, type Executor, rows } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
+import { planNotices } from "../notify/outbox/write.js";
 
 /** A plan's purchase as the ledger takes it: the planned price is its `max_price` (never bought above it). */
 export interface PlanRow {
@@ -24,8 +25,18 @@ export function planTag(planId: string): string {
 }
 
 /**
+ * The plan, locked against an expiry (or a rejection) for as long as the statement that takes purchases into it runs,
+ * when it is still open: a statement taking purchases into a plan that ended takes none, and an expiry waiting on
+ * the lock sees the purchases taken (expireDuePlans), so none is left queued under a plan that ended.
+ */
+function openPlanLock(planId: string): SQL {
+  return sql`select id from saved_plans where id = ${planId}
+    and status in ('pending_approval', 'approved', 'applying') for share`;
+}
+
+/**
  * Queues a plan's purchases under their own request keys, covered by the plan; a key the ledger has (or pruned)
- * is left alone. Returns how many were new.
+ * is left alone, and so is every key when the plan is no longer open (expired, rejected). Returns how many were new.
  */
 export async function insertPlanRows(
   db: Executor,
@@ -36,7 +47,7 @@ export async function insertPlanRows(
   if (planRows.length === 0) return 0;
   const [inserted] = await rows<{ n: number }>(
     db,
-    sql`with x as (
+    sql`with open_plan as (${openPlanLock(planId)}), x as (
           select * from json_to_recordset(${JSON.stringify(planRows)}::json) as x(request_key text, source text,
             job_name text, fire_time timestamptz, network text, plan_id text, phone text, ported boolean,
             price numeric, max_attempts integer)
@@ -46,6 +57,7 @@ export async function insertPlanRows(
           select request_key, source, job_name, fire_time, network, plan_id, phone, ported, price, max_attempts, now(),
             ${planTag(planId)}, ${planTag(planId)} from x
           where not exists (select 1 from pruned_purchases k where k.request_key = x.request_key)
+            and exists (select 1 from open_plan)
           on conflict (request_key) do nothing
           returning id
         ), events as (
@@ -72,14 +84,14 @@ export async function adoptIntoPlan(
   if (items.length === 0) return 0;
   const [moved] = await rows<{ n: number }>(
     db,
-    sql`with x as (
+    sql`with open_plan as (${openPlanLock(planId)}), x as (
           select * from json_to_recordset(${JSON.stringify(items)}::json) as x(id bigint, request_key text,
             price numeric, plan_id text)
         ), moved as (
           update purchases p set approval = ${planTag(planId)}, plan_id = x.plan_id,
             max_price = least(coalesce(p.max_price, x.price), x.price), updated_at = now()
           from x where p.id = x.id and p.request_key = x.request_key and p.state = 'queued'
-            and (p.approval is null or p.approval like 'run:%')
+            and (p.approval is null or p.approval like 'run:%') and exists (select 1 from open_plan)
           returning p.id, p.max_price
         ), events as (
           insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
@@ -303,34 +315,77 @@ export async function cancelHeld(
   return moved?.n ?? 0;
 }
 
+/** What an expiry pass ended: each plan, and how many of its purchases it cancelled. */
+export interface ExpiredPlans {
+  plans: Array<{ id: string; origin: "saved" | "held" }>;
+  cancelled: number;
+}
+
 /**
- * The purchases of plans whose time is up (open, `expires_at` passed) that were never sent — held for an approval
- * that did not come, or left queued by an apply or a release that did not finish (a retry after a 429, an apply cut
- * short) — are cancelled with the reason `approval_expired`, before the plans are marked expired: no run buys a
- * purchase of a plan that ended, and a stop between the two statements leaves the plan to expire on the next look.
- * Returns how many.
+ * Plans whose time is up (open, `expires_at` passed) end, in one transaction: each becomes `expired` (its
+ * reservation ends; its `plan_expired` notification is written by the same statement), and the purchases it never
+ * sent — held for an approval that did not come, or left queued by an apply or a release that did not finish (a retry
+ * after a 429, an apply cut short) — are cancelled with the reason `approval_expired`. Whatever bought them stays
+ * bought. Every caller passes here (a purchase run with or without approval rules, apply, approve, the gate), so a
+ * plan's status is true as soon as anything looks at its time; replicas racing here end each plan once (the status
+ * update names the open statuses, and the loser's re-check finds the plan expired).
+ *
+ * The purchases of the due plans are locked first, then the plans (the order a person's cancel and the gate take
+ * them); the purchases are cancelled by a later statement, whose snapshot sees every purchase a plan took before it
+ * was marked (a plan's purchases are queued under a lock of its row, and only while it is open: insertPlanRows,
+ * adoptIntoPlan), so none is left queued under a plan that ended, and the next pass reads only plans still open
+ * (`saved_plans_open`), not every plan that ever expired.
  */
-export async function cancelExpiring(db: Executor, now: Date, actor: string): Promise<number> {
-  const [moved] = await rows<{ n: number }>(
+export async function expireDuePlans(db: Db, now: Date, actor: string): Promise<ExpiredPlans> {
+  const at = now.toISOString();
+  // Most passes find nothing due: one read (of the open plans' index) and no transaction then.
+  const [due] = await rows<{ id: string }>(
     db,
-    sql`with due as (
-          select 'plan:' || id as approval, id from saved_plans
-          where status in ('pending_approval', 'approved', 'applying') and expires_at <= ${now.toISOString()}::timestamptz
-        ), was as (
-          select p.id, p.state, due.id as plan from purchases p join due on p.approval = due.approval
-          where p.approval like 'plan:%' and p.state in ('held', 'queued')
-          order by p.id
-          for update of p
-        ), moved as (
-          update purchases p set state = 'cancelled', settled_at = now(), updated_at = now(),
-            reason = 'approval_expired: saved plan ' || was.plan || ' was not approved and applied in time'
-          from was where p.id = was.id and p.state = was.state
-          returning p.id, was.state, p.reason
-        ), events as (
-          insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
-          select id, ${actor}, state, 'cancelled', reason from moved
-        )
-        select count(*)::int as n from moved`,
+    sql`select id from saved_plans
+        where status in ('pending_approval', 'approved', 'applying') and expires_at <= ${at}::timestamptz limit 1`,
   );
-  return moved?.n ?? 0;
+  if (!due) return { plans: [], cancelled: 0 };
+  return db.transaction(async (txn) => {
+    const tx = txn as unknown as Db;
+    await rows(
+      tx,
+      sql`select p.id from purchases p join saved_plans s on p.approval = 'plan:' || s.id
+          where s.status in ('pending_approval', 'approved', 'applying') and s.expires_at <= ${at}::timestamptz
+            and p.approval like 'plan:%' and p.state in ('held', 'queued')
+          order by p.id
+          for update of p`,
+    );
+    const plans = await rows<{ id: string; origin: "saved" | "held" }>(
+      tx,
+      sql`with expired as (
+            update saved_plans set status = 'expired', reserved = 0, ended_at = ${at}::timestamptz,
+              reason = 'not applied before ' || to_char(expires_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+            where status in ('pending_approval', 'approved', 'applying') and expires_at <= ${at}::timestamptz
+            returning id, kind, origin, author, total, items, approvals_required, expires_at
+          ), notice as (${planNotices("plan_expired", sql`select * from expired`)})
+          select id, origin from expired order by id`,
+    );
+    if (plans.length === 0) return { plans, cancelled: 0 };
+    const tags = JSON.stringify(plans.map((plan) => planTag(plan.id)));
+    const [moved] = await rows<{ n: number }>(
+      tx,
+      sql`with was as (
+            select p.id, p.state from purchases p
+            where p.approval in (select json_array_elements_text(${tags}::json))
+              and p.approval like 'plan:%' and p.state in ('held', 'queued')
+            order by p.id
+            for update of p
+          ), moved as (
+            update purchases p set state = 'cancelled', settled_at = now(), updated_at = now(),
+              reason = 'approval_expired: saved plan ' || substr(p.approval, 6) || ' was not approved and applied in time'
+            from was where p.id = was.id and p.state = was.state
+            returning p.id, was.state, p.reason
+          ), events as (
+            insert into purchase_events (purchase_id, actor, from_state, to_state, reason)
+            select id, ${actor}, state, 'cancelled', reason from moved
+          )
+          select count(*)::int as n from moved`,
+    );
+    return { plans, cancelled: moved?.n ?? 0 };
+  });
 }

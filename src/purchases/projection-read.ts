@@ -238,7 +238,7 @@ export async function readQueued(
           ${filter.requestKey ? sql`and request_key = ${filter.requestKey}` : sql``}
           ${filter.savedPlan ? sql`and approval = ${`plan:${filter.savedPlan}`}` : sql``}
           ${filter.cleared ? sql`and approval is not null` : sql``}
-          and ${unexpiredPlan(sql`approval`, filter.now)}
+          and ${unendedPlan(sql`approval`, filter.now)}
           ${filter.activeJobsOnly ? stoppedJobsFilter(sql`job_name`, filter.forceJob) : sql``}
           ${exclude.length > 0 ? sql`and id <> all(${idArray(exclude)}::bigint[])` : sql``}
         order by not_before, id ${options.limit === undefined ? sql`` : sql`limit ${options.limit}`}`,
@@ -247,13 +247,16 @@ export async function readQueued(
 }
 
 /**
- * The row (its `approval`, a column) is not of a saved plan past its `expires_at`: an expired plan buys nothing more,
- * whether or not anything has cancelled its rows yet (approval rules configured or not, a run started before it
- * expired).
+ * The row (its `approval`, a column) is not of a saved plan that ended — past its `expires_at`, or marked expired,
+ * rejected or cancelled: an ended plan buys nothing more, whether or not anything has cancelled its rows yet
+ * (approval rules configured or not, a run started before it expired). The read of due rows and the claim check it
+ * alike — the claim again in the statement that takes the row, so a plan that expired between the read of its rows
+ * and their claim buys none of them, and a row the claim refuses is not read again.
  */
-export function unexpiredPlan(approval: SQL, now: Date): SQL {
+export function unendedPlan(approval: SQL, now: Date): SQL {
   return sql`(${approval} is null or ${approval} not like 'plan:%' or not exists (
-    select 1 from saved_plans s where s.id = substr(${approval}, 6) and s.expires_at <= ${now.toISOString()}::timestamptz))`;
+    select 1 from saved_plans s where s.id = substr(${approval}, 6)
+      and (s.expires_at <= ${now.toISOString()}::timestamptz or s.status in ('expired', 'rejected', 'cancelled'))))`;
 }
 
 /** `and` the row's job (`jobName`, a column) is neither suspended nor paused, unless it is `force`. */

@@ -24,12 +24,15 @@ export function planDocument(view: PlanView, timeZone: string, phones: PhoneView
   const facts: Array<[string, string]> = [
     ["Plan", plan.plan_id],
     ["Kind", plan.kind],
-    ["Author", plan.author],
+    // The ledger's facts where it recorded the plan (a file's own may have been edited: `mismatch` names how).
+    ["Author", view.row?.author ?? plan.author],
     ["Status", view.status],
-    ["Created", when(plan.created_at)],
+    ["Created", when(view.row?.created_at.toISOString() ?? plan.created_at)],
     [
       view.status === "applied" ? "Applied" : "Expires",
-      view.row?.applied_at ? when(view.row.applied_at.toISOString()) : when(plan.expires_at),
+      view.row?.applied_at
+        ? when(view.row.applied_at.toISOString())
+        : when(view.row?.expires_at.toISOString() ?? plan.expires_at),
     ],
     ["Total", formatAmount(parseMoney(plan.total))],
     ["Items", String(plan.items.length)],
@@ -39,7 +42,7 @@ export function planDocument(view: PlanView, timeZone: string, phones: PhoneView
         ? `${approvals.valid.length} of ${approvals.required}${approvals.valid.length ? ` (${approvals.valid.join(", ")})` : ""}`
         : `${plan.approvals_required} needed`,
     ],
-    ["Digest", plan.digest],
+    ["Digest", view.row?.digest ?? plan.digest],
   ];
   const sections: DocSection[] = [];
   if (plan.kind === "purchases") sections.push(purchaseItems(view, phones));

@@ -463,6 +463,20 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     }
   });
 
+  it("lists a plan that ended cancelled (every purchase it held cancelled by hand) among the ended plans", async () => {
+    await f.ledger.query(
+      sql`insert into saved_plans (id, kind, origin, author, status, digest, document, total, items,
+            approvals_required, created_at, expires_at, ended_at, reason)
+          values ('p_cancelledplan1', 'purchases', 'held', 'daemon', 'cancelled', 'sha256:x', '{"items":[]}'::json,
+            305, 1, 1, now(), now() + interval '1 day', now(), 'every purchase it held was cancelled by hand')`,
+    );
+    const client = new Client(f.base);
+    await client.login("vic");
+    const ended = await client.get("/console/plans?status=ended");
+    expect(ended.status).toBe(200);
+    expect(ended.body).toContain("p_cancelledplan1");
+  });
+
   it("answers a viewer's hostile query strings with a page or a refusal, never a 500", async () => {
     const client = new Client(f.base);
     await client.login("vic");

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.js";
-import { expirePlans } from "../../src/plans/registry.js";
+import { expireOpenPlans } from "../../src/plans/expire.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { type Ledger, mtnPhones, openLedgerFor } from "../plans/helpers.js";
 
@@ -65,13 +65,51 @@ describe("notifications of saved plans", { timeout: 120_000 }, () => {
       url: `${process.env.TEST_DATABASE_SERVER ?? "postgres://postgres@127.0.0.1:5432"}/${url}`,
     });
     try {
-      expect(await expirePlans(database.db, new Date())).toHaveLength(1);
-      expect(await expirePlans(database.db, new Date())).toHaveLength(0);
+      expect(await expireOpenPlans(database.db, new Date(), "test")).toHaveLength(1);
+      expect(await expireOpenPlans(database.db, new Date(), "test")).toHaveLength(0);
     } finally {
       await database.close();
     }
     await ledger.cli(["notify", "flush"]);
     expect(told().map((m) => m.trigger)).toEqual(["approval_needed", "approval_expiring", "plan_expired"]);
     expect(told()[2]!.headline).toBe("1 plan expired, ₦1,525");
+  });
+});
+
+describe("a saved plan that expires with no approval rules and no purchase run", { timeout: 120_000 }, () => {
+  let sandbox: Sandbox;
+  let ledger: Ledger;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 9 });
+    ledger = await openLedgerFor("postgres", sandbox, {
+      purchases: [{ name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(2, 70) }],
+      notifications: {
+        channels: {
+          hook: { type: "webhook", url: `${sandbox.receivers.url}/hooks/plans`, secret: "plans-hook-secret" },
+        },
+        rules: [{ on: ["plan_expired"], to: ["hook"] }],
+        group_wait: "0s",
+      },
+    });
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    await ledger.drop();
+  });
+
+  it("is ended, and told, by the notifier's own look (the daemon's, or notify flush)", async () => {
+    const file = join(ledger.dir, "promo.plan");
+    const saved = await ledger.cli(["purchases", "plan", "--job", "promo", "--now", "--save", file]);
+    expect(saved.code, saved.stderr).toBe(0);
+    await ledger.query(sql`update saved_plans set expires_at = now() - interval '1 minute'`);
+    // No purchase run, apply or approve comes: only the notifier looks.
+    await ledger.cli(["notify", "flush"]);
+    const told = sandbox.receivers.received("webhook").map((r) => JSON.parse(r.body) as { trigger: string });
+    expect(told.map((m) => m.trigger)).toEqual(["plan_expired"]);
+    const [row] = await ledger.query<{ status: string; reserved: string }>(
+      sql`select status, reserved::text as reserved from saved_plans`,
+    );
+    expect(row).toEqual({ status: "expired", reserved: "0.00" });
   });
 });

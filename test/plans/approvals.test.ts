@@ -53,7 +53,7 @@ describe("approvals", { timeout: 120_000 }, () => {
   async function save(job: string, author: string): Promise<{ file: string; plan: PurchasePlan }> {
     fire++;
     const file = join(ledger.dir, `${job}-${fire}.plan`);
-    const fireTime = `2026-05-0${fire}T08:00:00Z`;
+    const fireTime = `2026-05-${String(fire).padStart(2, "0")}T08:00:00Z`;
     const saved = await ledger.cli([
       "purchases",
       "plan",
@@ -139,7 +139,7 @@ describe("approvals", { timeout: 120_000 }, () => {
         ...(settings.approvals as object),
         approvers: {
           ada: keys.ada!.publicKey,
-          bola: keys.cara!.publicKey,
+          bola: `ed25519:${Buffer.alloc(32, 9).toString("base64")}`,
           cara: keys.cara!.publicKey,
         },
       },
@@ -150,6 +150,27 @@ describe("approvals", { timeout: 120_000 }, () => {
     expect(revoked.stderr).toContain("bola's signature does not verify with the key in approvals.approvers");
     expect(posts(sandbox)).toBe(0);
     ledger.rewrite(settings);
+  });
+
+  it("one key named as two approvers is refused: one person cannot be two distinct approvals", async () => {
+    const { file } = await save("three", "dan");
+    ledger.rewrite({
+      ...settings,
+      approvals: {
+        ...(settings.approvals as Record<string, unknown>),
+        approvers: { ada: keys.ada!.publicKey, bola: keys.bola!.publicKey, ada2: keys.ada!.publicKey },
+      },
+    });
+    try {
+      const checked = await ledger.cli(["config", "check"]);
+      expect(checked.code).toBe(78);
+      expect(checked.stderr).toContain("approvals.approvers.ada2");
+      expect(checked.stderr).toContain("the same public key as approvals.approvers.ada");
+      // Nothing runs on such a config: no plan is approved twice by ada under two names.
+      expect((await ledger.cli(["approve", file, "--as", "ada2", "--key", keys.ada!.file])).code).toBe(78);
+    } finally {
+      ledger.rewrite(settings);
+    }
   });
 
   it("a rejection ends the plan", async () => {
@@ -174,6 +195,79 @@ describe("approvals", { timeout: 120_000 }, () => {
     expect(late.code).toBe(1);
     expect(late.stderr).toContain("is rejected");
     expect(readJson<PurchasePlan>(file).approvals.map((a) => a.decision)).toEqual(["reject"]);
+    expect(posts(sandbox)).toBe(0);
+  });
+
+  it("a rejection says what the ledger did: a plan that moved meanwhile is not called rejected", async () => {
+    // An apply starts at the moment the rejection's decision is written (an approved plan becomes applying).
+    const raced = await save("three", "dan");
+    expect((await approve(raced.file, "ada")).code).toBe(0);
+    await ledger.query(sql`create or replace function apply_starts() returns trigger language plpgsql as $$
+      begin
+        update saved_plans set status = 'applying' where id = new.plan_id and status = 'approved';
+        return new;
+      end $$`);
+    await ledger.query(sql`create trigger apply_starts after insert on plan_approvals for each row
+      when (new.decision = 'reject') execute function apply_starts()`);
+    try {
+      const said = await ledger.cli([
+        "reject",
+        raced.file,
+        "--as",
+        "cara",
+        "--key",
+        keys.cara!.file,
+        "--reason",
+        "no",
+      ]);
+      const [row] = await ledger.query<{ status: string; rejects: number }>(
+        sql`select status, (select count(*)::int from plan_approvals a where a.plan_id = s.id
+              and a.decision = 'reject') as rejects from saved_plans s where id = ${raced.plan.plan_id}`,
+      );
+      if (said.code === 0) {
+        expect(said.stdout).toContain(`plan ${raced.plan.plan_id} rejected by cara`);
+        expect(row).toEqual({ status: "rejected", rejects: 1 });
+      } else {
+        expect(said.stderr).toContain("nothing was rejected");
+        expect(row).toEqual({ status: "applying", rejects: 0 });
+      }
+    } finally {
+      await ledger.query(sql`drop trigger apply_starts on plan_approvals`);
+    }
+
+    // The ledger takes the plan out of the rejection's reach at the last moment (as an apply that took it first).
+    const taken = await save("three", "dan");
+    expect((await approve(taken.file, "ada")).code).toBe(0);
+    await ledger.query(sql`create or replace function taken_first() returns trigger language plpgsql as $$
+      begin
+        if new.status = 'rejected' then return null; end if;
+        return new;
+      end $$`);
+    await ledger.query(
+      sql`create trigger taken_first before update on saved_plans for each row execute function taken_first()`,
+    );
+    try {
+      const said = await ledger.cli([
+        "reject",
+        taken.file,
+        "--as",
+        "cara",
+        "--key",
+        keys.cara!.file,
+        "--reason",
+        "no",
+      ]);
+      expect(said.code).toBe(1);
+      expect(said.stderr).toContain(`plan ${taken.plan.plan_id} is approved now; nothing was rejected`);
+      const [row] = await ledger.query<{ status: string; rejects: number }>(
+        sql`select status, (select count(*)::int from plan_approvals a where a.plan_id = s.id
+              and a.decision = 'reject') as rejects from saved_plans s where id = ${taken.plan.plan_id}`,
+      );
+      expect(row).toEqual({ status: "approved", rejects: 0 });
+      expect(readJson<PurchasePlan>(taken.file).approvals.map((a) => a.decision)).toEqual(["approve"]);
+    } finally {
+      await ledger.query(sql`drop trigger taken_first on saved_plans`);
+    }
     expect(posts(sandbox)).toBe(0);
   });
 
