@@ -17,13 +17,12 @@ import {
   type RunOptions,
   type RunSummary,
 } from "./executor.js";
+import { jobFireRef, recordWrittenFire } from "./fire-ledger.js";
 import { gateRequired } from "./gate.js";
 import { prepareBudgetDays } from "./guards.js";
 import {
-  activeAt,
   CONFIG_ACTOR,
   type JobStatus,
-  readJobEvents,
   readJobStates,
   recordForcedRun,
   resumeJob,
@@ -31,6 +30,7 @@ import {
   suspendJob,
 } from "./job-states.js";
 import { sweepDeadSubmitting } from "./ledger.js";
+import { decideDueFires, type PassFire } from "./pass-fires.js";
 import { recordPlanPrices } from "./prices.js";
 import type { PurchaseProjection } from "./projection.js";
 import { type ProjectionProgress, projectSources, readFirstSeen } from "./projection-read.js";
@@ -48,7 +48,8 @@ export interface PrepareResult {
   fires: FireResult[];
 }
 
-export type Fire = { job: PurchaseJob; fireTime: Date };
+/** A fire a pass writes; a `scheduled` one (not named by --now or --fire-time) is recorded once written. */
+export type Fire = PassFire;
 
 /**
  * The jobs table remembers when each job first appeared: no catch-up fire from before that. Returns when each of
@@ -182,7 +183,7 @@ export async function prepareRun(
     }
   }
   const fires: FireResult[] = [];
-  for (const { job, fireTime } of options.fires) {
+  for (const { job, fireTime, scheduled } of options.fires) {
     const write = (db: Db) =>
       fireJob(db, job, fireTime, {
         configDir: options.configDir,
@@ -197,6 +198,8 @@ export async function prepareRun(
         ? await database.db.transaction((tx) => write(tx as unknown as Db))
         : await write(database.db),
     );
+    // Recorded once its rows are in: later passes (and a daemon) neither write it again nor count it missed.
+    if (scheduled) await recordWrittenFire(database.db, jobFireRef(job.name, fireTime), options.actor);
   }
   return { swept, waiting, intake, fires };
 }
@@ -248,22 +251,20 @@ export async function runPurchasePass(
   prepareBudgetDays(config.timezone);
   const { firstSeen, stopped } = await registering;
   const forceJob = await forcedJob(database, request, stopped);
-  const current = passFires(config, request, firstSeen).filter((fire) => {
-    const state = fire.job.name === forceJob ? undefined : stopped.get(fire.job.name);
-    if (state)
-      logger.warn(
-        `${stoppedMessage(fire.job.name, state)}: its fire ${fire.fireTime.toISOString()} is not written`,
-      );
-    return state === undefined;
-  });
-  const fires = await withoutFiresWhileStopped(
-    database,
-    request,
-    current,
-    forceJob,
-    logger,
-    "is not written",
-  );
+  // A fire named (--now, --fire-time) is the operator's to write; the scheduled ones are decided as the daemon's
+  // catch-up decides them, and the fires missed are recorded (missed_fire) once, whichever pass sees them first.
+  const fires: Fire[] = request.fireTime
+    ? passFires(config, request, firstSeen)
+    : await decideDueFires(database.db, {
+        config,
+        jobs: request.job ? [request.job] : config.purchases,
+        now: request.now,
+        firstSeen,
+        stopped,
+        forceJob,
+        actor,
+        logger,
+      });
   if (!request.fireTime) {
     for (const job of request.job ? [request.job] : config.purchases) {
       const reason = atWillNotFire(job, request.now, firstSeen.get(job.name));
@@ -412,22 +413,28 @@ export async function projectRun(
   // A job never seen before would be registered now: no catch-up fire from before it existed.
   const firstSeen = new Map(config.purchases.map((job) => [job.name, seen.get(job.name) ?? request.now]));
   const states = await readJobStates(database.db);
-  const fires = passFires(config, request, firstSeen).filter((fire) => {
-    const state = states.get(fire.job.name);
-    if (!state || state.state === "active" || request.force) return true;
-    deps.logger.warn(
-      `${stoppedMessage(fire.job.name, state)}: its fire ${fire.fireTime.toISOString()} would not be bought`,
-    );
-    return false;
-  });
-  const due = await withoutFiresWhileStopped(
-    database,
-    request,
-    fires,
-    request.force ? request.job?.name : undefined,
-    deps.logger,
-    "would not be bought",
-  );
+  // The fires the pass would write, decided as it decides them (nothing recorded); a named fire of a stopped job
+  // is bought only when forced.
+  const due = request.fireTime
+    ? passFires(config, request, firstSeen).filter((fire) => {
+        const state = states.get(fire.job.name);
+        if (!state || state.state === "active" || request.force) return true;
+        deps.logger.warn(
+          `${stoppedMessage(fire.job.name, state)}: its fire ${fire.fireTime.toISOString()} would not be bought`,
+        );
+        return false;
+      })
+    : await decideDueFires(database.db, {
+        config,
+        jobs: request.job ? [request.job] : config.purchases,
+        now: request.now,
+        firstSeen,
+        stopped: new Map([...states].filter(([, status]) => status.state !== "active")),
+        forceJob: request.force ? request.job?.name : undefined,
+        actor: "dry-run",
+        logger: deps.logger,
+        dryRun: true,
+      });
   const catalogue = await loadCatalogue(deps.reseller, deps.logger);
   return projectSources(
     database.db,
@@ -444,40 +451,6 @@ export async function projectRun(
     },
     keepItems,
   );
-}
-
-/**
- * The due fires without those that came while their job was suspended or paused (its history since the fire): a
- * job resumed since then does not buy them now, as the daemon's catch-up does not. A fire named with --fire-time,
- * and a forced job's, are the operator's to decide.
- */
-async function withoutFiresWhileStopped(
-  database: Database,
-  request: PassRequest,
-  fires: Fire[],
-  forceJob: string | undefined,
-  logger: PurchaseDeps["logger"],
-  outcome: string,
-): Promise<Fire[]> {
-  const checked = fires.filter((fire) => fire.job.name !== forceJob);
-  if (request.fireTime || checked.length === 0) return fires;
-  // One read of every job's history since the earliest of the fires.
-  const since = new Date(Math.min(...checked.map((fire) => fire.fireTime.getTime())) - 1);
-  const history = await readJobEvents(database.db, { since });
-  const kept: Fire[] = [];
-  for (const fire of fires) {
-    const events = history.filter(
-      (e) => e.job === fire.job.name && e.at.getTime() >= fire.fireTime.getTime(),
-    );
-    if (fire.job.name !== forceJob && !activeAt(events, "active")(fire.fireTime)) {
-      logger.warn(
-        `job ${fire.job.name} was suspended or paused at its fire ${fire.fireTime.toISOString()}, which ${outcome}: a fire missed while a job was stopped is never bought later (topsync jobs backfill, if it is still wanted)`,
-      );
-      continue;
-    }
-    kept.push(fire);
-  }
-  return kept;
 }
 
 function passFires(config: Config, request: PassRequest, firstSeen: ReadonlyMap<string, Date>): Fire[] {

@@ -3,7 +3,7 @@
 // recorded fire is missed again.
 import { describe, expect, it } from "vitest";
 import type { PurchaseJob } from "../../src/config/index.js";
-import { MAX_REPORTED, planCatchUp } from "../../src/schedule/catch-up.js";
+import { MAX_REPORTED, planCatchUp } from "../../src/purchases/catch-up.js";
 import { atExpression, firesBefore } from "../../src/time/fires.js";
 
 const MINUTE = 60_000;

@@ -16,6 +16,27 @@ export interface FireRef {
 /** schedule_fires.job_name of the website loop: parentheses are not allowed in job names, so it cannot clash. */
 export const WEBSITES_JOB = "(websites)";
 
+/** The node-cron task name of a purchase job; its fire keys are then `job:<name>:<ISO time>` (a purchase's key adds `:<phone>`). */
+export function jobTaskName(job: string): string {
+  return `job:${job}`;
+}
+
+/** The key node-cron gives a coordinator: the task name, ":", and the fire time in ISO form. */
+export function fireKeyOf(taskName: string, fireTime: Date): string {
+  return `${taskName}:${fireTime.toISOString()}`;
+}
+
+/** The slot (whole second) node-cron fires for a fire time, which the fire's key is made from. */
+export function slotOf(fireTime: Date): Date {
+  return new Date(Math.floor(fireTime.getTime() / 1000) * 1000);
+}
+
+/** A purchase job's fire as `schedule_fires` records it: the key node-cron's coordinator would give it. */
+export function jobFireRef(job: string, fireTime: Date): FireRef {
+  const slot = slotOf(fireTime);
+  return { key: fireKeyOf(jobTaskName(job), slot), job, fireTime: slot };
+}
+
 /**
  * Inserts the fire as `running`; true when this caller inserted it (elected), false when it already existed. A fire
  * of a suspended or paused job is inserted as `skipped` instead (a missed fire, with its `missed_fire`
@@ -43,6 +64,20 @@ export async function claimFire(db: Executor, fire: FireRef, claimedBy: string):
         select (select count(*) from ran) as ran`,
   );
   return Number(result?.ran ?? 0) === 1;
+}
+
+/**
+ * Records a fire a pass without a daemon has written (`done`, written by `recordedBy`), so later passes and the
+ * daemon know it ran; a fire already recorded is left alone. True when this caller recorded it.
+ */
+export async function recordWrittenFire(db: Executor, fire: FireRef, recordedBy: string): Promise<boolean> {
+  const inserted = await rows<{ fire_key: string }>(
+    db,
+    sql`insert into schedule_fires (fire_key, job_name, fire_time, status, claimed_by, finished_at)
+        values (${fire.key}, ${fire.job}, ${fire.fireTime.toISOString()}::timestamptz, 'done', ${recordedBy}, now())
+        on conflict (fire_key) do nothing returning fire_key`,
+  );
+  return inserted.length === 1;
 }
 
 /** Closes a running fire; a fire already closed (or taken over by another replica) is left alone. */

@@ -18,6 +18,11 @@ export interface CatchUpInput {
   firstSeen: Date;
   /** The newest fire of the job already in `schedule_fires`: nothing at or before it is missed. */
   lastRecorded?: Date;
+  /**
+   * False: with no fire recorded for the job, fires before the latest are not looked for (a pass without a
+   * daemon, on a ledger whose earlier passes recorded none of the fires they wrote, cannot tell them missed).
+   */
+  lookBackUnrecorded?: boolean;
 }
 
 export interface SkippedFire {
@@ -65,6 +70,7 @@ export function planCatchUp(input: CatchUpInput, limit = MAX_REPORTED): CatchUpP
     now.getTime() - Math.max(job.catch_up, REPORT_WINDOW_MS),
   );
   const before = latest ?? new Date(now.getTime() + 1);
+  if (lastRecorded === undefined && input.lookBackUnrecorded === false) return plan;
   const older = firesBefore(
     job.schedule,
     job.timezone ?? input.globalTimeZone,

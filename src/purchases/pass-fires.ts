@@ -1,0 +1,113 @@
+// The scheduled fires of a pass without a daemon (`purchases run` from an operator's crontab, the demo), decided
+// as the daemon's catch-up decides them and recorded in `schedule_fires` under the same keys: the latest fire of
+// each job within catch_up is written, unless it came while the job was suspended or paused; every fire the job
+// missed since the last one recorded (downtime beyond catch_up, superseded by a later one, or while stopped) is
+// recorded skipped with its `missed_fire` notification, once whichever pass or replica records it first.
+import { sql } from "drizzle-orm";
+import type { Config, PurchaseJob } from "../config/index.js";
+import { type Executor, rows } from "../db/client.js";
+import type { Logger } from "../log/logger.js";
+import { planCatchUp, REPORT_WINDOW_MS, type SkippedFire } from "./catch-up.js";
+import { jobFireRef, recordSkippedFires } from "./fire-ledger.js";
+import { activeAt, type JobState, readJobEvents } from "./job-states.js";
+
+/** A fire a pass writes; `scheduled` ones are recorded in `schedule_fires` once written. */
+export type PassFire = { job: PurchaseJob; fireTime: Date; scheduled?: boolean };
+
+export interface DueFiresInput {
+  config: Config;
+  jobs: readonly PurchaseJob[];
+  now: Date;
+  firstSeen: ReadonlyMap<string, Date>;
+  /** The jobs suspended or paused now, with the note. */
+  stopped: ReadonlyMap<string, { state: string; note: string | null }>;
+  /** A job the pass runs whatever its state (`--force`). */
+  forceJob?: string;
+  actor: string;
+  logger: Pick<Logger, "warn">;
+  /** Decide only (a dry run): nothing is recorded, and the log says what a run would do. */
+  dryRun?: boolean;
+}
+
+/**
+ * The fires due now of `jobs`, with the fires they missed recorded as skipped. A fire already recorded (written by
+ * an earlier pass or a daemon, or recorded skipped) is neither written again nor counted missed again.
+ */
+export async function decideDueFires(db: Executor, input: DueFiresInput): Promise<PassFire[]> {
+  const { now, config, logger, dryRun } = input;
+  const written = dryRun ? "would not be bought" : "is not written";
+  const jobs = input.jobs.filter((job) => job.enabled && (job.schedule || job.at));
+  if (jobs.length === 0) return [];
+  const since = new Date(now.getTime() - Math.max(REPORT_WINDOW_MS, ...jobs.map((job) => job.catch_up)) - 1);
+  const [recorded, history] = await Promise.all([
+    lastRecordedFires(
+      db,
+      jobs.map((job) => job.name),
+    ),
+    readJobEvents(db, { since }),
+  ]);
+  const due: PassFire[] = [];
+  for (const job of jobs) {
+    const plan = planCatchUp({
+      job,
+      globalTimeZone: config.timezone,
+      now,
+      firstSeen: input.firstSeen.get(job.name) ?? now,
+      lastRecorded: recorded.get(job.name),
+      lookBackUnrecorded: false,
+    });
+    const forced = job.name === input.forceJob;
+    const stoppedNow = forced ? undefined : input.stopped.get(job.name);
+    const current = (input.stopped.get(job.name)?.state ?? "active") as JobState;
+    const wasActive = activeAt(
+      history.filter((e) => e.job === job.name),
+      current,
+    );
+    const skipped: SkippedFire[] = plan.skipped.map((s) =>
+      forced || wasActive(s.fireTime) ? s : { ...s, reason: "the job was suspended or paused at that time" },
+    );
+    if (plan.run && stoppedNow) {
+      logger.warn(
+        `job "${job.name}" is ${stoppedNow.state}${stoppedNow.note ? ` (${stoppedNow.note})` : ""}: its fire ${plan.run.toISOString()} ${written}, and is counted missed`,
+      );
+      skipped.unshift({
+        fireTime: plan.run,
+        reason: `the job is ${stoppedNow.state}${stoppedNow.note ? `: ${stoppedNow.note}` : ""}`,
+      });
+    } else if (plan.run && !forced && !wasActive(plan.run)) {
+      logger.warn(
+        `job ${job.name} was suspended or paused at its fire ${plan.run.toISOString()}, which ${written}: a fire missed while a job was stopped is never bought later, and is counted missed (topsync jobs backfill, if it is still wanted)`,
+      );
+      skipped.unshift({ fireTime: plan.run, reason: "the job was suspended or paused at that time" });
+    } else if (plan.run) {
+      due.push({ job, fireTime: plan.run, scheduled: true });
+    }
+    if (dryRun) continue;
+    const recordedNow = await recordSkippedFires(
+      db,
+      skipped.map((s) => ({ ...jobFireRef(job.name, s.fireTime), reason: s.reason })),
+      input.actor,
+    );
+    if (recordedNow > 0) {
+      const newest = skipped[0]!;
+      const oldest = skipped[skipped.length - 1]!;
+      logger.warn(
+        `job ${job.name}: ${recordedNow} missed fire${recordedNow === 1 ? "" : "s"} recorded skipped, never run (${oldest.fireTime.toISOString()} … ` +
+          `${newest.fireTime.toISOString()}; newest: ${newest.reason})`,
+      );
+    }
+  }
+  return due;
+}
+
+/** The newest fire recorded for each of `jobs` in `schedule_fires`, whatever its status: one statement. */
+async function lastRecordedFires(db: Executor, jobs: string[]): Promise<Map<string, Date>> {
+  const found = await rows<{ name: string; last: Date | string | null }>(
+    db,
+    sql`select j.name, (select max(f.fire_time) from schedule_fires f where f.job_name = j.name) as last
+        from json_array_elements_text(${JSON.stringify(jobs)}::json) as j(name)`,
+  );
+  const last = new Map<string, Date>();
+  for (const row of found) if (row.last) last.set(row.name, new Date(row.last));
+  return last;
+}
