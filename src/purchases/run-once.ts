@@ -250,21 +250,24 @@ export async function runPurchasePass(
   const registering = registerJobStates(database, config.purchases, request.now);
   prepareBudgetDays(config.timezone);
   const { firstSeen, stopped } = await registering;
-  const forceJob = await forcedJob(database, request, stopped);
   // A fire named (--now, --fire-time) is the operator's to write; the scheduled ones are decided as the daemon's
   // catch-up decides them, and the fires missed are recorded (missed_fire) once, whichever pass sees them first.
-  const fires: Fire[] = request.fireTime
-    ? passFires(config, request, firstSeen)
-    : await decideDueFires(database.db, {
-        config,
-        jobs: request.job ? [request.job] : config.purchases,
-        now: request.now,
-        firstSeen,
-        stopped,
-        forceJob,
-        actor,
-        logger,
-      });
+  const dueFires = (forceJob: string | undefined) =>
+    decideDueFires(database.db, {
+      config,
+      jobs: request.job ? [request.job] : config.purchases,
+      now: request.now,
+      firstSeen,
+      stopped,
+      forceJob,
+      actor,
+      logger,
+    });
+  // A crontab's `purchases run --job J` of a stopped job is refused, after its missed fires are recorded.
+  if (request.job && !request.fireTime && !request.force && stopped.has(request.job.name))
+    await dueFires(undefined);
+  const forceJob = await forcedJob(database, request, stopped);
+  const fires: Fire[] = request.fireTime ? passFires(config, request, firstSeen) : await dueFires(forceJob);
   if (!request.fireTime) {
     for (const job of request.job ? [request.job] : config.purchases) {
       const reason = atWillNotFire(job, request.now, firstSeen.get(job.name));

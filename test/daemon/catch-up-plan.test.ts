@@ -135,3 +135,20 @@ describe("schedule helpers", () => {
     expect(atExpression(new Date("2026-12-01T07:05:09.250Z"))).toBe("9 5 7 1 12 *");
   });
 });
+
+describe("a pass without a daemon on a job with no fire recorded (lookBackUnrecorded: false)", () => {
+  const seen = new Date("2026-02-01T00:00:00.000Z");
+  it("runs the latest fire within catch_up and reports nothing older", () => {
+    const plan = planCatchUp({ ...input({}, seen), lookBackUnrecorded: false });
+    expect(plan).toEqual({ run: new Date("2026-03-01T10:00:00.000Z"), skipped: [] });
+  });
+
+  it("reports no past `at` beyond catch_up: an earlier pass may have bought it before fires were recorded", () => {
+    const at = new Date("2026-03-01T08:00:00.000Z");
+    expect(planCatchUp({ ...input({ schedule: undefined, at }, seen), lookBackUnrecorded: false })).toEqual({
+      skipped: [],
+    });
+    // Once the job has a fire recorded, or for the daemon, it is missed.
+    expect(planCatchUp(input({ schedule: undefined, at }, seen)).skipped).toHaveLength(1);
+  });
+});

@@ -174,6 +174,27 @@ describe("purchases run from cron, without a daemon", () => {
     expect(told[0]?.text).toContain("job nightly");
   });
 
+  it("records the missed fire of a crontab's `purchases run --job J` for a suspended job before refusing it", async () => {
+    const fire = new Date(Math.floor((Date.now() - HOUR) / HOUR) * HOUR);
+    const file = config([
+      { name: "perjob", schedule: `0 ${fire.getUTCHours()} * * *`, plan: PLAN, recipients: ["08031240051"] },
+    ]);
+    expect((await runCli(["-c", file, "jobs", "suspend", "perjob", "--reason", "stop"])).code).toBe(0);
+    await backdate("perjob", new Date(fire.getTime() - DAY), new Date(fire.getTime() - 1_800_000));
+    const posts = purchasePosts();
+    for (let i = 0; i < 2; i++) {
+      const run = await runCli(["-c", file, "purchases", "run", "--job", "perjob"]);
+      expect(run.code).toBe(64);
+      expect(run.stderr).toContain('job "perjob" is suspended (stop): nothing was run');
+    }
+    expect(await firesOf("perjob")).toEqual([
+      { fire_time: fire.toISOString(), status: "skipped", reason: "the job is suspended: stop" },
+    ]);
+    expect(await missedNotices("perjob")).toBe(1);
+    expect(purchasePosts()).toBe(posts);
+    expect((await listed(file, "perjob")).missed_fires).toBe(1);
+  });
+
   it("counts a fire that came while the job was suspended once resumed, without buying it", async () => {
     const fire = new Date(Math.floor((Date.now() - HOUR) / HOUR) * HOUR);
     const file = config([
