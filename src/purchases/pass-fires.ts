@@ -111,3 +111,31 @@ async function lastRecordedFires(db: Executor, jobs: string[]): Promise<Map<stri
   for (const row of found) if (row.last) last.set(row.name, new Date(row.last));
   return last;
 }
+
+/**
+ * Of due fires a forecast would show bought now, those a pass would not buy: recorded skipped (missed), or come
+ * while their job was suspended or paused (its history since the fire). The jobs' names.
+ */
+export async function dueFiresMissed(
+  db: Executor,
+  fires: ReadonlyArray<{ job: string; fireTime: Date }>,
+): Promise<Set<string>> {
+  const missed = new Set<string>();
+  if (fires.length === 0) return missed;
+  const keys = fires.map((fire) => jobFireRef(fire.job, fire.fireTime).key);
+  const since = new Date(Math.min(...fires.map((fire) => fire.fireTime.getTime())) - 1);
+  const [skipped, history] = await Promise.all([
+    rows<{ job_name: string }>(
+      db,
+      sql`select job_name from schedule_fires
+          where fire_key in (select json_array_elements_text(${JSON.stringify(keys)}::json)) and status = 'skipped'`,
+    ),
+    readJobEvents(db, { since }),
+  ]);
+  for (const row of skipped) missed.add(row.job_name);
+  for (const fire of fires) {
+    const events = history.filter((e) => e.job === fire.job && e.at.getTime() >= fire.fireTime.getTime());
+    if (!activeAt(events, "active")(fire.fireTime)) missed.add(fire.job);
+  }
+  return missed;
+}

@@ -254,6 +254,36 @@ describe("purchases run from cron, without a daemon", () => {
     expect(await missedNotices("late")).toBe(1);
   });
 
+  it("plan does not show as bought now a due fire that purchases run will not buy (missed, or while suspended)", async () => {
+    const fire = new Date(Math.floor((Date.now() - HOUR) / HOUR) * HOUR);
+    const daily = (name: string, phone: string) => ({
+      name,
+      schedule: `0 ${fire.getUTCHours()} * * *`,
+      plan: PLAN,
+      recipients: [phone],
+    });
+    const file = config([daily("was-off", "08031240171"), daily("skipped", "08031240172")]);
+    // was-off: suspended across the fire, resumed since, nothing recorded. skipped: its fire recorded missed.
+    for (const job of ["was-off", "skipped"])
+      expect((await runCli(["-c", file, "jobs", "suspend", job, "--reason", "x"])).code).toBe(0);
+    await backdate("was-off", new Date(fire.getTime() - DAY), new Date(fire.getTime() - 1_800_000));
+    await backdate("skipped", new Date(fire.getTime() - DAY));
+    expect((await runCli(["-c", file, "purchases", "run", "--job", "skipped"])).code).toBe(64);
+    for (const job of ["was-off", "skipped"])
+      expect((await runCli(["-c", file, "jobs", "resume", job])).code).toBe(0);
+    const plan = await runCli(["-c", file, "--json", "plan", "--window", "1m"]);
+    expect(plan.code, plan.stderr).toBe(0);
+    const report = JSON.parse(plan.stdout) as {
+      purchases: { totals: { to_buy: number }; runs: Array<{ job: string | null; to_buy: number }> };
+    };
+    expect(report.purchases.runs.filter((r) => r.job === "was-off" || r.job === "skipped")).toEqual([]);
+    expect(report.purchases.totals.to_buy).toBe(0);
+    const posts = purchasePosts();
+    const run = await runCli(["-c", file, "purchases", "run"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(purchasePosts()).toBe(posts);
+  });
+
   it("after downtime runs only the latest missed fire within catch_up, and records the rest skipped once", async () => {
     const hour = await awayFromTheHour();
     const file = config([
