@@ -67,17 +67,36 @@ export async function claimFire(db: Executor, fire: FireRef, claimedBy: string):
 }
 
 /**
- * Records a fire a pass without a daemon has written (`done`, written by `recordedBy`), so later passes and the
- * daemon know it ran; a fire already recorded is left alone. True when this caller recorded it.
+ * Claims a fire for a pass without a daemon: inserted `running` by `claimedBy` ("claimed"), or the row that holds
+ * its key already (undefined when a concurrent claim is not visible yet: not this caller's either way).
  */
-export async function recordWrittenFire(db: Executor, fire: FireRef, recordedBy: string): Promise<boolean> {
-  const inserted = await rows<{ fire_key: string }>(
+export async function claimRunningFire(
+  db: Executor,
+  fire: FireRef,
+  claimedBy: string,
+): Promise<"claimed" | { status: FireStatus; claimedBy: string | null } | undefined> {
+  const [row] = await rows<{ ran: number | string; status: FireStatus | null; claimed_by: string | null }>(
     db,
-    sql`insert into schedule_fires (fire_key, job_name, fire_time, status, claimed_by, finished_at)
-        values (${fire.key}, ${fire.job}, ${fire.fireTime.toISOString()}::timestamptz, 'done', ${recordedBy}, now())
-        on conflict (fire_key) do nothing returning fire_key`,
+    sql`with ran as (
+          insert into schedule_fires (fire_key, job_name, fire_time, status, claimed_by)
+          values (${fire.key}, ${fire.job}, ${fire.fireTime.toISOString()}::timestamptz, 'running', ${claimedBy})
+          on conflict (fire_key) do nothing returning fire_key
+        )
+        select (select count(*) from ran) as ran, f.status, f.claimed_by
+        from (select 1) x left join schedule_fires f on f.fire_key = ${fire.key}`,
   );
-  return inserted.length === 1;
+  if (Number(row?.ran ?? 0) === 1) return "claimed";
+  return row?.status ? { status: row.status, claimedBy: row.claimed_by } : undefined;
+}
+
+/** Gives back the fires of `keys` a pass claimed and did not write (its writing failed): a later pass writes them. */
+export async function releaseClaims(db: Executor, keys: readonly string[], claimedBy: string): Promise<void> {
+  if (keys.length === 0) return;
+  await rows(
+    db,
+    sql`delete from schedule_fires where fire_key in (select json_array_elements_text(${JSON.stringify(keys)}::json))
+          and status = 'running' and claimed_by = ${claimedBy}`,
+  );
 }
 
 /** Closes a running fire; a fire already closed (or taken over by another replica) is left alone. */

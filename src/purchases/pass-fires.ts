@@ -8,11 +8,32 @@ import type { Config, PurchaseJob } from "../config/index.js";
 import { type Executor, rows } from "../db/client.js";
 import type { Logger } from "../log/logger.js";
 import { planCatchUp, REPORT_WINDOW_MS, type SkippedFire } from "./catch-up.js";
-import { jobFireRef, recordSkippedFires } from "./fire-ledger.js";
+import {
+  claimRunningFire,
+  type FireRef,
+  jobFireRef,
+  recordSkippedFires,
+  runningFires,
+  takeOverFire,
+} from "./fire-ledger.js";
 import { activeAt, type JobState, readJobEvents } from "./job-states.js";
 
-/** A fire a pass writes; `scheduled` ones are recorded in `schedule_fires` once written. */
-export type PassFire = { job: PurchaseJob; fireTime: Date; scheduled?: boolean };
+/**
+ * A fire a pass writes; a scheduled one carries the key the pass claimed it under in `schedule_fires` (`running`,
+ * closed `done` once its rows are in, or given back if writing them fails).
+ */
+export type PassFire = { job: PurchaseJob; fireTime: Date; claimed?: string };
+
+/**
+ * Who claims a pass's fires: a name unique to the process, and the session lock under that name (taken when the first
+ * fire is claimed) by which a pass or daemon that finds the fire still `running` knows whether its claimer lives.
+ */
+export interface FireClaimer {
+  name: string;
+  hold(): Promise<void>;
+  /** Told each fire it got (claimed or taken over). */
+  got(key: string): void;
+}
 
 export interface DueFiresInput {
   config: Config;
@@ -25,8 +46,12 @@ export interface DueFiresInput {
   forceJob?: string;
   actor: string;
   logger: Pick<Logger, "warn">;
-  /** Decide only (a dry run): nothing is recorded, and the log says what a run would do. */
+  /** Decide only (a dry run): nothing is recorded or claimed, and the log says what a run would do. */
   dryRun?: boolean;
+  /** Claims the fires to write (not needed for a dry run). */
+  claimer?: FireClaimer;
+  /** Whether the claimer of a fire left `running` still lives (its lock is held). */
+  isAlive?: (claimer: string) => Promise<boolean>;
 }
 
 /**
@@ -39,12 +64,11 @@ export async function decideDueFires(db: Executor, input: DueFiresInput): Promis
   const jobs = input.jobs.filter((job) => job.enabled && (job.schedule || job.at));
   if (jobs.length === 0) return [];
   const since = new Date(now.getTime() - Math.max(REPORT_WINDOW_MS, ...jobs.map((job) => job.catch_up)) - 1);
-  const [recorded, history] = await Promise.all([
-    lastRecordedFires(
-      db,
-      jobs.map((job) => job.name),
-    ),
+  const names = jobs.map((job) => job.name);
+  const [recorded, history, orphans] = await Promise.all([
+    lastRecordedFires(db, names),
     readJobEvents(db, { since }),
+    dryRun ? [] : runningFires(db).then((found) => found.filter((f) => names.includes(f.job))),
   ]);
   const due: PassFire[] = [];
   for (const job of jobs) {
@@ -79,8 +103,23 @@ export async function decideDueFires(db: Executor, input: DueFiresInput): Promis
         `job ${job.name} was suspended or paused at its fire ${plan.run.toISOString()}, which ${written}: a fire missed while a job was stopped is never bought later, and is counted missed (topsync jobs backfill, if it is still wanted)`,
       );
       skipped.unshift({ fireTime: plan.run, reason: "the job was suspended or paused at that time" });
+    } else if (plan.run && dryRun) {
+      due.push({ job, fireTime: plan.run });
     } else if (plan.run) {
-      due.push({ job, fireTime: plan.run, scheduled: true });
+      // Claimed before a row is written: a pass that would record it missed (superseded, seen later) then finds it
+      // taken, and a fire some pass recorded missed first is not written.
+      const claimed = await claimFireFor(db, input, jobFireRef(job.name, plan.run));
+      if (claimed) due.push({ job, fireTime: plan.run, claimed });
+    }
+    if (!dryRun && input.claimer && !stoppedNow) {
+      // A fire within catch_up whose pass or replica died while writing it is written again (adding what is missing).
+      for (const orphan of orphans.filter(
+        (o) => o.job === job.name && o.fireTime.getTime() !== plan.run?.getTime(),
+      )) {
+        if (now.getTime() - orphan.fireTime.getTime() >= job.catch_up) continue;
+        const claimed = await takeOverIfDead(db, input, orphan);
+        if (claimed) due.push({ job, fireTime: job.at ?? orphan.fireTime, claimed });
+      }
     }
     if (dryRun) continue;
     const recordedNow = await recordSkippedFires(
@@ -98,6 +137,38 @@ export async function decideDueFires(db: Executor, input: DueFiresInput): Promis
     }
   }
   return due;
+}
+
+/** Claims `fire` for the pass: its key when this pass may write it, else undefined (recorded, or taken by a live claimer). */
+async function claimFireFor(db: Executor, input: DueFiresInput, fire: FireRef): Promise<string | undefined> {
+  const claimer = input.claimer;
+  if (!claimer) return undefined;
+  await claimer.hold();
+  const found = await claimRunningFire(db, fire, claimer.name);
+  if (found === "claimed") {
+    claimer.got(fire.key);
+    return fire.key;
+  }
+  if (found?.status !== "running" || found.claimedBy === null) return undefined;
+  return takeOverIfDead(db, input, { ...fire, claimedBy: found.claimedBy });
+}
+
+/** Takes over a `running` fire whose claimer is dead: its key when this pass got it. */
+async function takeOverIfDead(
+  db: Executor,
+  input: DueFiresInput,
+  fire: FireRef & { claimedBy: string },
+): Promise<string | undefined> {
+  const claimer = input.claimer;
+  if (!claimer || !input.isAlive || fire.claimedBy === claimer.name) return undefined;
+  if (await input.isAlive(fire.claimedBy)) return undefined;
+  await claimer.hold();
+  if (!(await takeOverFire(db, fire.key, fire.claimedBy, claimer.name))) return undefined;
+  claimer.got(fire.key);
+  input.logger.warn(
+    `job ${fire.job}: the fire of ${fire.fireTime.toISOString()} was left running by ${fire.claimedBy}, which stopped; its rows are written again`,
+  );
+  return fire.key;
 }
 
 /** The newest fire recorded for each of `jobs` in `schedule_fires`, whatever its status: one statement. */

@@ -2,6 +2,8 @@
 // rows into the ledger, write the due fires of jobs, read the catalogue, execute, record the plan prices. The
 // daemon runs the same steps on its timers and ends each run through `executeAndRecord` as this pass does. The
 // dry run (`projectRun`) reads the same sources and decides with the same projection, writing nothing.
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { sql } from "drizzle-orm";
 import { systemClock } from "../clock.js";
 import type { Config, PurchaseJob } from "../config/index.js";
@@ -17,7 +19,7 @@ import {
   type RunOptions,
   type RunSummary,
 } from "./executor.js";
-import { jobFireRef, recordWrittenFire } from "./fire-ledger.js";
+import { finishFire, releaseClaims } from "./fire-ledger.js";
 import { gateRequired } from "./gate.js";
 import { prepareBudgetDays } from "./guards.js";
 import {
@@ -30,7 +32,7 @@ import {
   suspendJob,
 } from "./job-states.js";
 import { sweepDeadSubmitting } from "./ledger.js";
-import { decideDueFires, type PassFire } from "./pass-fires.js";
+import { decideDueFires, type FireClaimer, type PassFire } from "./pass-fires.js";
 import { recordPlanPrices } from "./prices.js";
 import type { PurchaseProjection } from "./projection.js";
 import { type ProjectionProgress, projectSources, readFirstSeen } from "./projection-read.js";
@@ -48,7 +50,7 @@ export interface PrepareResult {
   fires: FireResult[];
 }
 
-/** A fire a pass writes; a `scheduled` one (not named by --now or --fire-time) is recorded once written. */
+/** A fire a pass writes; a scheduled one (not named by --now or --fire-time) carries the key it was claimed under. */
 export type Fire = PassFire;
 
 /**
@@ -171,6 +173,8 @@ export async function prepareRun(
     intake: boolean;
     /** Called each time a batch of a fire's rows is in the ledger. */
     onRows?: () => void;
+    /** Who claimed the fires that carry a `claimed` key (decideDueFires). */
+    claimedBy?: string;
   },
 ): Promise<PrepareResult> {
   const { swept, waiting } = await sweepDeadSubmitting(database, options.actor);
@@ -183,7 +187,7 @@ export async function prepareRun(
     }
   }
   const fires: FireResult[] = [];
-  for (const { job, fireTime, scheduled } of options.fires) {
+  for (const { job, fireTime, claimed } of options.fires) {
     const write = (db: Db) =>
       fireJob(db, job, fireTime, {
         configDir: options.configDir,
@@ -198,8 +202,9 @@ export async function prepareRun(
         ? await database.db.transaction((tx) => write(tx as unknown as Db))
         : await write(database.db),
     );
-    // Recorded once its rows are in: later passes (and a daemon) neither write it again nor count it missed.
-    if (scheduled) await recordWrittenFire(database.db, jobFireRef(job.name, fireTime), options.actor);
+    // A claimed fire is closed `done` once its rows are in: later passes and a daemon neither write it again nor
+    // count it missed. (One whose writing failed is given back by the pass: runPurchasePass.)
+    if (claimed && options.claimedBy) await finishFire(database.db, claimed, options.claimedBy, "done");
   }
   return { swept, waiting, intake, fires };
 }
@@ -251,7 +256,9 @@ export async function runPurchasePass(
   prepareBudgetDays(config.timezone);
   const { firstSeen, stopped } = await registering;
   // A fire named (--now, --fire-time) is the operator's to write; the scheduled ones are decided as the daemon's
-  // catch-up decides them, and the fires missed are recorded (missed_fire) once, whichever pass sees them first.
+  // catch-up decides them and claimed before they are written, and the fires missed are recorded (missed_fire)
+  // once, whichever pass sees them first.
+  const claimer = new PassClaimer(database);
   const dueFires = (forceJob: string | undefined) =>
     decideDueFires(database.db, {
       config,
@@ -262,77 +269,117 @@ export async function runPurchasePass(
       forceJob,
       actor,
       logger,
+      claimer,
+      isAlive: (name) => database.isRunAlive(name),
     });
-  // A crontab's `purchases run --job J` of a stopped job is refused, after its missed fires are recorded.
-  if (request.job && !request.fireTime && !request.force && stopped.has(request.job.name))
-    await dueFires(undefined);
-  const forceJob = await forcedJob(database, request, stopped);
-  const fires: Fire[] = request.fireTime ? passFires(config, request, firstSeen) : await dueFires(forceJob);
-  if (!request.fireTime) {
-    for (const job of request.job ? [request.job] : config.purchases) {
-      const reason = atWillNotFire(job, request.now, firstSeen.get(job.name));
-      if (reason) logger.warn(`job ${job.name} will not fire: ${reason}`);
-    }
-  }
-  // The purchases start as soon as the fires' first rows are in the ledger; the rest are written meanwhile
-  // (a fire is written in batches) and the run looks at the queue again as each batch is in, and ends only after
-  // the last. A failure before any fire's rows are in stops the pass before it claims anything.
-  const feed = new RowFeed();
-  const preparing = prepareRun(database, config, {
-    now: request.now,
-    actor,
-    configDir: request.configDir,
-    fires,
-    intake: !request.job,
-    onRows: () => feed.rows(),
-  });
-  feed.follow(preparing);
-  preparing.then(
-    (prepared) => {
-      if (prepared.swept > 0)
-        logger.warn(
-          `${prepared.swept} purchases were left in submitting by a stopped run and are now in_doubt`,
-        );
-      for (const fire of prepared.fires) {
-        logger.info(
-          `job ${fire.job} fire ${fire.fireTime.toISOString()}: ${fire.recipients} recipients, ${fire.inserted} new`,
-        );
-      }
-    },
-    () => undefined,
-  );
-  // The approval gate weighs a run whole: with rules configured, buying starts once every row of it is written.
-  const whole = gateRequired(config);
-  // The run gets ready to buy (its liveness lock, today's budget row, its reads) while the first rows are
-  // written, and claims once they are in.
-  const ready = feed.first.then(() => (feed.failed || whole ? preparing.then(() => undefined) : undefined));
-  ready.catch(() => undefined); // the run's to report; observed here for a pass that fails before its run starts
-  let summary: RunSummary;
   try {
-    const catalogue = await cataloguing;
-    summary = await executeAndRecord(
-      { ...deps, actor },
-      {
-        ...runOptions,
-        jobName: request.job?.name,
-        forceJob,
-        catalogue,
-        ready,
-        feed: whole ? undefined : feed,
-      },
-    );
+    return await passWithClaims();
   } finally {
-    // Never leave the writing of a fire behind (its statements would meet a closed connection).
-    await feed.done;
+    await claimer.close();
   }
-  const prepared = await preparing;
-  // Rows a stopped run left in submitting while its heartbeat was still fresh: settled now that it is stale.
-  const late = prepared.waiting > 0 ? await sweepWhenStale(deps, actor) : 0;
-  if (late > 0)
-    logger.warn(`${late} purchases were left in submitting by a stopped run and are now in_doubt`);
-  // Without a daemon, the report's rollups of past days are sealed here (one statement when nothing is due).
-  await sealLedgerRollups(database.db);
-  return { ...prepared, swept: prepared.swept + late, summary };
+
+  async function passWithClaims(): Promise<PassResult> {
+    // A crontab's `purchases run --job J` of a stopped job is refused, after its missed fires are recorded.
+    if (request.job && !request.fireTime && !request.force && stopped.has(request.job.name))
+      await dueFires(undefined);
+    const forceJob = await forcedJob(database, request, stopped);
+    const fires: Fire[] = request.fireTime ? passFires(config, request, firstSeen) : await dueFires(forceJob);
+    if (!request.fireTime) {
+      for (const job of request.job ? [request.job] : config.purchases) {
+        const reason = atWillNotFire(job, request.now, firstSeen.get(job.name));
+        if (reason) logger.warn(`job ${job.name} will not fire: ${reason}`);
+      }
+    }
+    // The purchases start as soon as the fires' first rows are in the ledger; the rest are written meanwhile
+    // (a fire is written in batches) and the run looks at the queue again as each batch is in, and ends only after
+    // the last. A failure before any fire's rows are in stops the pass before it claims anything.
+    const feed = new RowFeed();
+    const preparing = prepareRun(database, config, {
+      now: request.now,
+      actor,
+      configDir: request.configDir,
+      fires,
+      intake: !request.job,
+      onRows: () => feed.rows(),
+      claimedBy: claimer.name,
+    });
+    feed.follow(preparing);
+    preparing.then(
+      (prepared) => {
+        if (prepared.swept > 0)
+          logger.warn(
+            `${prepared.swept} purchases were left in submitting by a stopped run and are now in_doubt`,
+          );
+        for (const fire of prepared.fires) {
+          logger.info(
+            `job ${fire.job} fire ${fire.fireTime.toISOString()}: ${fire.recipients} recipients, ${fire.inserted} new`,
+          );
+        }
+      },
+      () => undefined,
+    );
+    // The approval gate weighs a run whole: with rules configured, buying starts once every row of it is written.
+    const whole = gateRequired(config);
+    // The run gets ready to buy (its liveness lock, today's budget row, its reads) while the first rows are
+    // written, and claims once they are in.
+    const ready = feed.first.then(() => (feed.failed || whole ? preparing.then(() => undefined) : undefined));
+    ready.catch(() => undefined); // the run's to report; observed here for a pass that fails before its run starts
+    let summary: RunSummary;
+    try {
+      const catalogue = await cataloguing;
+      summary = await executeAndRecord(
+        { ...deps, actor },
+        {
+          ...runOptions,
+          jobName: request.job?.name,
+          forceJob,
+          catalogue,
+          ready,
+          feed: whole ? undefined : feed,
+        },
+      );
+    } finally {
+      // Never leave the writing of a fire behind (its statements would meet a closed connection).
+      await feed.done;
+    }
+    const prepared = await preparing;
+    // Rows a stopped run left in submitting while its heartbeat was still fresh: settled now that it is stale.
+    const late = prepared.waiting > 0 ? await sweepWhenStale(deps, actor) : 0;
+    if (late > 0)
+      logger.warn(`${late} purchases were left in submitting by a stopped run and are now in_doubt`);
+    // Without a daemon, the report's rollups of past days are sealed here (one statement when nothing is due).
+    await sealLedgerRollups(database.db);
+    return { ...prepared, swept: prepared.swept + late, summary };
+  }
+}
+
+/**
+ * The claimer of a pass's fires: a name no other process has (a pid alone repeats across containers), and the
+ * session lock under it, taken at the first claim and held until the pass ends; at the end, a fire it claimed but
+ * did not write (the writing failed) is given back for a later pass.
+ */
+class PassClaimer implements FireClaimer {
+  readonly name = `pass:${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  private holding: Promise<() => Promise<void>> | undefined;
+  private readonly keys: string[] = [];
+
+  constructor(private readonly database: Database) {}
+
+  async hold(): Promise<void> {
+    this.holding ??= this.database.holdRunLock(this.name);
+    await this.holding;
+  }
+
+  got(key: string): void {
+    this.keys.push(key);
+  }
+
+  async close(): Promise<void> {
+    if (!this.holding) return;
+    const release = await this.holding.catch(() => undefined);
+    await releaseClaims(this.database.db, this.keys, this.name).catch(() => {});
+    await release?.().catch(() => {});
+  }
 }
 
 /** The rows a pass is still writing while its purchases run (RunOptions.feed). */
