@@ -12,8 +12,8 @@ import {
   claimRunningFire,
   type FireRef,
   jobFireRef,
+  type RunningFire,
   recordSkippedFires,
-  runningFires,
   takeOverFire,
 } from "./fire-ledger.js";
 import { activeAt, type JobState, readJobEvents } from "./job-states.js";
@@ -68,7 +68,7 @@ export async function decideDueFires(db: Executor, input: DueFiresInput): Promis
   const [recorded, history, orphans] = await Promise.all([
     lastRecordedFires(db, names),
     readJobEvents(db, { since }),
-    dryRun ? [] : runningFires(db).then((found) => found.filter((f) => names.includes(f.job))),
+    dryRun ? [] : runningFiresOf(db, names, since),
   ]);
   const due: PassFire[] = [];
   for (const job of jobs) {
@@ -169,6 +169,28 @@ async function takeOverIfDead(
     `job ${fire.job}: the fire of ${fire.fireTime.toISOString()} was left running by ${fire.claimedBy}, which stopped; its rows are written again`,
   );
   return fire.key;
+}
+
+/** The fires of `jobs` since `since` left `running` (by this pass's peers, or by ones that died): the jobs' index. */
+async function runningFiresOf(db: Executor, jobs: string[], since: Date): Promise<RunningFire[]> {
+  const found = await rows<{
+    fire_key: string;
+    job_name: string;
+    fire_time: Date | string;
+    claimed_by: string;
+  }>(
+    db,
+    sql`select f.fire_key, f.job_name, f.fire_time, f.claimed_by
+        from json_array_elements_text(${JSON.stringify(jobs)}::json) as j(name)
+        join schedule_fires f on f.job_name = j.name and f.fire_time > ${since.toISOString()}::timestamptz
+        where f.status = 'running' and f.claimed_by is not null`,
+  );
+  return found.map((r) => ({
+    key: r.fire_key,
+    job: r.job_name,
+    fireTime: new Date(r.fire_time),
+    claimedBy: r.claimed_by,
+  }));
 }
 
 /** The newest fire recorded for each of `jobs` in `schedule_fires`, whatever its status: one statement. */
