@@ -1,6 +1,6 @@
 // `topsync jobs list|suspend|resume|backfill`: schedules under the operator's hand. Each command calls one core
 // function (src/purchases/job-states.ts, job-list.ts, src/plans/backfill.ts) and renders what it returns.
-import { parseCalendarInstant } from "../calendar.js";
+
 import { DataError, ExitCode, TopsyncError, UsageError } from "../errors.js";
 import { formatMoney } from "../money.js";
 import type { Backfill } from "../plans/backfill.js";
@@ -8,6 +8,7 @@ import { listJobs } from "../purchases/job-list.js";
 import { type ChangeResult, readJobState, resumeJob, suspendJob } from "../purchases/job-states.js";
 import { findJob } from "../purchases/run-once.js";
 import { formatInstant } from "../report/format.js";
+import { zonedInstant } from "../time/zoned.js";
 import { cliActor, operatorName } from "./approval-gate.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
@@ -166,8 +167,8 @@ export async function jobsBackfillCommand(
   const now = new Date();
   const request = {
     job,
-    from: parseTime("--from", flags.from),
-    to: parseTime("--to", flags.to),
+    from: parseTime("--from", flags.from, job.timezone ?? ctx.config.timezone),
+    to: parseTime("--to", flags.to, job.timezone ?? ctx.config.timezone, true),
     now,
     wide: flags.allowWide === true,
   };
@@ -348,8 +349,12 @@ function printBackfill(ctx: CommandContext, b: Backfill, header?: string, saved?
   }
 }
 
-function parseTime(flag: string, text: string): Date {
-  const time = parseCalendarInstant(text);
+/**
+ * An ISO time or date; without an offset, read on the job's clock (`timeZone`), never the machine's. A date alone
+ * is the start of that day there, or its end for the end of the window (`endOfDay`), which includes it.
+ */
+function parseTime(flag: string, text: string, timeZone: string, endOfDay = false): Date {
+  const time = zonedInstant(text, timeZone, endOfDay);
   if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}|$)/.test(text) || time === undefined)
     throw new UsageError(
       `${flag} must be an ISO time like 2026-12-01T08:00:00+01:00 or a date, got "${text}"`,

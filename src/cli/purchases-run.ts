@@ -1,6 +1,5 @@
 // `topsync purchases run [--job N] [--now | --fire-time T] [--dry-run]`: do what is due once and exit.
 import { dirname } from "node:path";
-import { parseCalendarInstant } from "../calendar.js";
 import { DataError, ExitCode, TopsyncError, UsageError } from "../errors.js";
 import { maskPhone } from "../log/mask.js";
 import { formatMoney } from "../money.js";
@@ -12,6 +11,7 @@ import type { ProjectionProgress } from "../purchases/projection-read.js";
 import { findJob, type PassResult, projectRun, runPurchasePass } from "../purchases/run-once.js";
 import { projectionJson } from "../report/forecast-json.js";
 import { onDemandFire } from "../time/fires.js";
+import { zonedInstant } from "../time/zoned.js";
 import { cliActor, gateFor } from "./approval-gate.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
@@ -38,7 +38,11 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
   const job = flags.job ? findJob(ctx.config, flags.job) : undefined;
   const fireTime =
     job && flags.fireTime
-      ? explicitFire(job, ctx.config.timezone, parseFireTime(flags.fireTime))
+      ? explicitFire(
+          job,
+          ctx.config.timezone,
+          parseFireTime(flags.fireTime, job.timezone ?? ctx.config.timezone),
+        )
       : flags.now
         ? onDemandFire(now)
         : undefined;
@@ -87,8 +91,9 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
     throw new TopsyncError("RUN_STOPPED", `the run stopped: ${summary.stoppedBy}`, ExitCode.failure);
 }
 
-function parseFireTime(text: string): Date {
-  const time = parseCalendarInstant(text);
+/** An ISO time; without an offset, read on the job's clock (`timeZone`), never the machine's. */
+function parseFireTime(text: string, timeZone: string): Date {
+  const time = zonedInstant(text, timeZone);
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) || time === undefined) {
     throw new DataError(`--fire-time must be an ISO time like 2026-12-01T08:00:00+01:00, got "${text}"`);
   }

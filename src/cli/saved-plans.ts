@@ -2,13 +2,13 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { parseCalendarInstant } from "../calendar.js";
 import { UsageError } from "../errors.js";
 import { formatMoney, parseMoney } from "../money.js";
 import { savePurchasePlan } from "../plans/save.js";
 import { explicitFire } from "../purchases/fire-time.js";
 import { findJob } from "../purchases/run-once.js";
 import { onDemandFire } from "../time/fires.js";
+import { zonedInstant } from "../time/zoned.js";
 import { operatorName } from "./approval-gate.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
@@ -35,7 +35,7 @@ export async function purchasesPlanCommand(ctx: CommandContext, flags: Purchases
   const job = flags.job ? findJob(ctx.config, flags.job) : undefined;
   const fireTime =
     job && flags.fireTime
-      ? explicitFire(job, ctx.config.timezone, parseTime(flags.fireTime))
+      ? explicitFire(job, ctx.config.timezone, parseTime(flags.fireTime, job.timezone ?? ctx.config.timezone))
       : flags.now
         ? onDemandFire(now)
         : undefined;
@@ -87,8 +87,9 @@ export function configDigest(file: string): string | null {
   }
 }
 
-function parseTime(text: string): Date {
-  const time = parseCalendarInstant(text);
+/** An ISO time; without an offset, read on the job's clock (`timeZone`), never the machine's. */
+function parseTime(text: string, timeZone: string): Date {
+  const time = zonedInstant(text, timeZone);
   if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) || time === undefined)
     throw new UsageError(`--fire-time must be an ISO time like 2026-12-01T08:00:00+01:00, got "${text}"`);
   return time;

@@ -2,6 +2,8 @@
 // rows into the ledger, write the due fires of jobs, read the catalogue, execute, record the plan prices. The
 // daemon runs the same steps on its timers and ends each run through `executeAndRecord` as this pass does. The
 // dry run (`projectRun`) reads the same sources and decides with the same projection, writing nothing.
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
 import { sql } from "drizzle-orm";
 import { systemClock } from "../clock.js";
 import type { Config, PurchaseJob } from "../config/index.js";
@@ -17,13 +19,12 @@ import {
   type RunOptions,
   type RunSummary,
 } from "./executor.js";
+import { finishFire, releaseClaims } from "./fire-ledger.js";
 import { gateRequired } from "./gate.js";
 import { prepareBudgetDays } from "./guards.js";
 import {
-  activeAt,
   CONFIG_ACTOR,
   type JobStatus,
-  readJobEvents,
   readJobStates,
   recordForcedRun,
   resumeJob,
@@ -31,6 +32,7 @@ import {
   suspendJob,
 } from "./job-states.js";
 import { sweepDeadSubmitting } from "./ledger.js";
+import { decideDueFires, type FireClaimer, type PassFire } from "./pass-fires.js";
 import { recordPlanPrices } from "./prices.js";
 import type { PurchaseProjection } from "./projection.js";
 import { type ProjectionProgress, projectSources, readFirstSeen } from "./projection-read.js";
@@ -50,7 +52,8 @@ export interface PrepareResult {
   fires: FireResult[];
 }
 
-export type Fire = { job: PurchaseJob; fireTime: Date };
+/** A fire a pass writes; a scheduled one (not named by --now or --fire-time) carries the key it was claimed under. */
+export type Fire = PassFire;
 
 /**
  * The jobs table remembers when each job first appeared: no catch-up fire from before that. Returns when each of
@@ -172,6 +175,8 @@ export async function prepareRun(
     intake: boolean;
     /** Called each time a batch of a fire's rows is in the ledger. */
     onRows?: () => void;
+    /** Who claimed the fires that carry a `claimed` key (decideDueFires). */
+    claimedBy?: string;
   },
 ): Promise<PrepareResult> {
   const { swept, waiting } = await sweepDeadSubmitting(database, options.actor);
@@ -186,7 +191,7 @@ export async function prepareRun(
     }
   }
   const fires: FireResult[] = [];
-  for (const { job, fireTime } of options.fires) {
+  for (const { job, fireTime, claimed } of options.fires) {
     const write = (db: Db) =>
       fireJob(db, job, fireTime, {
         configDir: options.configDir,
@@ -201,6 +206,9 @@ export async function prepareRun(
         ? await database.db.transaction((tx) => write(tx as unknown as Db))
         : await write(database.db),
     );
+    // A claimed fire is closed `done` once its rows are in: later passes and a daemon neither write it again nor
+    // count it missed. (One whose writing failed is given back by the pass: runPurchasePass.)
+    if (claimed && options.claimedBy) await finishFire(database.db, claimed, options.claimedBy, "done");
   }
   return { swept, waiting, intake, intakeRefused, fires };
 }
@@ -251,88 +259,131 @@ export async function runPurchasePass(
   const registering = registerJobStates(database, config.purchases, request.now);
   prepareBudgetDays(config.timezone);
   const { firstSeen, stopped } = await registering;
-  const forceJob = await forcedJob(database, request, stopped);
-  const current = passFires(config, request, firstSeen).filter((fire) => {
-    const state = fire.job.name === forceJob ? undefined : stopped.get(fire.job.name);
-    if (state)
-      logger.warn(
-        `${stoppedMessage(fire.job.name, state)}: its fire ${fire.fireTime.toISOString()} is not written`,
-      );
-    return state === undefined;
-  });
-  const fires = await withoutFiresWhileStopped(
-    database,
-    request,
-    current,
-    forceJob,
-    logger,
-    "is not written",
-  );
-  if (!request.fireTime) {
-    for (const job of request.job ? [request.job] : config.purchases) {
-      const reason = atWillNotFire(job, request.now, firstSeen.get(job.name));
-      if (reason) logger.warn(`job ${job.name} will not fire: ${reason}`);
-    }
-  }
-  // The purchases start as soon as the fires' first rows are in the ledger; the rest are written meanwhile
-  // (a fire is written in batches) and the run looks at the queue again as each batch is in, and ends only after
-  // the last. A failure before any fire's rows are in stops the pass before it claims anything.
-  const feed = new RowFeed();
-  const preparing = prepareRun(database, config, {
-    now: request.now,
-    actor,
-    configDir: request.configDir,
-    fires,
-    intake: !request.job,
-    onRows: () => feed.rows(),
-  });
-  feed.follow(preparing);
-  preparing.then(
-    (prepared) => {
-      if (prepared.swept > 0)
-        logger.warn(
-          `${prepared.swept} purchases were left in submitting by a stopped run and are now in_doubt`,
-        );
-      for (const fire of prepared.fires) {
-        logger.info(
-          `job ${fire.job} fire ${fire.fireTime.toISOString()}: ${fire.recipients} recipients, ${fire.inserted} new`,
-        );
-      }
-    },
-    () => undefined,
-  );
-  // The approval gate weighs a run whole: with rules configured, buying starts once every row of it is written.
-  const whole = gateRequired(config);
-  // The run gets ready to buy (its liveness lock, today's budget row, its reads) while the first rows are
-  // written, and claims once they are in.
-  const ready = feed.first.then(() => (feed.failed || whole ? preparing.then(() => undefined) : undefined));
-  ready.catch(() => undefined); // the run's to report; observed here for a pass that fails before its run starts
-  let summary: RunSummary;
+  // A fire named (--now, --fire-time) is the operator's to write; the scheduled ones are decided as the daemon's
+  // catch-up decides them and claimed before they are written, and the fires missed are recorded (missed_fire)
+  // once, whichever pass sees them first.
+  const claimer = new PassClaimer(database);
+  const dueFires = (forceJob: string | undefined) =>
+    decideDueFires(database.db, {
+      config,
+      jobs: request.job ? [request.job] : config.purchases,
+      now: request.now,
+      firstSeen,
+      stopped,
+      forceJob,
+      actor,
+      logger,
+      claimer,
+      isAlive: (name) => database.isRunAlive(name),
+    });
   try {
-    const catalogue = await cataloguing;
-    summary = await executeAndRecord(
-      { ...deps, actor },
-      {
-        ...runOptions,
-        jobName: request.job?.name,
-        forceJob,
-        catalogue,
-        ready,
-        feed: whole ? undefined : feed,
-      },
-    );
+    return await passWithClaims();
   } finally {
-    // Never leave the writing of a fire behind (its statements would meet a closed connection).
-    await feed.done;
+    await claimer.close();
   }
-  const prepared = await preparing;
-  // Rows a stopped run left in submitting while its heartbeat was still fresh: settled now that it is stale.
-  const late = prepared.waiting > 0 ? await sweepWhenStale(deps, actor) : 0;
-  if (late > 0)
-    logger.warn(`${late} purchases were left in submitting by a stopped run and are now in_doubt`);
-  // Without a daemon, the report's rollups of past days are sealed here (one statement when nothing is due).
-  await sealLedgerRollups(database.db);
-  return { ...prepared, swept: prepared.swept + late, summary };
+
+  async function passWithClaims(): Promise<PassResult> {
+    // A crontab's `purchases run --job J` of a stopped job is refused, after its missed fires are recorded.
+    if (request.job && !request.fireTime && !request.force && stopped.has(request.job.name))
+      await dueFires(undefined);
+    const forceJob = await forcedJob(database, request, stopped);
+    const fires: Fire[] = request.fireTime ? passFires(config, request, firstSeen) : await dueFires(forceJob);
+    if (!request.fireTime) {
+      for (const job of request.job ? [request.job] : config.purchases) {
+        const reason = atWillNotFire(job, request.now, firstSeen.get(job.name));
+        if (reason) logger.warn(`job ${job.name} will not fire: ${reason}`);
+      }
+    }
+    // The purchases start as soon as the fires' first rows are in the ledger; the rest are written meanwhile
+    // (a fire is written in batches) and the run looks at the queue again as each batch is in, and ends only after
+    // the last. A failure before any fire's rows are in stops the pass before it claims anything.
+    const feed = new RowFeed();
+    const preparing = prepareRun(database, config, {
+      now: request.now,
+      actor,
+      configDir: request.configDir,
+      fires,
+      intake: !request.job,
+      onRows: () => feed.rows(),
+      claimedBy: claimer.name,
+    });
+    feed.follow(preparing);
+    preparing.then(
+      (prepared) => {
+        if (prepared.swept > 0)
+          logger.warn(
+            `${prepared.swept} purchases were left in submitting by a stopped run and are now in_doubt`,
+          );
+        for (const fire of prepared.fires) {
+          logger.info(
+            `job ${fire.job} fire ${fire.fireTime.toISOString()}: ${fire.recipients} recipients, ${fire.inserted} new`,
+          );
+        }
+      },
+      () => undefined,
+    );
+    // The approval gate weighs a run whole: with rules configured, buying starts once every row of it is written.
+    const whole = gateRequired(config);
+    // The run gets ready to buy (its liveness lock, today's budget row, its reads) while the first rows are
+    // written, and claims once they are in.
+    const ready = feed.first.then(() => (feed.failed || whole ? preparing.then(() => undefined) : undefined));
+    ready.catch(() => undefined); // the run's to report; observed here for a pass that fails before its run starts
+    let summary: RunSummary;
+    try {
+      const catalogue = await cataloguing;
+      summary = await executeAndRecord(
+        { ...deps, actor },
+        {
+          ...runOptions,
+          jobName: request.job?.name,
+          forceJob,
+          catalogue,
+          ready,
+          feed: whole ? undefined : feed,
+        },
+      );
+    } finally {
+      // Never leave the writing of a fire behind (its statements would meet a closed connection).
+      await feed.done;
+    }
+    const prepared = await preparing;
+    // Rows a stopped run left in submitting while its heartbeat was still fresh: settled now that it is stale.
+    const late = prepared.waiting > 0 ? await sweepWhenStale(deps, actor) : 0;
+    if (late > 0)
+      logger.warn(`${late} purchases were left in submitting by a stopped run and are now in_doubt`);
+    // Without a daemon, the report's rollups of past days are sealed here (one statement when nothing is due).
+    await sealLedgerRollups(database.db);
+    return { ...prepared, swept: prepared.swept + late, summary };
+  }
+}
+
+/**
+ * The claimer of a pass's fires: a name no other process has (a pid alone repeats across containers), and the
+ * session lock under it, taken at the first claim and held until the pass ends; at the end, a fire it claimed but
+ * did not write (the writing failed) is given back for a later pass.
+ */
+class PassClaimer implements FireClaimer {
+  readonly name = `pass:${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  private holding: Promise<() => Promise<void>> | undefined;
+  private readonly keys: string[] = [];
+
+  constructor(private readonly database: Database) {}
+
+  async hold(): Promise<void> {
+    this.holding ??= this.database.holdRunLock(this.name);
+    await this.holding;
+  }
+
+  got(key: string): void {
+    this.keys.push(key);
+  }
+
+  async close(): Promise<void> {
+    if (!this.holding) return;
+    const release = await this.holding.catch(() => undefined);
+    await releaseClaims(this.database.db, this.keys, this.name).catch(() => {});
+    await release?.().catch(() => {});
+  }
 }
 
 /** The rows a pass is still writing while its purchases run (RunOptions.feed). */
@@ -416,22 +467,28 @@ export async function projectRun(
   // A job never seen before would be registered now: no catch-up fire from before it existed.
   const firstSeen = new Map(config.purchases.map((job) => [job.name, seen.get(job.name) ?? request.now]));
   const states = await readJobStates(database.db);
-  const fires = passFires(config, request, firstSeen).filter((fire) => {
-    const state = states.get(fire.job.name);
-    if (!state || state.state === "active" || request.force) return true;
-    deps.logger.warn(
-      `${stoppedMessage(fire.job.name, state)}: its fire ${fire.fireTime.toISOString()} would not be bought`,
-    );
-    return false;
-  });
-  const due = await withoutFiresWhileStopped(
-    database,
-    request,
-    fires,
-    request.force ? request.job?.name : undefined,
-    deps.logger,
-    "would not be bought",
-  );
+  // The fires the pass would write, decided as it decides them (nothing recorded); a named fire of a stopped job
+  // is bought only when forced.
+  const due = request.fireTime
+    ? passFires(config, request, firstSeen).filter((fire) => {
+        const state = states.get(fire.job.name);
+        if (!state || state.state === "active" || request.force) return true;
+        deps.logger.warn(
+          `${stoppedMessage(fire.job.name, state)}: its fire ${fire.fireTime.toISOString()} would not be bought`,
+        );
+        return false;
+      })
+    : await decideDueFires(database.db, {
+        config,
+        jobs: request.job ? [request.job] : config.purchases,
+        now: request.now,
+        firstSeen,
+        stopped: new Map([...states].filter(([, status]) => status.state !== "active")),
+        forceJob: request.force ? request.job?.name : undefined,
+        actor: "dry-run",
+        logger: deps.logger,
+        dryRun: true,
+      });
   const catalogue = await loadCatalogue(deps.reseller, deps.logger);
   return projectSources(
     database.db,
@@ -448,40 +505,6 @@ export async function projectRun(
     },
     keepItems,
   );
-}
-
-/**
- * The due fires without those that came while their job was suspended or paused (its history since the fire): a
- * job resumed since then does not buy them now, as the daemon's catch-up does not. A fire named with --fire-time,
- * and a forced job's, are the operator's to decide.
- */
-async function withoutFiresWhileStopped(
-  database: Database,
-  request: PassRequest,
-  fires: Fire[],
-  forceJob: string | undefined,
-  logger: PurchaseDeps["logger"],
-  outcome: string,
-): Promise<Fire[]> {
-  const checked = fires.filter((fire) => fire.job.name !== forceJob);
-  if (request.fireTime || checked.length === 0) return fires;
-  // One read of every job's history since the earliest of the fires.
-  const since = new Date(Math.min(...checked.map((fire) => fire.fireTime.getTime())) - 1);
-  const history = await readJobEvents(database.db, { since });
-  const kept: Fire[] = [];
-  for (const fire of fires) {
-    const events = history.filter(
-      (e) => e.job === fire.job.name && e.at.getTime() >= fire.fireTime.getTime(),
-    );
-    if (fire.job.name !== forceJob && !activeAt(events, "active")(fire.fireTime)) {
-      logger.warn(
-        `job ${fire.job.name} was suspended or paused at its fire ${fire.fireTime.toISOString()}, which ${outcome}: a fire missed while a job was stopped is never bought later (topsync jobs backfill, if it is still wanted)`,
-      );
-      continue;
-    }
-    kept.push(fire);
-  }
-  return kept;
 }
 
 function passFires(config: Config, request: PassRequest, firstSeen: ReadonlyMap<string, Date>): Fire[] {

@@ -7,6 +7,7 @@ import type { Db } from "../db/client.js";
 import type { Logger } from "../log/logger.js";
 import { loadCatalogue } from "../purchases/catalogue-cache.js";
 import { readJobStates } from "../purchases/job-states.js";
+import { dueFiresMissed } from "../purchases/pass-fires.js";
 import { readPlanPrices } from "../purchases/prices.js";
 import { type ProjectionProgress, projectSources, readFirstSeen } from "../purchases/projection-read.js";
 import type { Catalogue } from "../purchases/resolve.js";
@@ -49,6 +50,15 @@ export async function readForecastInputs(
     const status = states.get(line.job.name);
     if (status && status.state !== "active") line.stopped = { state: status.state, note: status.note };
   }
+  // A due fire `purchases run` would not buy now — missed (recorded skipped), or come while the job was stopped —
+  // is not due in the plan either.
+  const missed = await dueFiresMissed(
+    db,
+    fires.jobs.flatMap((line) =>
+      line.dueNow && !line.stopped ? [{ job: line.job.name, fireTime: line.dueNow }] : [],
+    ),
+  );
+  for (const line of fires.jobs) if (missed.has(line.job.name)) line.dueNow = null;
   const purchases = await projectSources(
     db,
     config,

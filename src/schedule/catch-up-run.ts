@@ -1,11 +1,11 @@
 // Acts on the catch-up plan at start-up: records the skipped fires, and claims and writes the one fire to
 // run through the same fire keys node-cron uses, so a fire another replica already ran is not run again.
 import type { PurchaseJob } from "../config/index.js";
+import { planCatchUp, REPORT_WINDOW_MS } from "../purchases/catch-up.js";
+import { lastRecordedFire, recordSkippedFires } from "../purchases/fire-ledger.js";
 import { activeAt, readJobEvents, readJobState } from "../purchases/job-states.js";
-import { planCatchUp, REPORT_WINDOW_MS } from "./catch-up.js";
 import type { DaemonContext } from "./context.js";
 import { type FireCoordinator, fireKeyOf, jobTaskName } from "./coordinator.js";
-import { lastRecordedFire, recordSkippedFires } from "./fire-ledger.js";
 import { slotOf, writeFire } from "./job-fire.js";
 
 export interface CatchUpResult {

@@ -3,19 +3,18 @@
 // fire (fail closed): a fire nobody can vouch for is never run twice.
 import type { RunCoordinator } from "node-cron";
 import type { Executor } from "../db/client.js";
-import { claimFire, type FireRef, finishFire, WEBSITES_JOB } from "./fire-ledger.js";
+import {
+  claimFire,
+  type FireRef,
+  finishFire,
+  fireKeyOf,
+  jobTaskName,
+  WEBSITES_JOB,
+} from "../purchases/fire-ledger.js";
 
-/** The node-cron task name of a purchase job; its fire keys are then `job:<name>:<ISO time>` (a purchase's key adds `:<phone>`). */
-export function jobTaskName(job: string): string {
-  return `job:${job}`;
-}
+export { fireKeyOf, jobTaskName };
 
 export const WEBSITES_TASK = "websites";
-
-/** The key node-cron gives a coordinator: the task name, ":", and the fire time in ISO form. */
-export function fireKeyOf(taskName: string, fireTime: Date): string {
-  return `${taskName}:${fireTime.toISOString()}`;
-}
 
 /** Reads a fire key back into its job and time; throws on a key this daemon never makes. */
 export function parseFireKey(key: string): FireRef {

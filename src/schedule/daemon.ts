@@ -3,13 +3,13 @@
 // claiming, and waits for the work in progress.
 import type { ScheduledTask } from "node-cron";
 import type { PurchaseJob } from "../config/index.js";
+import { WEBSITES_JOB } from "../purchases/fire-ledger.js";
 import { JOB_STATES_CHANNEL } from "../purchases/job-states.js";
 import { registerJobs } from "../purchases/run-once.js";
 import { atExpression } from "../time/fires.js";
 import { catchUpJobs } from "./catch-up-run.js";
 import type { DaemonContext } from "./context.js";
 import { FireCoordinator, fireKeyOf, jobTaskName, WEBSITES_TASK } from "./coordinator.js";
-import { WEBSITES_JOB } from "./fire-ledger.js";
 import { IntakeLoop } from "./intake-loop.js";
 import { fireTimeOf, runJobFire, slotOf } from "./job-fire.js";
 import { ReplicaLiveness } from "./liveness.js";

@@ -3,10 +3,10 @@
 import type { PurchaseJob } from "../config/index.js";
 import type { Db } from "../db/client.js";
 import type { RunSummary } from "../purchases/executor.js";
+import { recordFireOutcome, slotOf } from "../purchases/fire-ledger.js";
 import { gateRequired } from "../purchases/gate.js";
 import { type FireResult, fireJob } from "../purchases/sources/jobs.js";
 import type { DaemonContext } from "./context.js";
-import { recordFireOutcome } from "./fire-ledger.js";
 import type { PurchaseRuns } from "./purchase-runs.js";
 
 /** The fire time a job's rows carry: the `at` time itself for a one-off job, else the schedule's slot. */
@@ -14,10 +14,7 @@ export function fireTimeOf(job: PurchaseJob, slot: Date): Date {
   return job.at ?? slot;
 }
 
-/** The slot (whole second) node-cron fires for a fire time, which the fire's key is made from. */
-export function slotOf(fireTime: Date): Date {
-  return new Date(Math.floor(fireTime.getTime() / 1000) * 1000);
-}
+export { slotOf };
 
 export async function writeFire(ctx: DaemonContext, job: PurchaseJob, fireTime: Date): Promise<FireResult> {
   const write = (db: Db) =>

@@ -3,11 +3,11 @@
 // nothing that exists); a run re-verifies `submitted`/`unverified` rows due, then buys what is queued; and once an
 // hour the report's rollups of past days are sealed (src/purchases/rollups.ts).
 import type { Config } from "../config/index.js";
+import { type RunningFire, runningFires, takeOverFire, WEBSITES_JOB } from "../purchases/fire-ledger.js";
 import { sweepDeadSubmitting } from "../purchases/ledger.js";
 import { sealLedgerRollups } from "../purchases/rollups.js";
 import type { DaemonContext } from "./context.js";
 import type { FireCoordinator } from "./coordinator.js";
-import { type RunningFire, runningFires, takeOverFire, WEBSITES_JOB } from "./fire-ledger.js";
 import { writeFire } from "./job-fire.js";
 import type { ReplicaLiveness } from "./liveness.js";
 import type { PurchaseRuns } from "./purchase-runs.js";

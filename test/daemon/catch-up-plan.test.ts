@@ -3,7 +3,7 @@
 // recorded fire is missed again.
 import { describe, expect, it } from "vitest";
 import type { PurchaseJob } from "../../src/config/index.js";
-import { MAX_REPORTED, planCatchUp } from "../../src/schedule/catch-up.js";
+import { MAX_REPORTED, planCatchUp } from "../../src/purchases/catch-up.js";
 import { atExpression, firesBefore } from "../../src/time/fires.js";
 
 const MINUTE = 60_000;
@@ -133,5 +133,22 @@ describe("schedule helpers", () => {
 
   it("writes a one-off time as a six-field UTC expression", () => {
     expect(atExpression(new Date("2026-12-01T07:05:09.250Z"))).toBe("9 5 7 1 12 *");
+  });
+});
+
+describe("a pass without a daemon on a job with no fire recorded (lookBackUnrecorded: false)", () => {
+  const seen = new Date("2026-02-01T00:00:00.000Z");
+  it("runs the latest fire within catch_up and reports nothing older", () => {
+    const plan = planCatchUp({ ...input({}, seen), lookBackUnrecorded: false });
+    expect(plan).toEqual({ run: new Date("2026-03-01T10:00:00.000Z"), skipped: [] });
+  });
+
+  it("reports no past `at` beyond catch_up: an earlier pass may have bought it before fires were recorded", () => {
+    const at = new Date("2026-03-01T08:00:00.000Z");
+    expect(planCatchUp({ ...input({ schedule: undefined, at }, seen), lookBackUnrecorded: false })).toEqual({
+      skipped: [],
+    });
+    // Once the job has a fire recorded, or for the daemon, it is missed.
+    expect(planCatchUp(input({ schedule: undefined, at }, seen)).skipped).toHaveLength(1);
   });
 });

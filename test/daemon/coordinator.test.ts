@@ -4,8 +4,8 @@ import { sql } from "drizzle-orm";
 import { createTask } from "node-cron";
 import { afterEach, describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.js";
+import { WEBSITES_JOB } from "../../src/purchases/fire-ledger.js";
 import { FireCoordinator, fireKeyOf, jobTaskName, parseFireKey } from "../../src/schedule/coordinator.js";
-import { WEBSITES_JOB } from "../../src/schedule/fire-ledger.js";
 import { DB_KINDS, openTestDatabase, type TestDatabase } from "../helpers/db.js";
 import { waitFor } from "../helpers/wait.js";
 

@@ -16,6 +16,27 @@ export interface FireRef {
 /** schedule_fires.job_name of the website loop: parentheses are not allowed in job names, so it cannot clash. */
 export const WEBSITES_JOB = "(websites)";
 
+/** The node-cron task name of a purchase job; its fire keys are then `job:<name>:<ISO time>` (a purchase's key adds `:<phone>`). */
+export function jobTaskName(job: string): string {
+  return `job:${job}`;
+}
+
+/** The key node-cron gives a coordinator: the task name, ":", and the fire time in ISO form. */
+export function fireKeyOf(taskName: string, fireTime: Date): string {
+  return `${taskName}:${fireTime.toISOString()}`;
+}
+
+/** The slot (whole second) node-cron fires for a fire time, which the fire's key is made from. */
+export function slotOf(fireTime: Date): Date {
+  return new Date(Math.floor(fireTime.getTime() / 1000) * 1000);
+}
+
+/** A purchase job's fire as `schedule_fires` records it: the key node-cron's coordinator would give it. */
+export function jobFireRef(job: string, fireTime: Date): FireRef {
+  const slot = slotOf(fireTime);
+  return { key: fireKeyOf(jobTaskName(job), slot), job, fireTime: slot };
+}
+
 /**
  * Inserts the fire as `running`; true when this caller inserted it (elected), false when it already existed. A fire
  * of a suspended or paused job is inserted as `skipped` instead (a missed fire, with its `missed_fire`
@@ -43,6 +64,39 @@ export async function claimFire(db: Executor, fire: FireRef, claimedBy: string):
         select (select count(*) from ran) as ran`,
   );
   return Number(result?.ran ?? 0) === 1;
+}
+
+/**
+ * Claims a fire for a pass without a daemon: inserted `running` by `claimedBy` ("claimed"), or the row that holds
+ * its key already (undefined when a concurrent claim is not visible yet: not this caller's either way).
+ */
+export async function claimRunningFire(
+  db: Executor,
+  fire: FireRef,
+  claimedBy: string,
+): Promise<"claimed" | { status: FireStatus; claimedBy: string | null } | undefined> {
+  const [row] = await rows<{ ran: number | string; status: FireStatus | null; claimed_by: string | null }>(
+    db,
+    sql`with ran as (
+          insert into schedule_fires (fire_key, job_name, fire_time, status, claimed_by)
+          values (${fire.key}, ${fire.job}, ${fire.fireTime.toISOString()}::timestamptz, 'running', ${claimedBy})
+          on conflict (fire_key) do nothing returning fire_key
+        )
+        select (select count(*) from ran) as ran, f.status, f.claimed_by
+        from (select 1) x left join schedule_fires f on f.fire_key = ${fire.key}`,
+  );
+  if (Number(row?.ran ?? 0) === 1) return "claimed";
+  return row?.status ? { status: row.status, claimedBy: row.claimed_by } : undefined;
+}
+
+/** Gives back the fires of `keys` a pass claimed and did not write (its writing failed): a later pass writes them. */
+export async function releaseClaims(db: Executor, keys: readonly string[], claimedBy: string): Promise<void> {
+  if (keys.length === 0) return;
+  await rows(
+    db,
+    sql`delete from schedule_fires where fire_key in (select json_array_elements_text(${JSON.stringify(keys)}::json))
+          and status = 'running' and claimed_by = ${claimedBy}`,
+  );
 }
 
 /** Closes a running fire; a fire already closed (or taken over by another replica) is left alone. */

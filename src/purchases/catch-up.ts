@@ -18,6 +18,12 @@ export interface CatchUpInput {
   firstSeen: Date;
   /** The newest fire of the job already in `schedule_fires`: nothing at or before it is missed. */
   lastRecorded?: Date;
+  /**
+   * False: with no fire recorded for the job, fires before the latest within catch_up (and an `at` past it) are not
+   * looked for (a pass without a daemon, on a ledger whose earlier passes recorded none of the fires they wrote,
+   * cannot tell them missed).
+   */
+  lookBackUnrecorded?: boolean;
 }
 
 export interface SkippedFire {
@@ -49,6 +55,8 @@ export function planCatchUp(input: CatchUpInput, limit = MAX_REPORTED): CatchUpP
     if (at > now || !isNew(at)) return { skipped: [] };
     if (at < firstSeen) return { skipped: [beforeFirstSeen(at)] };
     if (now.getTime() - at.getTime() < job.catch_up) return { run: at, skipped: [] };
+    // Past catch_up and never recorded: a pass from before fires were recorded may have run it (not looked back on).
+    if (lastRecorded === undefined && input.lookBackUnrecorded === false) return { skipped: [] };
     return { skipped: [tooOld(at)] };
   }
   if (!job.schedule) return { skipped: [] };
@@ -65,6 +73,7 @@ export function planCatchUp(input: CatchUpInput, limit = MAX_REPORTED): CatchUpP
     now.getTime() - Math.max(job.catch_up, REPORT_WINDOW_MS),
   );
   const before = latest ?? new Date(now.getTime() + 1);
+  if (lastRecorded === undefined && input.lookBackUnrecorded === false) return plan;
   const older = firesBefore(
     job.schedule,
     job.timezone ?? input.globalTimeZone,
