@@ -49,7 +49,9 @@ describe("durations", () => {
 
   it("refuses a duration longer than a timer can wait, and a span beyond ten years", () => {
     // Before, accepted: Node.js fires a timer of more than 24.8 days at once, so every call timed out at once.
-    expect(issues(yaml("verification:", "  timeout: 99999999999d", "server:", "  shutdown_grace: 25d"))).toEqual([
+    expect(
+      issues(yaml("verification:", "  timeout: 99999999999d", "server:", "  shutdown_grace: 25d")),
+    ).toEqual([
       'config.yaml:8:12: verification.timeout: must be at most 24d, got "99999999999d"',
       'config.yaml:10:19: server.shutdown_grace: must be at most 24d, got "25d"',
     ]);

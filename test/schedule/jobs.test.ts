@@ -586,8 +586,6 @@ describe("jobs list for people", () => {
       job: string;
       next_fires: string[];
     }>;
-    expect(listed.find((j) => j.job === "monthly")?.next_fires[0]).toMatch(
-      /^\d{4}-\d{2}-01T07:00:00\.000Z$/,
-    );
+    expect(listed.find((j) => j.job === "monthly")?.next_fires[0]).toMatch(/^\d{4}-\d{2}-01T07:00:00\.000Z$/);
   });
 });
