@@ -6,9 +6,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PurchasePlan } from "../../src/plans/document.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { runCli } from "../helpers/cli.js";
 import { waitFor } from "../helpers/wait.js";
-import { type Ledger, mtnPhones, openLedgerFor, readJson } from "./helpers.js";
+import { approverKey, type Ledger, mtnPhones, openLedgerFor, readJson, savePlan } from "./helpers.js";
 
 describe("apply after the ledger moved under an approved plan", { timeout: 120_000 }, () => {
   let sandbox: Sandbox;
@@ -18,8 +17,8 @@ describe("apply after the ledger moved under an approved plan", { timeout: 120_0
   beforeAll(async () => {
     sandbox = await startSandbox({ verifyLag: "reads", seed: 21 });
     ledger = await openLedgerFor("postgres", sandbox, {});
-    key = join(ledger.dir, "ada.key");
-    const made = await runCli(["--json", "keys", "new", "--as", "ada", "--out", key]);
+    let publicKey: string;
+    ({ key, publicKey } = await approverKey(ledger.dir, "ada"));
     ledger.rewrite({
       purchases: [
         { name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(3, 300) },
@@ -28,7 +27,7 @@ describe("apply after the ledger moved under an approved plan", { timeout: 120_0
       websites: { items: [{ domain: "alpha.example.com" }] },
       approvals: {
         rules: [{ above: "500.00", approvals: 1 }],
-        approvers: { ada: JSON.parse(made.stdout).public_key },
+        approvers: { ada: publicKey },
       },
     });
     await ledger.cli(["migrate"]);
@@ -253,21 +252,7 @@ describe("apply when the reseller or the clock moves under a plan, with no appro
   });
   beforeEach(() => sandbox.reset());
 
-  const save = async (fire: string): Promise<{ file: string; plan: PurchasePlan }> => {
-    const file = join(ledger.dir, `promo-${fire.slice(0, 10)}.plan`);
-    const saved = await ledger.cli([
-      "purchases",
-      "plan",
-      "--job",
-      "promo",
-      "--fire-time",
-      fire,
-      "--save",
-      file,
-    ]);
-    expect(saved.code, saved.stderr).toBe(0);
-    return { file, plan: readJson<PurchasePlan>(file) };
-  };
+  const save = (fire: string) => savePlan(ledger, "promo", fire);
   const status = async (id: string) =>
     (await ledger.query<{ status: string }>(sql`select status from saved_plans where id = ${id}`))[0]?.status;
 

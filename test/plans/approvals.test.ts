@@ -7,8 +7,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PurchasePlan } from "../../src/plans/document.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { runCli } from "../helpers/cli.js";
-import { type Ledger, mtnPhones, openLedgerFor, readJson } from "./helpers.js";
+import { approverKey, type Ledger, mtnPhones, openLedgerFor, readJson } from "./helpers.js";
 
 const posts = (sandbox: Sandbox) => sandbox.requests().filter((r) => r.method === "POST").length;
 
@@ -23,11 +22,9 @@ describe("approvals", { timeout: 120_000 }, () => {
     sandbox = await startSandbox({ verifyLag: "reads", seed: 14 });
     ledger = await openLedgerFor("postgres", sandbox, {});
     for (const name of ["ada", "bola", "cara"]) {
-      const out = join(ledger.dir, `${name}.key`);
-      const made = await runCli(["--json", "keys", "new", "--as", name, "--out", out]);
-      expect(made.code, made.stderr).toBe(0);
-      expect(statSync(out).mode & 0o777).toBe(0o600);
-      keys[name] = { file: out, publicKey: JSON.parse(made.stdout).public_key };
+      const { key, publicKey } = await approverKey(ledger.dir, name);
+      expect(statSync(key).mode & 0o777).toBe(0o600);
+      keys[name] = { file: key, publicKey };
     }
     settings = {
       purchases: [

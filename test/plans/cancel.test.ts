@@ -2,13 +2,11 @@
 // event, the plan that holds them stays true (what it reserves against the daily budget shrinks by the cancelled
 // purchase's price, before and after approval), an approval then buys only what is left, and a plan whose every
 // purchase is cancelled ends `cancelled`: nothing left to approve, apply or buy.
-import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { runCli } from "../helpers/cli.js";
 import { DB_KINDS } from "../helpers/db.js";
-import { type Ledger, mtnPhones, openLedgerFor } from "./helpers.js";
+import { approverKey, type Ledger, mtnPhones, openLedgerFor } from "./helpers.js";
 
 describe.each(DB_KINDS)("purchases cancel of held purchases (%s)", { timeout: 180_000 }, (kind) => {
   let sandbox: Sandbox;
@@ -18,13 +16,13 @@ describe.each(DB_KINDS)("purchases cancel of held purchases (%s)", { timeout: 18
   beforeAll(async () => {
     sandbox = await startSandbox({ verifyLag: "reads", seed: 27 });
     ledger = await openLedgerFor(kind, sandbox, {});
-    key = join(ledger.dir, "ada.key");
-    const made = await runCli(["--json", "keys", "new", "--as", "ada", "--out", key]);
+    let publicKey: string;
+    ({ key, publicKey } = await approverKey(ledger.dir, "ada"));
     ledger.rewrite({
       purchases: [{ name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(3, 300) }],
       approvals: {
         rules: [{ above: "500.00", approvals: 1 }],
-        approvers: { ada: JSON.parse(made.stdout).public_key },
+        approvers: { ada: publicKey },
       },
     });
     await ledger.cli(["migrate"]);

@@ -2,17 +2,15 @@
 // `plan_expired` notification, what they left unsent cancelled), once however many replicas race; the next run's
 // expiry pass reads none of them again; a plan's purchases are never queued under it once it ended; and a claim
 // refuses the row of a plan that expired between the read of the row and its claim.
-import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.js";
 import { parseMoney } from "../../src/money.js";
-import type { PurchasePlan } from "../../src/plans/document.js";
 import { claim, readDue, toCandidates } from "../../src/purchases/claim.js";
 import { insertPlanRows, type PlanRow } from "../../src/purchases/plan-rows.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
-import { type Ledger, mtnPhones, openLedgerFor, readJson } from "./helpers.js";
+import { type Ledger, mtnPhones, openLedgerFor, savePlan } from "./helpers.js";
 
 describe("saved plans past their time, no approval rules", { timeout: 120_000 }, () => {
   let sandbox: Sandbox;
@@ -33,21 +31,7 @@ describe("saved plans past their time, no approval rules", { timeout: 120_000 },
   });
   beforeEach(() => sandbox.reset());
 
-  const save = async (fire: string): Promise<{ file: string; plan: PurchasePlan }> => {
-    const file = join(ledger.dir, `promo-${fire.slice(0, 10)}.plan`);
-    const saved = await ledger.cli([
-      "purchases",
-      "plan",
-      "--job",
-      "promo",
-      "--fire-time",
-      fire,
-      "--save",
-      file,
-    ]);
-    expect(saved.code, saved.stderr).toBe(0);
-    return { file, plan: readJson<PurchasePlan>(file) };
-  };
+  const save = (fire: string) => savePlan(ledger, "promo", fire);
 
   it("a purchase run ends them: expired, one plan_expired each, their queued rows cancelled, even with racing runs", async () => {
     // One plan an apply left cut short (every purchase queued for an hour after a 429), one never applied.

@@ -7,8 +7,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PurchasePlan } from "../../src/plans/document.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { runCli } from "../helpers/cli.js";
-import { type Ledger, mtnPhones, openLedgerFor, readJson } from "./helpers.js";
+import { approverKey, type Ledger, mtnPhones, openLedgerFor, readJson } from "./helpers.js";
 
 describe("a plan file with a hand-edited header", { timeout: 120_000 }, () => {
   let sandbox: Sandbox;
@@ -18,8 +17,8 @@ describe("a plan file with a hand-edited header", { timeout: 120_000 }, () => {
   beforeAll(async () => {
     sandbox = await startSandbox({ verifyLag: "reads", seed: 43 });
     ledger = await openLedgerFor("postgres", sandbox, {});
-    key = join(ledger.dir, "ada.key");
-    const made = await runCli(["--json", "keys", "new", "--as", "ada", "--out", key]);
+    let publicKey: string;
+    ({ key, publicKey } = await approverKey(ledger.dir, "ada"));
     ledger.rewrite({
       purchases: [
         { name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(3, 4300) },
@@ -27,7 +26,7 @@ describe("a plan file with a hand-edited header", { timeout: 120_000 }, () => {
       approvals: {
         plan_ttl: "1h",
         rules: [{ above: "500.00", approvals: 1 }],
-        approvers: { ada: JSON.parse(made.stdout).public_key },
+        approvers: { ada: publicKey },
       },
     });
     await ledger.cli(["migrate"]);

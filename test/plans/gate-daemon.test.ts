@@ -17,7 +17,7 @@ import {
   waitReady,
 } from "../daemon/helpers.js";
 import { runCli } from "../helpers/cli.js";
-import { mtnPhones } from "./helpers.js";
+import { approverKey, mtnPhones } from "./helpers.js";
 
 describe("a daemon fire above the threshold", () => {
   const fixture = useLedger({ seed: 16 });
@@ -30,9 +30,10 @@ describe("a daemon fire above the threshold", () => {
     timeout: 180_000,
   }, async () => {
     const recipients = mtnPhones(6, 900);
-    const keyFile = join(mkdtempSync(join(tmpdir(), "topsync-keys-")), "ada.key");
-    const made = await runCli(["--json", "keys", "new", "--as", "ada", "--out", keyFile]);
-    expect(made.code, made.stderr).toBe(0);
+    const { key: keyFile, publicKey } = await approverKey(
+      mkdtempSync(join(tmpdir(), "topsync-keys-")),
+      "ada",
+    );
     const at = new Date(Date.now() + 20_000);
     at.setMilliseconds(0);
     const settings = {
@@ -41,7 +42,7 @@ describe("a daemon fire above the threshold", () => {
       ],
       approvals: {
         rules: [{ above: "1000.00", approvals: 1 }],
-        approvers: { ada: JSON.parse(made.stdout).public_key },
+        approvers: { ada: publicKey },
       },
     };
     let file = "";

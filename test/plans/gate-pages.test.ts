@@ -1,7 +1,6 @@
 // The approval gate weighs a run of any size a page at a time: a run of more rows than one page is held as one plan
 // whose recorded digest is the digest of its recorded items (made by the database, page by page), every priced row
 // held at its planned price, and the rows the claim rejects let through to be rejected with their reasons.
-import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client.js";
@@ -9,9 +8,8 @@ import { type PurchasePlan, planDigest } from "../../src/plans/document.js";
 import { GATE_PAGE } from "../../src/plans/gate.js";
 import { insertPurchases } from "../../src/purchases/ledger.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { runCli } from "../helpers/cli.js";
 import { SERVER_URL } from "../helpers/db.js";
-import { type Ledger, openLedgerFor } from "./helpers.js";
+import { approverKey, type Ledger, openLedgerFor } from "./helpers.js";
 
 describe("the approval gate over more rows than one page", { timeout: 300_000 }, () => {
   let sandbox: Sandbox;
@@ -20,11 +18,11 @@ describe("the approval gate over more rows than one page", { timeout: 300_000 },
   beforeAll(async () => {
     sandbox = await startSandbox({ verifyLag: "reads", seed: 28 });
     ledger = await openLedgerFor("postgres", sandbox, {});
-    const made = await runCli(["--json", "keys", "new", "--as", "ada", "--out", join(ledger.dir, "ada.key")]);
+    const { publicKey } = await approverKey(ledger.dir, "ada");
     ledger.rewrite({
       approvals: {
         rules: [{ above: "500.00", approvals: 1 }],
-        approvers: { ada: JSON.parse(made.stdout).public_key },
+        approvers: { ada: publicKey },
       },
     });
     await ledger.cli(["migrate"]);

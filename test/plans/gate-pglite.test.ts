@@ -1,9 +1,7 @@
 // The approval gate on the embedded database: a run above the threshold held, approved, and bought by the next run.
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { runCli } from "../helpers/cli.js";
-import { type Ledger, mtnPhones, openLedgerFor } from "./helpers.js";
+import { approverKey, type Ledger, mtnPhones, openLedgerFor } from "./helpers.js";
 
 describe("the approval gate on PGlite", { timeout: 180_000 }, () => {
   let sandbox: Sandbox;
@@ -19,14 +17,13 @@ describe("the approval gate on PGlite", { timeout: 180_000 }, () => {
   });
 
   it("holds a fire above the threshold and buys exactly it once approved", async () => {
-    const key = join(ledger.dir, "ada.key");
-    const made = await runCli(["--json", "keys", "new", "--as", "ada", "--out", key]);
+    const { key, publicKey } = await approverKey(ledger.dir, "ada");
     const recipients = mtnPhones(4, 950);
     ledger.rewrite({
       purchases: [{ name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients }],
       approvals: {
         rules: [{ above: "500.00", approvals: 1 }],
-        approvers: { ada: JSON.parse(made.stdout).public_key },
+        approvers: { ada: publicKey },
       },
     });
     const run = await ledger.cli(["purchases", "run", "--job", "promo", "--now"]);

@@ -7,8 +7,8 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PurchasePlan } from "../../src/plans/document.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { CLI, type CliResult, runCli } from "../helpers/cli.js";
-import { type Ledger, mtnPhones, openLedgerFor, readJson } from "./helpers.js";
+import { CLI, type CliResult } from "../helpers/cli.js";
+import { approverKey, type Ledger, mtnPhones, openLedgerFor, readJson, savePlan } from "./helpers.js";
 
 const posts = (sandbox: Sandbox) => sandbox.requests().filter((r) => r.method === "POST").length;
 
@@ -30,8 +30,8 @@ describe("the approval gate", { timeout: 120_000 }, () => {
   beforeAll(async () => {
     sandbox = await startSandbox({ verifyLag: "reads", seed: 15 });
     ledger = await openLedgerFor("postgres", sandbox, {});
-    key = join(ledger.dir, "ada.key");
-    const made = await runCli(["--json", "keys", "new", "--as", "ada", "--out", key]);
+    let publicKey: string;
+    ({ key, publicKey } = await approverKey(ledger.dir, "ada"));
     settings = {
       purchases: [
         { name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(3, 700) },
@@ -39,7 +39,7 @@ describe("the approval gate", { timeout: 120_000 }, () => {
       ],
       approvals: {
         rules: [{ above: "500.00", approvals: 1 }],
-        approvers: { ada: JSON.parse(made.stdout).public_key },
+        approvers: { ada: publicKey },
       },
     };
     ledger.rewrite(settings);
@@ -182,21 +182,8 @@ describe("the approval gate", { timeout: 120_000 }, () => {
     )) as [{ committed: string }];
     const limit = (Number(committed) + 1000).toFixed(2);
     ledger.rewrite({ ...settings, budget: { daily_limit: limit } });
-    const save = async (fire: string) => {
-      const file = join(ledger.dir, `race-${fire}.plan`);
-      const saved = await ledger.cli([
-        "purchases",
-        "plan",
-        "--job",
-        "promo",
-        "--fire-time",
-        fire,
-        "--save",
-        file,
-      ]);
-      expect(saved.code, saved.stderr).toBe(0);
-      return file;
-    };
+    const save = async (fire: string) =>
+      (await savePlan(ledger, "promo", fire, join(ledger.dir, `race-${fire}.plan`))).file;
     // Both saved while the budget is free, then approved: the first approved is first served.
     const first = await save("2026-07-01T08:00:00Z");
     const second = await save("2026-07-02T08:00:00Z");

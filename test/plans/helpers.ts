@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { SQL } from "drizzle-orm";
 import { openDatabase, rows } from "../../src/db/client.js";
+import type { PurchasePlan } from "../../src/plans/document.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { type CliResult, runCli } from "../helpers/cli.js";
 import { writeConfigFile } from "../helpers/config.js";
@@ -68,4 +69,28 @@ export function readJson<T>(path: string): T {
 /** Phones 0803xxxxxxx (MTN) counted from `from`. */
 export function mtnPhones(count: number, from = 0): string[] {
   return Array.from({ length: count }, (_, i) => `0803${String(4_000_000 + from + i)}`);
+}
+
+/** A new signing key for `name` written to `<dir>/<name>.key` (`topsync keys new`): the file and its public key. */
+export async function approverKey(dir: string, name: string): Promise<{ key: string; publicKey: string }> {
+  const key = join(dir, `${name}.key`);
+  const made = await runCli(["--json", "keys", "new", "--as", name, "--out", key]);
+  if (made.code !== 0) throw new Error(`keys new --as ${name}: ${made.stderr}`);
+  return { key, publicKey: (JSON.parse(made.stdout) as { public_key: string }).public_key };
+}
+
+/**
+ * `purchases plan --job JOB --fire-time FIRE --save FILE` (FILE in the ledger's folder, named after the job and the
+ * fire's day unless given), which must succeed: the file and the plan it holds.
+ */
+export async function savePlan(
+  ledger: Ledger,
+  job: string,
+  fire: string,
+  file = join(ledger.dir, `${job}-${fire.slice(0, 10)}.plan`),
+): Promise<{ file: string; plan: PurchasePlan }> {
+  const saved = await ledger.cli(["purchases", "plan", "--job", job, "--fire-time", fire, "--save", file]);
+  if (saved.code !== 0)
+    throw new Error(`purchases plan --save ${file} exited ${saved.code}: ${saved.stderr}`);
+  return { file, plan: readJson<PurchasePlan>(file) };
 }

@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WebsitePlan } from "../../src/plans/document.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
-import { runCli } from "../helpers/cli.js";
-import { type Ledger, openLedgerFor, readJson } from "./helpers.js";
+import { approverKey, type Ledger, openLedgerFor, readJson } from "./helpers.js";
 
 describe("saved website plans", { timeout: 120_000 }, () => {
   let sandbox: Sandbox;
@@ -20,8 +19,8 @@ describe("saved website plans", { timeout: 120_000 }, () => {
       { domain: "old.example.com", privacy: 1 },
     ]);
     ledger = await openLedgerFor("postgres", sandbox, {});
-    key = join(ledger.dir, "ada.key");
-    const made = await runCli(["--json", "keys", "new", "--as", "ada", "--out", key]);
+    let publicKey: string;
+    ({ key, publicKey } = await approverKey(ledger.dir, "ada"));
     ledger.rewrite({
       websites: {
         prune: true,
@@ -31,7 +30,7 @@ describe("saved website plans", { timeout: 120_000 }, () => {
           { domain: "new.example.com", privacy: "private" },
         ],
       },
-      approvals: { rules: [{ deletes: 1 }], approvers: { ada: JSON.parse(made.stdout).public_key } },
+      approvals: { rules: [{ deletes: 1 }], approvers: { ada: publicKey } },
     });
     const imported = await ledger.cli(["websites", "import", "old.example.com"]);
     expect(imported.code, imported.stderr).toBe(0);
