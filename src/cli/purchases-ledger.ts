@@ -1,6 +1,5 @@
 // `topsync purchases list/show/resolve/requeue/cancel`: inspect and settle the ledger.
 import { stringify } from "csv-stringify/sync";
-import { parseCalendarInstant } from "../calendar.js";
 import type { Database } from "../db/client.js";
 import { PURCHASE_STATES, type PurchaseState } from "../db/schema.js";
 import { parseDuration } from "../duration.js";
@@ -18,6 +17,7 @@ import {
 import { NOTIFICATION_ACTOR } from "../purchases/notifications.js";
 import { STATEMENT_ACTOR } from "../purchases/statement.js";
 import { csvCell, inert } from "../text/inert.js";
+import { parseCalendarInstant } from "../time/calendar.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { parseLimit } from "./limit.js";

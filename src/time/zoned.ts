@@ -2,40 +2,24 @@
 // when it names no zone: the schedule's wall clock is what the operator reads fires in, and the machine's own
 // zone (which `new Date(text)` would use) is nobody's. A date alone is that day's midnight there — or, as the end of
 // an inclusive window, the day's last millisecond.
+import { calendarParts } from "./calendar.js";
 import { wallClockInstant } from "./cron.js";
-
-const ZONED =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
 
 /**
  * The instant `text` names, an ISO date or date-time; one without an offset is read in `timeZone`. Undefined when
  * it is not one, or not a real date and time. `endOfDay`: a date alone means the end of that day.
  */
 export function zonedInstant(text: string, timeZone: string, endOfDay = false): Date | undefined {
-  const match = ZONED.exec(text.trim());
-  if (!match) return undefined;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = match
-    .slice(1, 7)
-    .map((part) => Number(part ?? 0));
-  const fraction = match[7];
-  const offset = match[8];
-  const calendar = new Date(Date.UTC(year!, month! - 1, day!));
-  if (
-    calendar.getUTCFullYear() !== year ||
-    calendar.getUTCMonth() !== month! - 1 ||
-    calendar.getUTCDate() !== day ||
-    hour > 23 ||
-    minute > 59 ||
-    second > 59
-  )
-    return undefined;
+  const parts = calendarParts(text);
+  if (!parts) return undefined;
+  const { year, month, day, hour, minute, second, fraction, offset } = parts;
   if (offset) {
     const instant = new Date(text.trim());
     return Number.isNaN(instant.getTime()) ? undefined : instant;
   }
   const ms = fraction ? Math.floor(Number(fraction) * 1000) : 0;
-  if (match[4] === undefined && endOfDay) {
-    const next = new Date(Date.UTC(year!, month! - 1, day! + 1));
+  if (!parts.hasTime && endOfDay) {
+    const next = new Date(Date.UTC(year, month - 1, day + 1));
     const midnight = wallClockInstant(
       {
         year: next.getUTCFullYear(),
@@ -49,7 +33,5 @@ export function zonedInstant(text: string, timeZone: string, endOfDay = false): 
     );
     return new Date(midnight.ms - 1);
   }
-  return new Date(
-    wallClockInstant({ year: year!, month: month!, day: day!, hour, minute, second }, timeZone).ms + ms,
-  );
+  return new Date(wallClockInstant({ year, month, day, hour, minute, second }, timeZone).ms + ms);
 }

@@ -2,7 +2,6 @@
 // escapes, CSV formulas neutralised, stored answers capped (never through a character), text PostgreSQL cannot
 // hold made storable, calendar dates that exist.
 import { describe, expect, it } from "vitest";
-import { parseCalendarInstant } from "../../src/calendar.js";
 import { parseJsonExact } from "../../src/http/json-text.js";
 import { table } from "../../src/report/document.js";
 import { renderReport } from "../../src/report/render.js";
@@ -10,6 +9,7 @@ import { cappedResponse, cappedResponseJson, capText } from "../../src/text/cap.
 import { csvCell, inert, inertLines } from "../../src/text/inert.js";
 import { redactSecretForms, redactSecretsDeep } from "../../src/text/secrets.js";
 import { cutText, mayHoldUnstorable, storable, storableText } from "../../src/text/storable.js";
+import { parseCalendarInstant } from "../../src/time/calendar.js";
 
 const KEY = "sk-Ab+(a)*?/=K9x live";
 
