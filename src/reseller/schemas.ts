@@ -134,6 +134,8 @@ export type Transaction = z.output<typeof transactionSchema>;
 export function visiblePhone(shown: string): string | undefined {
   let compact = shown.replace(/[\s().-]/g, "").replace(/[xX\u2022#]/g, "*");
   if (/^\+?234/.test(compact)) compact = `0${compact.replace(/^\+?234/, "")}`;
+  // The national number without its trunk 0 (a mobile one starts 7, 8 or 9): how a JSON number writes 08031234567.
+  else if (/^[789][\d*]{9}$/.test(compact)) compact = `0${compact}`;
   return /^0[\d*]{10}$/.test(compact) ? compact : undefined;
 }
 

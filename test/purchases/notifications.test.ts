@@ -599,6 +599,20 @@ describe("provider notifications, on postgres", () => {
       );
   });
 
+  it("a notification writing the phone as a JSON number (its leading 0 lost) settles the one in_doubt candidate", async () => {
+    // Before, 8031230007 (the number 08031230007 as JSON writes it) was no phone at all: the evidence needs one, so
+    // the purchase stayed in_doubt for a person.
+    const hook = await startReceiver();
+    await buyLosingAnswers(["08031230007"]);
+    const [debit] = sandbox.debits();
+    const body = notificationFor(debit!).replace('"phone_number":"08031230007"', '"phone_number":8031230007');
+    expect(body).toContain('"phone_number":8031230007');
+    expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
+    await hook.settled();
+    expect(await ledger()).toMatchObject([{ state: "succeeded", reference: debit!.reference }]);
+    expect((await notifications())[0]).toMatchObject({ outcome: "settled" });
+  });
+
   it("a verify answer that disagrees with the one candidate changes nothing", async () => {
     const hook = await startReceiver();
     await buyLosingAnswers(["08031230006"]);

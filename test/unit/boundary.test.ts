@@ -146,6 +146,10 @@ describe("a phone as an answer shows it", () => {
     expect(visiblePhone("0803****567")).toBe("0803****567");
     expect(visiblePhone("234803****567")).toBe("0803****567");
     expect(visiblePhone("0803")).toBeUndefined();
+    // The national number without its trunk 0, as a JSON number writes 08031234567.
+    expect(visiblePhone("8031234567")).toBe("08031234567");
+    expect(visiblePhone("803****567")).toBe("0803****567");
+    expect(visiblePhone("6031234567")).toBeUndefined();
     expect(phoneAgrees("0803****567", "08031234567")).toBe(true);
     expect(phoneAgrees("0803****567", "08031234568")).toBe(false);
     expect(phoneAgrees("0805****567", "08031234567")).toBe(false);
