@@ -224,10 +224,21 @@ function spendBlocks(days: SpendDay[], report: LedgerReport): Block[] {
  * Every day of the period, the quiet ones at zero: what was sent, stacked as succeeded, unsettled and failed
  * (at the prices sent), so a day's bar is all the money that day's purchases asked for.
  */
+/** Empty days before the period's first purchase that the daily chart still draws (a month's worth). */
+const MAX_EMPTY_LEADING_DAYS = 31;
+
 function spendChart(days: SpendDay[], report: LedgerReport): Block {
   const byDay = new Map(days.map((d) => [d.day, d]));
+  const first = days[0]!.day;
+  const since = budgetDay(report.since, report.timezone);
+  // Every day of the period has its bar, empty ones too, but for a long run of empty days before the first
+  // purchase: `--since 100000d` reaches back to 1970, and 20,000 empty bars say nothing.
+  const from =
+    Date.parse(`${first}T00:00:00Z`) - Date.parse(`${since}T00:00:00Z`) > MAX_EMPTY_LEADING_DAYS * 86_400_000
+      ? first
+      : [since, first].sort()[0]!;
   const period = everyDay(
-    [budgetDay(report.since, report.timezone), days[0]!.day].sort()[0]!,
+    from,
     [budgetDay(report.generatedAt, report.timezone), days.at(-1)!.day].sort().at(-1)!,
   );
   return {

@@ -208,6 +208,27 @@ describe("topsync report", () => {
     expect(text).not.toContain("Spend by day");
   });
 
+  it("draws the daily chart from the first purchase when --since reaches far before it, a month earlier at most", async () => {
+    // Before, --since 100000d (since 1970) drew some 20,000 empty bars before the first purchase.
+    const days = await seedLedger(test.database.db);
+    const chartDays = (text: string) => {
+      const chart = text.slice(text.indexOf("Spend by day:"));
+      return [...chart.slice(0, chart.indexOf("\n\n")).matchAll(/^ {2}(\d{4}-\d{2}-\d{2}) /gm)].map(
+        (m) => m[1],
+      );
+    };
+    const far = chartDays((await report({ since: "100000d" })).text);
+    const near = chartDays((await report({ since: "40d" })).text);
+    // The first bar is the first day a purchase was sent (the seed's oldest is within 40 days), not 1970.
+    expect(far[0]).not.toBe("1970-01-01");
+    expect(far).toEqual(near.slice(near.indexOf(far[0]!)));
+    expect(far).toContain(days.d1);
+    expect(near.length).toBeGreaterThan(far.length);
+    // A week's period keeps its empty days.
+    const week = chartDays((await report({ since: "7d" })).text);
+    expect(week.length).toBeGreaterThanOrEqual(7);
+  });
+
   it("a bad --since is a usage error naming the flag", async () => {
     const io = captureIo();
     const failure = await failureOf(
