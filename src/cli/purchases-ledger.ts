@@ -17,7 +17,7 @@ import {
 import { NOTIFICATION_ACTOR } from "../purchases/notifications.js";
 import { STATEMENT_ACTOR } from "../purchases/statement.js";
 import { csvCell, inert } from "../text/inert.js";
-import { parseCalendarInstant } from "../time/calendar.js";
+import { zonedInstant } from "../time/zoned.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { parseLimit } from "./limit.js";
@@ -41,7 +41,7 @@ export async function purchasesListCommand(
 ): Promise<void> {
   const filters: ListFilter = {
     state: flags.state ? parseState(flags.state) : undefined,
-    since: flags.since ? parseSince(flags.since) : undefined,
+    since: flags.since ? parseSince(flags.since, ctx.config.timezone) : undefined,
     job: flags.job,
   };
   const limit = parseLimit(flags.limit);
@@ -251,15 +251,16 @@ function parseState(text: string): PurchaseState {
 }
 
 /**
- * `--since`/`--before` as an instant: a duration back from now or a calendar date. A duration reaching back before
- * 1970 means since 1970 (the ledger holds nothing older): `--since 100000000d` is "everything", not a date neither
- * JavaScript nor PostgreSQL can hold.
+ * `--since`/`--before` as an instant: a duration back from now or a calendar date, a date or a time without an
+ * offset read on the config's clock (`timeZone`, as reports count days), never the machine's. A duration reaching
+ * back before 1970 means since 1970 (the ledger holds nothing older): `--since 100000000d` is "everything", not a
+ * date neither JavaScript nor PostgreSQL can hold.
  */
-export function parseSince(text: string): Date {
+export function parseSince(text: string, timeZone: string): Date {
   try {
     return new Date(Math.max(0, Date.now() - parseDuration(text)));
   } catch {
-    const date = parseCalendarInstant(text);
+    const date = zonedInstant(text, timeZone);
     if (date) return date;
     throw new UsageError(
       `--since must be a duration like 7d or 24h, or a real date like 2026-11-01; got "${text}"`,

@@ -18,7 +18,7 @@ export interface PruneFlags {
 }
 
 export async function purchasesPruneCommand(ctx: CommandContext, flags: PruneFlags): Promise<void> {
-  const cutoff = parseBefore(flags.before);
+  const cutoff = parseBefore(flags.before, ctx.config.timezone);
   const database = await openLedger(ctx);
   if (flags.dryRun) {
     const count = await countPrunable(database.db, cutoff);
@@ -69,10 +69,10 @@ export async function purchasesPruneCommand(ctx: CommandContext, flags: PruneFla
 }
 
 /** --before: a duration ago (90d) or a date; never in the future, where it would take purchases settled a moment ago. */
-function parseBefore(text: string): Date {
+function parseBefore(text: string, timeZone: string): Date {
   let cutoff: Date;
   try {
-    cutoff = parseSince(text);
+    cutoff = parseSince(text, timeZone);
   } catch {
     throw new UsageError(
       `--before must be a duration like 90d (purchases settled before 90 days ago) or a date like 2026-01-01; got "${text}"`,

@@ -131,7 +131,7 @@ export async function reportCommand(
     import("./report-output.js"),
     import("./purchases-ledger.js"),
   ]);
-  const since = parseSince(flags.since ?? "7d");
+  const since = parseSince(flags.since ?? "7d", ctx.config.timezone);
   const format = out.parseFormat(flags.format, ctx.globals.json);
   if (flags.out) out.checkOut(flags.out);
   const [{ makeLedgerReport }, { ledgerDocument }, { ledgerJson }, { renderReport }] = await Promise.all([

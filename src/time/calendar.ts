@@ -48,10 +48,3 @@ export function calendarParts(text: string): CalendarParts | undefined {
     hasTime: match[4] !== undefined,
   };
 }
-
-/** The instant an ISO date or date-time names, or undefined when it is not one or not a real calendar date. */
-export function parseCalendarInstant(text: string): Date | undefined {
-  if (!calendarParts(text)) return undefined;
-  const instant = new Date(text.trim());
-  return Number.isNaN(instant.getTime()) ? undefined : instant;
-}

@@ -9,7 +9,7 @@ import { cappedResponse, cappedResponseJson, capText } from "../../src/text/cap.
 import { csvCell, inert, inertLines } from "../../src/text/inert.js";
 import { redactSecretForms, redactSecretsDeep } from "../../src/text/secrets.js";
 import { cutText, mayHoldUnstorable, storable, storableText } from "../../src/text/storable.js";
-import { parseCalendarInstant } from "../../src/time/calendar.js";
+import { zonedInstant } from "../../src/time/zoned.js";
 
 const KEY = "sk-Ab+(a)*?/=K9x live";
 
@@ -124,11 +124,14 @@ describe("caps on what is stored", () => {
 });
 
 describe("calendar dates", () => {
-  it("reads real dates and date-times, refuses ones that do not exist", () => {
-    expect(parseCalendarInstant("2026-11-01")?.toISOString()).toBe("2026-11-01T00:00:00.000Z");
-    expect(parseCalendarInstant("2028-02-29T10:00:00Z")?.toISOString()).toBe("2028-02-29T10:00:00.000Z");
+  it("reads real dates and date-times, refuses ones that do not exist; a time without an offset on the given clock", () => {
+    expect(zonedInstant("2026-11-01", "UTC")?.toISOString()).toBe("2026-11-01T00:00:00.000Z");
+    expect(zonedInstant("2026-11-01", "Africa/Lagos")?.toISOString()).toBe("2026-10-31T23:00:00.000Z");
+    expect(zonedInstant("2028-02-29T10:00:00Z", "Africa/Lagos")?.toISOString()).toBe(
+      "2028-02-29T10:00:00.000Z",
+    );
     for (const bad of ["2026-02-30", "2026-02-29", "2026-13-01", "2026-11-01T24:00:00Z", "2026-11-1", "soon"])
-      expect(parseCalendarInstant(bad), bad).toBeUndefined();
+      expect(zonedInstant(bad, "UTC"), bad).toBeUndefined();
   });
 });
 
