@@ -232,7 +232,9 @@ describe("topsync report", () => {
   it("reads a --since date, or a time without an offset, on the config's clock, as it counts days", async () => {
     // Before: a date was UTC's midnight (01:00 in Lagos) and a time without an offset the machine's.
     expect((await report({ since: "2026-11-01" })).text).toMatch(/^topsync report since 2026-11-01 00:00\n/);
-    expect((await report({ since: "2026-11-01T08:30" })).text).toMatch(/^topsync report since 2026-11-01 08:30\n/);
+    expect((await report({ since: "2026-11-01T08:30" })).text).toMatch(
+      /^topsync report since 2026-11-01 08:30\n/,
+    );
   });
 
   it("a bad --since is a usage error naming the flag", async () => {
