@@ -1,7 +1,6 @@
 // `topsync buy`: one purchase through the ledger, with the same guards, classification and verification
 // as a bulk run. Asks before buying on a terminal unless --yes.
 
-import { money } from "../config/fields.js";
 import { DataError, ExitCode, TopsyncError, UsageError } from "../errors.js";
 import { maskPhone, maskPhonesDeep } from "../log/mask.js";
 import { formatMoney, MONEY_MAX } from "../money.js";
@@ -15,6 +14,7 @@ import { phoneView } from "../report/format.js";
 import { parseSizeMb } from "../reseller/size.js";
 import { inert } from "../text/inert.js";
 import { onDemandFire } from "../time/fires.js";
+import { amountFlag } from "./amount.js";
 import { gateFor } from "./approval-gate.js";
 import { confirm } from "./confirm.js";
 import type { CommandContext } from "./context.js";
@@ -121,15 +121,12 @@ function requestFrom(flags: BuyFlags, phone: string): NewPurchase {
   };
 }
 
-/**
- * `--max-price` as the config writes `max_price`: at least 0, at most two decimal places, at most what the ledger
- * holds, no thousands separators (is "1,000" a thousand or one?). Its text as the ledger stores it.
- */
+/** `--max-price` as the config writes `max_price`: its text as the ledger stores it. */
 function parseMaxPrice(text: string): string {
-  const parsed = money().safeParse(text);
-  if (!parsed.success || text.includes(","))
+  const amount = amountFlag(text);
+  if (amount === undefined)
     throw new UsageError(
       `--max-price must be an amount like 350.00 (at least 0, at most two decimal places, at most ${formatMoney(MONEY_MAX)}, no thousands separators), got "${text}"`,
     );
-  return formatMoney(parsed.data);
+  return amount;
 }

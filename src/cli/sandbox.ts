@@ -1,8 +1,8 @@
 // `topsync sandbox`: both simulated services on loopback, until SIGINT or SIGTERM.
-import { money } from "../config/fields.js";
 import { DataError, UsageError } from "../errors.js";
 import { fileProblem } from "../file-problem.js";
 import { type FaultConfig, loadFaultsFile, startSandbox } from "../sandbox/index.js";
+import { amountFlag } from "./amount.js";
 import { write } from "./output.js";
 
 export interface SandboxFlags {
@@ -55,10 +55,10 @@ function httpUrl(text: string, flag: string): string {
 
 /** `--wallet`: an amount as the config writes one. */
 function walletFlag(text: string): string {
-  const parsed = money().safeParse(text);
-  if (!parsed.success || text.includes(","))
+  const amount = amountFlag(text);
+  if (amount === undefined)
     throw new UsageError(`--wallet must be an amount like 1000000.00 (at least 0), got "${text}"`);
-  return parsed.data.toFixed(2);
+  return amount;
 }
 
 /** The largest fault file read: a few endpoints' shares take a few hundred bytes. */
