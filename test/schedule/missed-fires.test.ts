@@ -4,37 +4,28 @@
 // `jobs list`, notified once, and never bought; only the latest missed fire within catch_up runs.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { type Database, openDatabase, rows } from "../../src/db/client.js";
-import { migrate } from "../../src/db/migrate.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { type Database, rows } from "../../src/db/client.js";
+import type { Sandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../helpers/cli.js";
 import { writeConfigFile } from "../helpers/config.js";
-import { createPostgresDatabase } from "../helpers/db.js";
 import { notificationsTo } from "../notify/helpers.js";
+import { openScheduleLedger, type ScheduleLedger } from "./helpers.js";
 
 const PLAN = { network: "MTN", plan_id: "102" };
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
+let ledger: ScheduleLedger;
 let sandbox: Sandbox;
 let url: string;
-let drop: () => Promise<void>;
 let database: Database;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ verifyLag: "reads", seed: 37 });
-  const created = await createPostgresDatabase();
-  url = created.url;
-  drop = created.drop;
-  database = await openDatabase({ url, maxConnections: 2 });
-  await migrate(database.db);
+  ledger = await openScheduleLedger(37);
+  ({ sandbox, url, database } = ledger);
 });
 
-afterAll(async () => {
-  await database?.close();
-  await drop?.();
-  await sandbox?.close();
-});
+afterAll(() => ledger?.close());
 
 beforeEach(() => {
   sandbox.setFaults({ endpoints: {} });

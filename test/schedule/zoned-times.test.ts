@@ -3,12 +3,11 @@
 // of dates covers those whole days in the job's zone, the last one included — never the machine's zone or UTC.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase, rows } from "../../src/db/client.js";
-import { migrate } from "../../src/db/migrate.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { type Database, rows } from "../../src/db/client.js";
+import type { Sandbox } from "../../src/sandbox/index.js";
 import { runCli } from "../helpers/cli.js";
 import { writeConfigFile } from "../helpers/config.js";
-import { createPostgresDatabase } from "../helpers/db.js";
+import { openScheduleLedger, type ScheduleLedger } from "./helpers.js";
 
 const PLAN = { network: "MTN", plan_id: "102" };
 const HOUR = 3_600_000;
@@ -16,25 +15,17 @@ const DAY = 24 * HOUR;
 /** The machine's own zone, as an operator's laptop or a server left on its vendor's default might have it. */
 const MACHINE = { TZ: "America/New_York" };
 
+let ledger: ScheduleLedger;
 let sandbox: Sandbox;
 let url: string;
-let drop: () => Promise<void>;
 let database: Database;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ verifyLag: "reads", seed: 41 });
-  const created = await createPostgresDatabase();
-  url = created.url;
-  drop = created.drop;
-  database = await openDatabase({ url, maxConnections: 2 });
-  await migrate(database.db);
+  ledger = await openScheduleLedger(41);
+  ({ sandbox, url, database } = ledger);
 });
 
-afterAll(async () => {
-  await database?.close();
-  await drop?.();
-  await sandbox?.close();
-});
+afterAll(() => ledger?.close());
 
 function config(jobs: Array<Record<string, unknown>>): string {
   return writeConfigFile(sandbox, url, { timezone: "Africa/Lagos", purchases: jobs }).file;
