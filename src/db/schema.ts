@@ -313,6 +313,25 @@ export const prunedPurchases = pgTable(
   ],
 );
 
+/**
+ * The references of purchases' earlier attempts: a person requeued a purchase the provider had failed (or that was
+ * rejected with a reference), and its new attempt is another transaction. The earlier transaction stays that
+ * purchase's: evidence naming it is about the attempt that ended as `state`, never about another purchase, and
+ * settles nothing of the new attempt. The purchase itself no longer carries it (it would otherwise pass for the new
+ * attempt's when a person settles that one without naming a reference).
+ */
+export const earlierReferences = pgTable(
+  "earlier_references",
+  {
+    reference: text("reference").primaryKey(),
+    purchase_id: bigint("purchase_id", { mode: "number" }).notNull(),
+    /** How that attempt ended: failed or rejected. */
+    state: text("state").$type<PurchaseState>().notNull(),
+    requeued_at: at("requeued_at").notNull().defaultNow(),
+  },
+  (t) => [index("earlier_references_purchase").on(t.purchase_id)],
+);
+
 /** The intake table other systems insert into; the worker moves each row into the ledger once. */
 export const purchaseRequests = pgTable(
   "purchase_requests",

@@ -1,7 +1,13 @@
 // Reading the ledger for people: a page of purchases, one purchase by id or reference, and its history.
-import { and, desc, eq, gte, or } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, or } from "drizzle-orm";
 import type { Db } from "../db/client.js";
-import { type PurchaseState, providerNotifications, purchaseEvents, purchases } from "../db/schema.js";
+import {
+  earlierReferences,
+  type PurchaseState,
+  providerNotifications,
+  purchaseEvents,
+  purchases,
+} from "../db/schema.js";
 import { DataError } from "../errors.js";
 import { inert } from "../text/inert.js";
 import type { PurchaseRow } from "./ledger.js";
@@ -30,11 +36,26 @@ export function listPurchases(db: Db, filter: ListFilter, limit: number): Promis
     .limit(limit);
 }
 
-/** A purchase by its id or its provider reference; not found is bad input (exit 65). */
+/**
+ * A purchase by its id or its provider reference (its current one, or one of an attempt before a person requeued it);
+ * not found is bad input (exit 65).
+ */
 export async function findPurchase(db: Db, target: string): Promise<PurchaseRow> {
   // Digits are an id when they can be one; a longer run of digits can only be a reference.
   const id = /^\d+$/.test(target) ? Number(target) : Number.NaN;
-  const byId = Number.isSafeInteger(id) ? eq(purchases.id, id) : eq(purchases.reference, target);
+  const byId = Number.isSafeInteger(id)
+    ? eq(purchases.id, id)
+    : or(
+        eq(purchases.reference, target),
+        // An attempt's reference from before a person requeued the purchase still names it.
+        inArray(
+          purchases.id,
+          db
+            .select({ id: earlierReferences.purchase_id })
+            .from(earlierReferences)
+            .where(eq(earlierReferences.reference, target)),
+        ),
+      );
   const [row] = await db.select().from(purchases).where(byId).limit(1);
   if (row) return row;
   const pruned = Number.isSafeInteger(id) ? await findPruned(db, { id }) : undefined;

@@ -115,7 +115,7 @@ const TRANSITION_NOTICES = purchaseNotices(
  */
 const transitionStatement = fixedStatement(2, (payload: string, ids: string): SQL => {
   // An item attaching a reference that another purchase carries (or carried: `purchases prune` keeps the references
-  // of the purchases it takes), or that an item of a lower id in this statement attaches, does not move (`clash_with`
+  // of the purchases it takes, and a requeue those of the attempts before), or that an item of a lower id in this statement attaches, does not move (`clash_with`
   // names the other): a reference belongs to one purchase (the unique index would otherwise fail the whole
   // statement, every other purchase of the batch with it).
   return sql`with given as (
@@ -126,6 +126,8 @@ const transitionStatement = fixedStatement(2, (payload: string, ids: string): SQ
           (select q.id from purchases q where q.reference = given.reference and q.id <> given.id limit 1),
           (select r.purchase_id from pruned_purchases r where r.reference = given.reference
             and r.purchase_id <> given.id limit 1),
+          (select e.purchase_id from earlier_references e where e.reference = given.reference
+            and e.purchase_id <> given.id limit 1),
           nullif(min(given.id) over (partition by given.reference), given.id))
         end as clash_with
       from given
@@ -628,7 +630,10 @@ export async function flagReferenceClash(
   return flagged.map((row) => Number(row.id));
 }
 
-/** Another purchase that already carries a provider reference (one reference is one purchase). */
+/**
+ * Another purchase that already carries a provider reference, or did (an earlier attempt's, or a pruned purchase's):
+ * one reference is one purchase.
+ */
 export async function otherPurchaseWithReference(
   db: Executor,
   reference: string,
@@ -636,7 +641,13 @@ export async function otherPurchaseWithReference(
 ): Promise<{ id: number; state: PurchaseState } | undefined> {
   const [found] = await rows<{ id: number | string; state: PurchaseState }>(
     db,
-    sql`select id, state from purchases where reference = ${reference} and id <> ${id} order by id limit 1`,
+    sql`(select id, state from purchases where reference = ${reference} and id <> ${id} order by id limit 1)
+        union all
+        (select purchase_id, state from earlier_references where reference = ${reference} and purchase_id <> ${id})
+        union all
+        (select purchase_id, state from pruned_purchases where reference = ${reference} and purchase_id <> ${id}
+          limit 1)
+        limit 1`,
   );
   return found ? { id: Number(found.id), state: found.state } : undefined;
 }
@@ -644,20 +655,32 @@ export async function otherPurchaseWithReference(
 /**
  * A person puts a failed or rejected purchase back in the queue: a new attempt, so nothing of the last one's outcome
  * stays on the row (its charge would be counted as the new attempt's when that one is answered; its refund, status
- * and settlement time would be shown as the new attempt's). The events keep them. The reference stays until the new
- * answer replaces it, so evidence naming the failed attempt's transaction still finds this purchase.
+ * and settlement time would be shown as the new attempt's). The events keep them. The failed attempt's reference
+ * moves to `earlier_references` first: evidence naming that transaction still finds this purchase (and no other),
+ * while the row carries no reference until the new attempt's answer names one, so a person settling the new attempt
+ * without its reference leaves a purchase that could own any transaction near its POST, as a settled purchase
+ * without a reference is. (Were the move cut between the two statements, the reference would be on the row and in
+ * the table, both naming this purchase.)
  */
-export function requeueByPerson(
+export async function requeueByPerson(
   db: Executor,
   id: number,
   event: TransitionEvent,
 ): Promise<Moved | undefined> {
-  return transition(
+  await rows(
+    db,
+    sql`insert into earlier_references (reference, purchase_id, state)
+        select reference, id, state from purchases
+        where id = ${id} and state in ('failed', 'rejected') and reference is not null
+        on conflict (reference) do nothing`,
+  );
+  const moved = await transitionTakingReference(
     db,
     id,
     ["failed", "rejected"],
     "queued",
     {
+      reference: null,
       not_before: new Date(),
       attempts: 0,
       reason: null,
@@ -671,6 +694,7 @@ export function requeueByPerson(
     },
     event,
   );
+  return isClash(moved) ? undefined : moved; // a null reference clashes with nothing
 }
 
 /** States a person may cancel a purchase in: not sent, whether queued or held for an approval. */

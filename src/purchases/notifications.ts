@@ -283,6 +283,7 @@ async function recordOutcome(
         ), owner as (
           select n.id, coalesce(
             (select p.id from purchases p where p.reference = n.reference limit 1),
+            (select e.purchase_id from earlier_references e where e.reference = n.reference),
             (select r.purchase_id from pruned_purchases r where r.reference = n.reference limit 1)) as purchase_id
           from n where ${result.outcome} = 'unmatched' and n.reference is not null
         ), r as (
@@ -402,6 +403,12 @@ async function forOwnPurchase(
   deadline: number,
 ): Promise<NotificationResult> {
   const purchaseId = own.id;
+  if (own.earlier)
+    return {
+      outcome: "matched",
+      reason: `reference ${reference} is of purchase ${purchaseId}'s attempt before a person requeued it (that attempt ended ${own.state}): it settles nothing of the purchase's new attempt, nor of another purchase`,
+      purchaseId,
+    };
   if (own.state !== "submitted" && own.state !== "unverified")
     return { outcome: "matched", reason: `purchase ${purchaseId} is already ${own.state}`, purchaseId };
   if (isForAPerson(own.note))

@@ -39,6 +39,11 @@ export interface OwnPurchase {
   submitted_at: Date | null;
   /** Its note (`verify_mismatch: …`, `reference_clash: …`), if any. */
   note: string | null;
+  /**
+   * The reference is of an attempt before a person requeued the purchase (`state` is how that attempt ended): the
+   * evidence is about that transaction, not the purchase's current attempt.
+   */
+  earlier: boolean;
 }
 
 /** A purchase that could own the evidence's transaction. */
@@ -138,8 +143,9 @@ function unmatched(reason: string, candidates: number[] = []): ProofMatch {
 }
 
 /**
- * The purchase that carries `reference`, in the ledger or pruned from it (`purchases prune` keeps the reference: the
- * transaction is still that purchase's, whoever else has the same phone and amount; a pruned one is settled).
+ * The purchase that carries `reference`, or did: in the ledger, as an attempt before a person requeued it (its state
+ * is how that attempt ended), or pruned from the ledger (`purchases prune` keeps the reference; a pruned one is
+ * settled). The transaction is that purchase's, whoever else has the same phone and amount.
  */
 async function purchaseWithReference(db: Executor, reference: string): Promise<OwnPurchase | undefined> {
   const [row] = await rows<{
@@ -149,12 +155,16 @@ async function purchaseWithReference(db: Executor, reference: string): Promise<O
     amount: string | null;
     submitted_at: Date | string | null;
     note: string | null;
+    earlier: boolean;
   }>(
     db,
-    sql`(select id, state, phone, coalesce(charged_amount, amount)::text as amount, submitted_at, note from purchases
-          where reference = ${reference} limit 1)
+    sql`(select id, state, phone, coalesce(charged_amount, amount)::text as amount, submitted_at, note,
+          false as earlier from purchases where reference = ${reference} limit 1)
         union all
-        (select purchase_id, state, '', null, null, null from pruned_purchases where reference = ${reference} limit 1)
+        (select purchase_id, state, '', null, null, null, true from earlier_references where reference = ${reference})
+        union all
+        (select purchase_id, state, '', null, null, null, false from pruned_purchases where reference = ${reference}
+          limit 1)
         limit 1`,
   );
   if (!row) return undefined;
@@ -165,6 +175,7 @@ async function purchaseWithReference(db: Executor, reference: string): Promise<O
     amount: row.amount ?? "0",
     submitted_at: row.submitted_at === null ? null : new Date(row.submitted_at),
     note: row.note,
+    earlier: row.earlier,
   };
 }
 

@@ -18,19 +18,27 @@ const COLUMNS = sql`id, state, reference, phone, coalesce(charged_amount, amount
 const SWEPT = sql`id, state, reference, coalesce(charged_amount, amount)::text as amount`;
 
 /**
- * The purchases that carry any of these references, whenever they were sent (the reference index, probed), and those
+ * The purchases that carry any of these references, whenever they were sent (the reference index, probed), those
+ * that carried one in an attempt before a person requeued them (the state is how that attempt ended), and those
  * `purchases prune` took (their reference kept; no amount, phone or charge any more): a line naming one is that
  * purchase's, not a debit without a ledger row, nor evidence for another purchase.
  */
-export function purchasesByReference(db: Executor, references: readonly string[]): Promise<LedgerRow[]> {
+export function purchasesByReference(
+  db: Executor,
+  references: readonly string[],
+): Promise<Array<LedgerRow & { earlier: boolean }>> {
   if (references.length === 0) return Promise.resolve([]);
   const wanted = sql`array(select jsonb_array_elements_text(${JSON.stringify(references)}::jsonb))`;
-  return rows<LedgerRow>(
+  return rows<LedgerRow & { earlier: boolean }>(
     db,
-    sql`select ${COLUMNS} from purchases where reference = any(${wanted})
+    sql`select ${COLUMNS}, false as earlier from purchases where reference = any(${wanted})
         union all
-        select purchase_id, state, reference, '', null from pruned_purchases q where reference = any(${wanted})
-          and not exists (select 1 from purchases p where p.reference = q.reference)`,
+        select purchase_id, state, reference, '', null, true from earlier_references e
+        where reference = any(${wanted}) and not exists (select 1 from purchases p where p.reference = e.reference)
+        union all
+        select purchase_id, state, reference, '', null, false from pruned_purchases q where reference = any(${wanted})
+          and not exists (select 1 from purchases p where p.reference = q.reference)
+          and not exists (select 1 from earlier_references e where e.reference = q.reference)`,
   );
 }
 

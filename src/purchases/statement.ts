@@ -148,7 +148,8 @@ export async function reconcileStatement(
       db,
       chunk.lines.map((l) => l.reference),
     );
-    for (const row of ledger) listed.add(Number(row.id));
+    // A line naming a purchase's earlier attempt does not list the purchase: its current transaction is another.
+    for (const row of ledger) if (!row.earlier) listed.add(Number(row.id));
     const byReference = new Map(ledger.map((r) => [r.reference!, r]));
     for (const line of chunk.lines) {
       const own = byReference.get(line.reference);

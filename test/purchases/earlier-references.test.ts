@@ -1,0 +1,212 @@
+// A purchase a person requeues after the provider failed it keeps the failed attempt's transaction as its own, but
+// not as its current reference: its new attempt's transaction is another one. Evidence naming the failed attempt's
+// reference is about this purchase (never another's); evidence about the new attempt, when a person settled it
+// without naming its reference, could be this purchase's, so it settles no other purchase.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { systemClock } from "../../src/clock.js";
+import { rows } from "../../src/db/client.js";
+import { silentLogger } from "../../src/log/logger.js";
+import { requeueAsPerson, resolveAsPerson } from "../../src/purchases/by-person.js";
+import { executePurchases } from "../../src/purchases/executor.js";
+import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
+import { findPurchase } from "../../src/purchases/ledger-read.js";
+import {
+  bodyHash,
+  notificationDeps,
+  parseNotification,
+  processNotification,
+  storeNotification,
+} from "../../src/purchases/notifications.js";
+import type { ResellerClient } from "../../src/reseller/client.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import type { Debit } from "../../src/sandbox/records.js";
+import { runCli } from "../helpers/cli.js";
+import { resellerFor } from "../helpers/clients.js";
+import { testConfig, writeConfigFile } from "../helpers/config.js";
+import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+
+const PHONE = "08031239301";
+const purchase = (key: string): NewPurchase => ({
+  request_key: `earlier:${key}`,
+  source: "buy",
+  network: "MTN",
+  plan_id: "102", // listed at 305.00
+  phone: PHONE,
+  ported: false,
+});
+
+describe("a requeued purchase's earlier reference, on postgres", () => {
+  let sandbox: Sandbox;
+  let test: TestDatabase;
+  let reseller: ResellerClient;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox({
+      verifyLag: "reads",
+      seed: 13,
+      verifyNotFoundPolls: 0,
+      verifyPendingPolls: 0,
+    });
+  });
+  afterAll(() => sandbox.close());
+  beforeEach(async () => {
+    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    test = await openTestDatabase("postgres");
+    reseller = resellerFor(sandbox);
+  });
+  afterEach(async () => {
+    await reseller.close();
+    await test.drop();
+  });
+
+  const run = () =>
+    executePurchases(
+      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+  const ledger = () =>
+    rows<{ id: number; state: string; reference: string | null }>(
+      test.database.db,
+      sql`select id::int as id, state, reference from purchases order by id`,
+    );
+  const debitsOfPhone = () => sandbox.debits().filter((d) => d.phone_number === PHONE);
+  const person = { actor: "ops@example.com", reason: "checked with the provider" };
+
+  /**
+   * Purchase P fails at the provider (its transaction F, refunded); a person requeues it; its new attempt's answer is
+   * lost after the debit (transaction N), so it is in_doubt. Returns P's id and both transactions.
+   */
+  async function requeuedInDoubt(): Promise<{ p: number; failed: Debit; again: Debit }> {
+    sandbox.setOptions({ failRate: 1 });
+    await insertPurchases(test.database.db, [purchase("p")], "test");
+    await run();
+    const [failed] = await ledger();
+    expect(failed).toMatchObject({ state: "failed" });
+    expect(failed!.reference).not.toBeNull();
+    const row = await findPurchase(test.database.db, String(failed!.id));
+    expect(await requeueAsPerson(test.database.db, row, person)).toMatchObject({ ok: true });
+    sandbox.setOptions({ failRate: 0 });
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await run();
+    sandbox.setFaults({ endpoints: {} });
+    const [p] = await ledger();
+    expect(p).toMatchObject({ id: failed!.id, state: "in_doubt" });
+    const debits = debitsOfPhone();
+    expect(debits).toHaveLength(2);
+    expect(debits[0]!.reference).toBe(failed!.reference);
+    return { p: p!.id, failed: debits[0]!, again: debits[1]! };
+  }
+
+  /** Purchase Q for the same phone and plan, its answer lost after the debit: in_doubt. */
+  async function rivalInDoubt(): Promise<number> {
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await insertPurchases(test.database.db, [purchase("q")], "test");
+    await run();
+    sandbox.setFaults({ endpoints: {} });
+    const q = (await ledger()).at(-1)!;
+    expect(q).toMatchObject({ state: "in_doubt" });
+    return q.id;
+  }
+
+  async function notify(debit: Debit, status = "successful") {
+    const raw = Buffer.from(
+      JSON.stringify({
+        status,
+        data: {
+          reference: debit.reference,
+          amount: debit.amount,
+          phone_number: debit.phone_number,
+          date: debit.at,
+        },
+      }),
+    );
+    const parsed = parseNotification(JSON.parse(raw.toString()));
+    if ("problem" in parsed) throw new Error(parsed.problem);
+    const stored = await storeNotification(test.database.db, {
+      sha256: bodyHash(raw),
+      source: "127.0.0.1",
+      body: raw.toString(),
+      parsed,
+    });
+    const deps = notificationDeps({
+      db: test.database.db,
+      reseller,
+      config: testConfig(sandbox, { webhooks: { enabled: true, secret: "s" } }),
+      logger: silentLogger(),
+      clock: systemClock,
+    });
+    return processNotification(deps, stored.id);
+  }
+
+  it("a person settles the new attempt without its reference: the purchase no longer shows the failed attempt's reference, and a notification of the new attempt's transaction settles no other in_doubt purchase", async () => {
+    const { p, failed, again } = await requeuedInDoubt();
+    const row = await findPurchase(test.database.db, String(p));
+    expect(await resolveAsPerson(test.database.db, row, "succeeded", undefined, person)).toMatchObject({
+      ok: true,
+    });
+    // The failed attempt's transaction is not what this purchase bought.
+    expect((await ledger())[0]).toMatchObject({ id: p, state: "succeeded", reference: null });
+    const q = await rivalInDoubt();
+
+    // P's new transaction: P could be it (settled by a person, no reference), so Q is not the only purchase it can be.
+    const result = await notify(again);
+    expect(result).toMatchObject({ outcome: "unmatched" });
+    expect(result!.reason).toContain(`purchase ${p} (succeeded)`);
+    expect((await ledger()).find((r) => r.id === q)).toMatchObject({ state: "in_doubt", reference: null });
+
+    // The failed attempt's reference still names P: found by it, and its notification settles nothing else.
+    expect((await findPurchase(test.database.db, failed.reference)).id).toBe(p);
+    expect(await notify(failed, "failed")).toMatchObject({ outcome: "matched", purchaseId: p });
+  });
+
+  it("after the new attempt takes a reference of its own, a statement line and a notification naming the failed attempt's transaction are P's, not evidence for another in_doubt purchase", async () => {
+    const { p, failed } = await requeuedInDoubt();
+    // The new attempt verified by a person with its own reference: P carries the new one now.
+    const row = await findPurchase(test.database.db, String(p));
+    const [, again] = debitsOfPhone();
+    expect(await resolveAsPerson(test.database.db, row, "succeeded", again!.reference, person)).toMatchObject(
+      { ok: true },
+    );
+    const q = await rivalInDoubt();
+
+    // The provider's statement says the failed attempt's transaction went through after all.
+    const statement = join(mkdtempSync(join(tmpdir(), "topsync-earlier-")), "statement.csv");
+    writeFileSync(
+      statement,
+      `reference,phone,amount,date,status\n${failed.reference},${failed.phone_number},${failed.amount},${failed.at},successful\n`,
+    );
+    const file = writeConfigFile(sandbox, test.url).file;
+    const out = await runCli([
+      "-c",
+      file,
+      "--json",
+      "purchases",
+      "reconcile",
+      "--statement",
+      statement,
+      "--apply",
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    const report = JSON.parse(out.stdout) as {
+      resolvable: unknown[];
+      providerOnly: unknown[];
+      statusDifferences: unknown[];
+    };
+    expect(report.resolvable).toEqual([]);
+    expect(report.providerOnly).toEqual([]);
+    expect(report.statusDifferences).toMatchObject([{ id: p }]);
+    const result = await notify(failed);
+    expect(result).toMatchObject({ outcome: "matched", purchaseId: p });
+    expect((await ledger()).find((r) => r.id === q)).toMatchObject({ state: "in_doubt", reference: null });
+
+    // A person cannot give the failed attempt's reference to Q either: one transaction is one purchase.
+    const qRow = await findPurchase(test.database.db, String(q));
+    expect(
+      await resolveAsPerson(test.database.db, qRow, "succeeded", failed.reference, person),
+    ).toMatchObject({ ok: false, code: "REFERENCE_TAKEN", holder: { id: p } });
+  });
+});
