@@ -73,25 +73,17 @@ export const RESERVED_KEY_PREFIXES = ["job:", "buy:"] as const;
  * name, a phone some 15 digits however it is written: far longer is a bug upstream, refused with its error rather
  * than carried into the ledger, its events and every list and report that shows it.
  */
-const TEXT_LIMITS: ReadonlyArray<readonly [TextColumn, number]> = [
-  ["request_key", 500],
-  ["network", 100],
-  ["plan_id", 100],
-  ["plan_size", 100],
-  ["plan_type", 100],
-  ["plan_name_contains", 100],
-  ["phone", 64],
-  ["requested_by", 200],
-];
-type TextColumn =
-  | "request_key"
-  | "network"
-  | "plan_id"
-  | "plan_size"
-  | "plan_type"
-  | "plan_name_contains"
-  | "phone"
-  | "requested_by";
+const TEXT_LIMITS = {
+  request_key: 500,
+  network: 100,
+  plan_id: 100,
+  plan_size: 100,
+  plan_type: 100,
+  plan_name_contains: 100,
+  phone: 64,
+  requested_by: 200,
+} as const satisfies { [K in keyof IntakeRow]?: IntakeRow[K] extends string | null ? number : never };
+const TEXT_COLUMNS = Object.keys(TEXT_LIMITS) as Array<keyof typeof TEXT_LIMITS>;
 
 /** Why an intake request is refused outright (nothing enters the ledger), or null. Checked like config. */
 export function intakeRefusal(r: IntakeRow): string | null {
@@ -100,8 +92,8 @@ export function intakeRefusal(r: IntakeRow): string | null {
   if (prefix)
     return `request_key may not start with "${prefix}": those keys belong to ${prefix === "job:" ? "job fires" : "topsync buy"}`;
   if (r.request_key.trim() === "") return "request_key is empty";
-  const long = TEXT_LIMITS.find(([column, max]) => (r[column]?.length ?? 0) > max);
-  if (long) return `${long[0]} is ${r[long[0]]?.length} characters, more than the ${long[1]} it may have`;
+  const long = TEXT_COLUMNS.find((column) => (r[column]?.length ?? 0) > TEXT_LIMITS[column]);
+  if (long) return `${long} is ${r[long]?.length} characters, more than the ${TEXT_LIMITS[long]} it may have`;
   if (r.network.trim() === "") return "network is empty";
   if (r.plan_id !== null && r.plan_id.trim() === "") return "plan_id is empty";
   if (r.plan_id === null && r.plan_size === null) return "give plan_id or plan_size";
