@@ -76,6 +76,15 @@ export function budgetBlocks(report: Forecast, at: (d: Date) => string): Block[]
       ]),
     ),
   ];
+  // Approved plans not yet applied hold their totals back from today's budget (the claim counts them as spent).
+  const reserved = (report.approvals?.open ?? []).reduce((sum, plan) => sum.plus(plan.reserved), ZERO);
+  if (reserved.gt(0))
+    blocks.push(
+      text(
+        `Committed today includes ${formatAmount(reserved)} reserved by approved plans not yet applied (under Approvals): counted as spent until they are applied or expire.`,
+        "note",
+      ),
+    );
   const perRun = p.budget.perRunLimit;
   const refused = p.runs.filter((r) => r.refusedBy.includes("run_budget"));
   blocks.push(

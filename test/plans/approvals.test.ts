@@ -95,6 +95,12 @@ describe("approvals", { timeout: 120_000 }, () => {
       sql`select status, reserved::text as reserved from saved_plans where id = ${plan.plan_id}`,
     );
     expect(row).toEqual({ status: "approved", reserved: "915.00" });
+    // The dry-run report says what of today's committed budget is the approved plan's reservation.
+    const report = await ledger.cli(["plan"]);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toContain(
+      "Committed today includes NGN 915.00 reserved by approved plans not yet applied (under Approvals)",
+    );
     const applied = await ledger.cli(["apply", file]);
     expect(applied.code, applied.stderr).toBe(0);
     expect(sandbox.debits()).toHaveLength(3);
