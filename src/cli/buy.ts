@@ -9,6 +9,7 @@ import type { NewPurchase } from "../purchases/ledger.js";
 import { normalisePhone } from "../purchases/phone.js";
 import type { Outcome } from "../purchases/projection.js";
 import type { Resolved } from "../purchases/resolve.js";
+import { heldRunNotes } from "../report/approvals-view.js";
 import { itemJson } from "../report/forecast-json.js";
 import { phoneView } from "../report/format.js";
 import { parseSizeMb } from "../reseller/size.js";
@@ -60,7 +61,9 @@ export async function buyCommand(ctx: CommandContext, flags: BuyFlags): Promise<
     if (!result.resolved) return write(`dry run: would not buy: ${item.code}: ${item.reason}\n`);
     const refusal =
       item.outcome === "buy" ? "" : `, but it would be ${outcomeWords(item.outcome)}: ${item.reason}`;
-    return write(`dry run: would buy ${describe(result.resolved)}${refusal}\n`);
+    write(`dry run: would buy ${describe(result.resolved)}${refusal}\n`);
+    for (const note of heldRunNotes(ctx.config, result.runs, () => "this purchase")) write(`${note}\n`);
+    return;
   }
   if (result.kind === "declined") return write("not bought\n");
   if (result.kind === "exists") {

@@ -9,7 +9,9 @@ import { explicitFire } from "../purchases/fire-time.js";
 import type { PurchaseProjection } from "../purchases/projection.js";
 import type { ProjectionProgress } from "../purchases/projection-read.js";
 import { findJob, type PassResult, projectRun, runPurchasePass } from "../purchases/run-once.js";
+import { heldRunNotes } from "../report/approvals-view.js";
 import { projectionJson } from "../report/forecast-json.js";
+import { runLabel } from "../report/forecast-purchase-blocks.js";
 import { onDemandFire } from "../time/fires.js";
 import { zonedInstant } from "../time/zoned.js";
 import { cliActor, gateFor } from "./approval-gate.js";
@@ -147,6 +149,8 @@ function printDryRun(ctx: CommandContext, projection: PurchaseProjection, showPh
         `${totals.existing + totals.duplicates} not bought again (already in the ledger, or listed twice)` +
         `${totals.unknown ? `; ${totals.unknown} unknown (the reseller's plans could not be read)` : ""}\n`,
     );
+    for (const note of heldRunNotes(ctx.config, projection.runs, (r) => runLabel(r, (d) => d.toISOString())))
+      write(`${note}\n`);
     if (projection.byNetwork.length > 0) {
       write(
         renderTable(projection.byNetwork, [

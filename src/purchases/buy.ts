@@ -8,14 +8,14 @@ import { resolveNetwork } from "../reseller/catalogue.js";
 import { loadCatalogue } from "./catalogue-cache.js";
 import type { PurchaseDeps, RunSummary } from "./executor.js";
 import { insertPurchases, type NewPurchase, type PurchaseRow } from "./ledger.js";
-import { type ProjectedItem, resolveRow } from "./projection.js";
+import { type ProjectedItem, type ProjectedRun, resolveRow } from "./projection.js";
 import { projectSources } from "./projection-read.js";
 import { findPruned, type PrunedPurchase } from "./prune.js";
 import type { Resolved } from "./resolve.js";
 import { executeAndRecord } from "./run-once.js";
 
 export type BuyResult =
-  | { kind: "dry_run"; resolved: Resolved | null; item: ProjectedItem }
+  | { kind: "dry_run"; resolved: Resolved | null; item: ProjectedItem; runs: ProjectedRun[] }
   | { kind: "declined"; resolved: Resolved }
   | { kind: "exists"; row: PurchaseRow | undefined; pruned?: PrunedPurchase }
   | { kind: "bought"; row: PurchaseRow | undefined; summary: RunSummary };
@@ -47,7 +47,12 @@ export async function buyOne(
       extra: [{ kind: "buy", time: now, job: null, fireTime: null, rows: [purchase] }],
     });
     const item = projection.items[0]!;
-    return { kind: "dry_run", resolved: resolution.outcome === "buy" ? resolution.resolved : null, item };
+    return {
+      kind: "dry_run",
+      resolved: resolution.outcome === "buy" ? resolution.resolved : null,
+      item,
+      runs: projection.runs,
+    };
   }
   if (resolution.outcome !== "buy")
     throw new DataError(`cannot buy: ${resolution.reason}`, resolution.code.toUpperCase());

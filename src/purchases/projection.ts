@@ -101,6 +101,11 @@ export interface ProjectedRun {
   duplicates: number;
   unknown: number;
   cost: Money;
+  /**
+   * Its new rows (not the queue's) at live prices, before the guards: what the approval gate weighs when the run
+   * starts (plans/gate.ts), so a run the budget would refuse is still held for approval when above a threshold.
+   */
+  weighed: Money;
   /** The guards that refused something in it. */
   refusedBy: string[];
 }
@@ -341,6 +346,7 @@ export class RunCursor {
     unknown: 0,
   };
   private cost = ZERO;
+  private weighed = ZERO;
   private readonly refusedBy = new Set<string>();
 
   constructor(
@@ -359,6 +365,8 @@ export class RunCursor {
     const { running, inputs } = this;
     const classified = rows.map((row) => this.classify(row, existing));
     const resolved = classified.filter((c) => c.resolved);
+    if (this.run.kind !== "queued")
+      for (const c of resolved) this.weighed = this.weighed.plus(c.resolved!.amount);
     const decisions = applyGuards(
       resolved.map((c) => c.resolved!.amount),
       inputs.limits,
@@ -412,6 +420,7 @@ export class RunCursor {
       duplicates: counts.duplicate,
       unknown: counts.unknown,
       cost: this.cost,
+      weighed: this.weighed,
       refusedBy: [...this.refusedBy],
     };
     this.projector.closed(projected);

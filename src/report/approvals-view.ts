@@ -4,7 +4,7 @@
 import type { Config } from "../config/index.js";
 import type { Executor } from "../db/client.js";
 import type { Money } from "../money.js";
-import { parseMoney } from "../money.js";
+import { formatMoney, parseMoney } from "../money.js";
 import { approvalsForTotal, firstThreshold } from "../plans/approvals.js";
 import { listOpenPlans } from "../plans/registry.js";
 import type { ProjectedRun } from "../purchases/projection.js";
@@ -55,10 +55,30 @@ export function approvalsView(
   const threshold = firstThreshold(config.approvals) ?? null;
   const held = threshold
     ? runs
-        .filter((r) => r.cost.gt(threshold))
-        .map((r) => ({ run: r.index, cost: r.cost, approvals: approvalsForTotal(config.approvals, r.cost) }))
+        .filter((r) => r.weighed.gt(threshold))
+        .map((r) => ({
+          run: r.index,
+          cost: r.weighed,
+          approvals: approvalsForTotal(config.approvals, r.weighed),
+        }))
     : [];
   return { threshold, held, open };
+}
+
+/**
+ * What a dry run says of each run the gate would hold (`label` names the run): one line each, none without amount
+ * rules or when no run is above the first threshold.
+ */
+export function heldRunNotes(
+  config: Config,
+  runs: readonly ProjectedRun[],
+  label: (run: ProjectedRun) => string,
+): string[] {
+  const view = approvalsView(config, runs, []);
+  return view.held.map((h) => {
+    const run = runs.find((r) => r.index === h.run)!;
+    return `${label(run)}: held for approval when it runs (${formatMoney(h.cost)} at live prices, above ${formatMoney(view.threshold!)}; ${h.approvals} approval${h.approvals === 1 ? "" : "s"} needed): nothing of it is bought until approved`;
+  });
 }
 
 export function approvalBlocks(

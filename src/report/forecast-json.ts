@@ -147,6 +147,7 @@ function runJson(view: PhoneView) {
     duplicates: r.duplicates,
     unknown: r.unknown,
     cost: money(r.cost),
+    weighed: money(r.weighed),
     refused_by: r.refusedBy,
   });
 }

@@ -213,6 +213,19 @@ describe("the approval gate", { timeout: 120_000 }, () => {
       "--dry-run",
     ]);
     expect(dry.stdout).toContain("but it would be rejected: daily budget");
+    // A fire the budget would refuse whole is still weighed by the gate, which holds it before any guard: the dry
+    // run and the plan say so rather than only that the budget refuses it.
+    const fire = ["purchases", "run", "--job", "promo", "--fire-time", "2026-08-01T08:00:00Z"];
+    const dryRun = await ledger.cli([...fire, "--dry-run"]);
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(dryRun.stdout).toContain("would buy 0 for 0.00; would reject 3");
+    expect(dryRun.stdout).toContain(
+      "job promo fire 2026-08-01T08:00:00.000Z: held for approval when it runs (915.00 at live prices, above 500.00; 1 approval needed): nothing of it is bought until approved",
+    );
+    const dryBuy = await ledger.cli([
+      ...["buy", "--network", "MTN", "--plan", "102", "--phone", "08034000952", "--dry-run"],
+    ]);
+    expect(dryBuy.stdout).not.toContain("held for approval"); // 305.00 is not above 500.00
     expect(posts(sandbox)).toBe(0);
 
     const apply = (file: string) =>
