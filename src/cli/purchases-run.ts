@@ -166,7 +166,8 @@ function printDryRun(ctx: CommandContext, projection: PurchaseProjection, showPh
       write(
         renderTable(rejected, [
           { header: "PHONE", value: (i) => phone(i.phone) },
-          { header: "JOB", value: (i) => i.job ?? i.source },
+          // A pass may hold several fires of a job (catch-up) and the queue: the same phone may be in each.
+          { header: "RUN", value: (i) => runLabel(projection.runs[i.run]!, (d) => d.toISOString()) },
           { header: "REASON", value: (i) => `${i.code}: ${i.reason}` },
         ]),
       );
