@@ -24,6 +24,18 @@ const IN_TEXT = new RegExp(
   "g",
 );
 
+/**
+ * Any other country's number in its international form, as a CRM or a person writes it: a plus, then 8 to 15 digits
+ * (E.164's bound) with the same separators and parenthesised groups, not part of a longer digit run or a word:
+ * `+44 7911 123456`, `+1 (415) 555-2671`. An intake row or a recipients file may hold one (refused as not
+ * Nigerian, but still someone's number).
+ */
+const INTERNATIONAL = new RegExp(
+  `(?<![0-9A-Za-z+\uff0b])[+\uff0b]((?:${SEP}[(\uff08]?${D}[)\uff09]?){8,15})(?!${SEP}${D})`,
+  "g",
+);
+const DIGIT = new RegExp(D, "g");
+
 /** A digit of any script in ZEROS as its ASCII digit. */
 function asciiDigit(digit: string): string {
   const code = digit.charCodeAt(0);
@@ -39,11 +51,16 @@ export function maskPhone(phone: string): string {
   return `${value.slice(0, 4)}${"*".repeat(value.length - 7)}${value.slice(-3)}`;
 }
 
-/** Masks every phone number found in a piece of text. */
+/** Masks every phone number found in a piece of text: Nigerian ones as 0803****567, others as +44*******456. */
 export function maskPhonesIn(text: string): string {
-  return text.replace(IN_TEXT, (...match: string[]) =>
+  const national = text.replace(IN_TEXT, (...match: string[]) =>
     maskPhone(`0${match.slice(1, 11).map(asciiDigit).join("")}`),
   );
+  if (!national.includes("+") && !national.includes("\uff0b")) return national;
+  return national.replace(INTERNATIONAL, (_whole, groups: string) => {
+    const digits = (groups.match(DIGIT) ?? []).map(asciiDigit).join("");
+    return `+${digits.slice(0, 2)}${"*".repeat(digits.length - 5)}${digits.slice(-3)}`;
+  });
 }
 
 /** A deep copy of a value with every phone number in its strings masked. */

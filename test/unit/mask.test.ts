@@ -48,6 +48,22 @@ describe("phone masking", () => {
     expect(maskPhonesIn(text)).toBe(text);
   });
 
+  it("masks other countries' numbers in their international form, and leaves offsets, amounts and longer runs alone", () => {
+    for (const [written, masked] of [
+      ["+447911123456", "+44*******456"],
+      ["+44 7911 123456", "+44*******456"],
+      ["+1 (415) 555-2671", "+14******671"],
+      ["+33 6 12 34 56 78", "+33******678"],
+      ["\uff0b\uff14\uff14 7911 123456", "+44*******456"],
+    ] as const)
+      expect(maskPhonesIn(`refused ${written}: not Nigerian`), written).toBe(
+        `refused ${masked}: not Nigerian`,
+      );
+    const text =
+      "at 2026-08-01T08:00:00+01:00, +5 retries, +1234567 is seven digits, +1234567890123456 sixteen, a+44791112345";
+    expect(maskPhonesIn(text)).toBe(text);
+  });
+
   it("masks every number in running text, in any form", () => {
     expect(maskPhonesIn("bought for +2348031234567 and 08051234567, ref 123456789012345")).toBe(
       "bought for 0803****567 and 0805****567, ref 123456789012345",
