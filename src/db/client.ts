@@ -2,6 +2,7 @@
 // PostgreSQL server through postgres.js. Everything above this file runs the same drizzle code on either.
 import { mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
+import { resolve as resolvePath } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { SQL } from "drizzle-orm";
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
@@ -93,7 +94,44 @@ export interface DatabaseOptions {
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return options.url
     ? openPostgres(options.url, options.maxConnections ?? 10)
-    : openPglite(options.pgliteDir ?? "./.topsync/pglite", options.leanHeap === true);
+    : openEmbedded(options.pgliteDir ?? "./.topsync/pglite", options.leanHeap === true);
+}
+
+/** The embedded databases this process has open, by folder, with how many openings use each. */
+const embedded = new Map<string, { opening: Promise<Database>; users: number }>();
+
+/**
+ * The embedded database in `dir`, one PGlite instance per folder in this process however many times it is opened
+ * (the demo runs one command after another, each opening the ledger): two instances on one folder each keep their
+ * own buffers, so one would not see what the other wrote, and both would write the same files. Each opening's
+ * `close` is its own; the folder is closed (and unlocked) when the last one closes. In memory, each opening is a
+ * database of its own.
+ */
+async function openEmbedded(dir: string, leanHeap: boolean): Promise<Database> {
+  if (dir.startsWith("memory://")) return openPglite(dir, leanHeap);
+  const key = resolvePath(dir);
+  let shared = embedded.get(key);
+  if (!shared) {
+    const opening = openPglite(dir, leanHeap);
+    shared = { opening, users: 0 };
+    embedded.set(key, shared);
+    opening.catch(() => embedded.delete(key));
+  }
+  const entry = shared;
+  entry.users++; // before the wait: an opening closed meanwhile must not close the folder under this one
+  const database = await entry.opening;
+  let closed = false;
+  return {
+    ...database,
+    async close() {
+      if (closed) return;
+      closed = true;
+      entry.users--;
+      if (entry.users > 0) return;
+      embedded.delete(key);
+      await database.close();
+    },
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 // `npm start`'s demo tours saved plans: saved, shown, refused without approval, approved with a demo key, refused
 // while stale, applied, and applied again buying nothing. Run in an empty folder without -c (a global install tried
 // anywhere), it runs on the example config the package comes with and says so.
+// Each of its steps opens the ledger, as the command it shows does: all on one embedded database.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -36,5 +37,9 @@ describe("the demo", () => {
       expect(found, `${step} after position ${at}`).not.toBeNull();
       at += found!.index + found![0].length;
     }
+    // Its closing plan reads the websites it applied from the same ledger (each command of the demo opens the
+    // ledger; two instances of the embedded database on one folder did not see each other's writes).
+    const plan = result.stdout.slice(result.stdout.indexOf("== plan: what topsync would buy"));
+    expect(plan).toMatch(/websites +0 to create, 0 to update, 0 to delete, 3 unchanged\./);
   });
 });
