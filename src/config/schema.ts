@@ -346,12 +346,26 @@ const serverSchema = z.strictObject({
 
 const SIGNATURE_ALGORITHMS = ["sha256", "sha512"] as const;
 
+/** Whether a receiver at `path` would answer in place of the port's own /healthz, /readyz or /metrics. */
+function shadowsServedPath(path: string): boolean {
+  const base = path.replace(/\/+$/, "");
+  return (
+    base === "" ||
+    ["/healthz", "/readyz", "/metrics"].some((served) => base === served || base.startsWith(`${served}/`))
+  );
+}
+
 /** The provider-notification receiver on the daemon's HTTP server (off unless enabled; see README "Webhooks"). */
 const webhooksSchema = z
   .strictObject({
     enabled: boolean().prefault(false),
     path: text()
       .regex(/^\/[\x21-\x7e]*$/, "must start with / and hold no spaces")
+      // The receiver answers its path before the port's own: /healthz there failed every probe (405), and / with
+      // the token in the path took every path of the port.
+      .refine((path) => !shadowsServedPath(path), {
+        message: "must be a path of its own (not /, /healthz, /readyz or /metrics)",
+      })
       .prefault("/webhooks/reseller"),
     auth: z.enum(["hmac", "token"]).prefault("hmac"),
     /** The shared HMAC key or the token; required when enabled. */

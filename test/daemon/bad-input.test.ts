@@ -44,6 +44,21 @@ describe("topsync run with bad input", () => {
     );
   });
 
+  it.each([
+    ["/healthz", "the liveness probe's path: every probe got 405 and the pod was restarted"],
+    ["/metrics/", "the scrape's path"],
+    ["/", "with the token in the path, it took every path of the port"],
+  ])("exits 78 when webhooks.path %s is a path the port already answers (%s)", async (path) => {
+    const file = daemonConfig(sandbox, "", await freePort(), {
+      webhooks: { enabled: true, secret: "whsec-0123456789", path, auth: "token", token_in: "path" },
+    });
+    const daemon = spawnDaemon(file, 0);
+    expect(await daemon.exited).toBe(78);
+    expect(daemon.stderr()).toContain(
+      "webhooks.path: must be a path of its own (not /, /healthz, /readyz or /metrics)",
+    );
+  });
+
   it("exits 1 naming the port when server.port is already in use", async () => {
     const port = await freePort();
     const blocker: Server = createServer();
