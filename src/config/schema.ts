@@ -601,7 +601,27 @@ export const configSchema = z
     log: logSchema.prefault({}),
   })
   .superRefine(checkUnique, evenWithFieldIssues)
-  .superRefine(checkConsoleOrigin);
+  .superRefine(checkConsoleOrigin)
+  .superRefine(checkPathsApart);
+
+/**
+ * The receiver and the console share server.port, and the receiver answers its path first: a webhooks.path equal
+ * to console.path, above it or under it takes pages of the console (or the console the receiver's deliveries).
+ */
+function checkPathsApart(config: { webhooks?: unknown; console?: unknown }, ctx: z.RefinementCtx): void {
+  const hooks = config.webhooks as { enabled?: unknown; path?: unknown } | undefined;
+  const panel = config.console as { enabled?: unknown; path?: unknown } | undefined;
+  if (hooks?.enabled !== true || panel?.enabled !== true) return;
+  if (typeof hooks.path !== "string" || typeof panel.path !== "string") return;
+  const a = `${hooks.path.replace(/\/+$/, "")}/`;
+  const b = `${panel.path.replace(/\/+$/, "")}/`;
+  if (!a.startsWith(b) && !b.startsWith(a)) return;
+  ctx.addIssue({
+    code: "custom",
+    path: ["webhooks", "path"],
+    message: `${hooks.path} is console.path (${panel.path}) or holds it or lies under it; each needs a path of its own`,
+  });
+}
 
 /** `purchases[2].plan.size` */
 export function formatPath(path: readonly PropertyKey[]): string {

@@ -59,6 +59,27 @@ describe("topsync run with bad input", () => {
     );
   });
 
+  it("exits 78 when webhooks.path and console.path overlap (the receiver answered the console's page with 405)", async () => {
+    const file = daemonConfig(sandbox, "", await freePort(), {
+      webhooks: { enabled: true, secret: "whsec-0123456789", path: "/console" },
+      console: {
+        enabled: true,
+        path: "/console/",
+        users: {
+          ada: {
+            password_hash: "scrypt$16384$8$1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA==",
+            role: "operator",
+          },
+        },
+      },
+    });
+    const daemon = spawnDaemon(file, 0);
+    expect(await daemon.exited).toBe(78);
+    expect(daemon.stderr()).toContain(
+      "webhooks.path: /console is console.path (/console/) or holds it or lies under it; each needs a path of its own",
+    );
+  });
+
   it("exits 1 naming the port when server.port is already in use", async () => {
     const port = await freePort();
     const blocker: Server = createServer();
