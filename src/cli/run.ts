@@ -1,12 +1,14 @@
-// `topsync run`: the daemon until SIGTERM or SIGINT. The first signal stops it gracefully
+// `topsync run`: the daemon until SIGTERM, SIGINT or SIGHUP. The first signal stops it gracefully
 // (exit 0 when everything finished within server.shutdown_grace, else 1); a second one exits at once.
+// SIGHUP too: Node.js's default for it (a closed terminal, a `kill -HUP` meant as "reload") is to die on the spot,
+// leaving what was in flight in submitting; topsync does not reload its config, so it stops as it does on SIGTERM.
 import { dirname } from "node:path";
 import { systemClock } from "../clock.js";
 import { ExitCode } from "../errors.js";
 import { runService } from "../schedule/service.js";
 import type { CommandContext } from "./context.js";
 
-const SIGNAL_EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
+const SIGNAL_EXIT: Record<string, number> = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 };
 
 export async function runCommand(ctx: CommandContext): Promise<void> {
   const stop = new AbortController();
@@ -15,11 +17,16 @@ export async function runCommand(ctx: CommandContext): Promise<void> {
       ctx.logger.warn(`${signal} again: exiting now`);
       process.exit(SIGNAL_EXIT[signal] ?? ExitCode.failure);
     }
-    ctx.logger.info(`${signal}: stopping (send it again to exit at once)`);
+    ctx.logger.info(
+      signal === "SIGHUP"
+        ? "SIGHUP: stopping (topsync does not reload its config: start it again to read a changed one; send it again to exit at once)"
+        : `${signal}: stopping (send it again to exit at once)`,
+    );
     stop.abort();
   };
   process.on("SIGTERM", onSignal);
   process.on("SIGINT", onSignal);
+  process.on("SIGHUP", onSignal);
   // A background task that fails unobserved (a verification writing while the database is away) must not end
   // the daemon: the ledger keeps the row, and the next sweep picks it up. After a stop it is only noise.
   process.on("unhandledRejection", (error) => {

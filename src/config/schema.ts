@@ -346,12 +346,26 @@ const serverSchema = z.strictObject({
 
 const SIGNATURE_ALGORITHMS = ["sha256", "sha512"] as const;
 
+/** Whether a receiver at `path` would answer in place of the port's own /healthz, /readyz or /metrics. */
+function shadowsServedPath(path: string): boolean {
+  const base = path.replace(/\/+$/, "");
+  return (
+    base === "" ||
+    ["/healthz", "/readyz", "/metrics"].some((served) => base === served || base.startsWith(`${served}/`))
+  );
+}
+
 /** The provider-notification receiver on the daemon's HTTP server (off unless enabled; see README "Webhooks"). */
 const webhooksSchema = z
   .strictObject({
     enabled: boolean().prefault(false),
     path: text()
       .regex(/^\/[\x21-\x7e]*$/, "must start with / and hold no spaces")
+      // The receiver answers its path before the port's own: /healthz there failed every probe (405), and / with
+      // the token in the path took every path of the port.
+      .refine((path) => !shadowsServedPath(path), {
+        message: "must be a path of its own (not /, /healthz, /readyz or /metrics)",
+      })
       .prefault("/webhooks/reseller"),
     auth: z.enum(["hmac", "token"]).prefault("hmac"),
     /** The shared HMAC key or the token; required when enabled. */
@@ -587,7 +601,27 @@ export const configSchema = z
     log: logSchema.prefault({}),
   })
   .superRefine(checkUnique, evenWithFieldIssues)
-  .superRefine(checkConsoleOrigin);
+  .superRefine(checkConsoleOrigin)
+  .superRefine(checkPathsApart);
+
+/**
+ * The receiver and the console share server.port, and the receiver answers its path first: a webhooks.path equal
+ * to console.path, above it or under it takes pages of the console (or the console the receiver's deliveries).
+ */
+function checkPathsApart(config: { webhooks?: unknown; console?: unknown }, ctx: z.RefinementCtx): void {
+  const hooks = config.webhooks as { enabled?: unknown; path?: unknown } | undefined;
+  const panel = config.console as { enabled?: unknown; path?: unknown } | undefined;
+  if (hooks?.enabled !== true || panel?.enabled !== true) return;
+  if (typeof hooks.path !== "string" || typeof panel.path !== "string") return;
+  const a = `${hooks.path.replace(/\/+$/, "")}/`;
+  const b = `${panel.path.replace(/\/+$/, "")}/`;
+  if (!a.startsWith(b) && !b.startsWith(a)) return;
+  ctx.addIssue({
+    code: "custom",
+    path: ["webhooks", "path"],
+    message: `${hooks.path} is console.path (${panel.path}) or holds it or lies under it; each needs a path of its own`,
+  });
+}
 
 /** `purchases[2].plan.size` */
 export function formatPath(path: readonly PropertyKey[]): string {

@@ -17,3 +17,14 @@ export function sqlState(error: unknown): string | undefined {
 export function isDataException(error: unknown): boolean {
   return sqlState(error)?.startsWith("22") === true;
 }
+
+/**
+ * What the database or its driver said about a failed statement ("database … is not currently accepting
+ * connections", "connect ECONNREFUSED …"): the innermost message of the error and its causes, not the ORM's
+ * wrapper, which says only "Failed query: <the statement> params: …".
+ */
+export function databaseReason(error: unknown): string {
+  let reason = error instanceof Error ? error.message : String(error);
+  for (let e = error; e instanceof Error; e = e.cause) if (e.message) reason = e.message;
+  return reason;
+}

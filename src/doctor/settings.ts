@@ -3,9 +3,6 @@
 import type { Config } from "../config/index.js";
 import { type CheckResult, fail, pass, warn } from "./check.js";
 
-/** Paths the daemon's port answers itself; a webhook path must not shadow them. */
-const SERVED_PATHS = ["/healthz", "/readyz", "/metrics"];
-
 export function checkTimeZone(config: Config, now: Date): CheckResult {
   const zones = new Set([config.timezone, ...config.purchases.flatMap((job) => job.timezone ?? [])]);
   const unknown = [...zones].filter((zone) => !zoneKnown(zone));
@@ -40,15 +37,7 @@ function zoneKnown(zone: string): boolean {
 export function checkWebhooks(config: Config): CheckResult[] {
   const hooks = config.webhooks;
   if (!hooks.enabled) return [pass("webhooks", "the provider-notification receiver is off")];
-  const served = SERVED_PATHS.find((path) => hooks.path === path || hooks.path.startsWith(`${path}/`));
-  if (served)
-    return [
-      fail(
-        "webhooks",
-        `webhooks.path ${hooks.path} is ${served}, which the daemon answers itself`,
-        "set webhooks.path to a path of its own, e.g. /webhooks/reseller",
-      ),
-    ];
+  // A path the port answers itself (/healthz, …) is a config error (src/config/schema.ts): the config check fails.
   const results: CheckResult[] = [];
   const host = config.server.host;
   if (host === "127.0.0.1" || host === "::1" || host === "localhost")

@@ -7,6 +7,7 @@ import { createAnalyticsClient, createResellerClient } from "../clients.js";
 import type { Clock } from "../clock.js";
 import type { Config } from "../config/index.js";
 import type { Database } from "../db/client.js";
+import { databaseReason } from "../db/sql-state.js";
 import { formatDuration } from "../duration.js";
 import type { Logger } from "../log/logger.js";
 import { readOutboxStats } from "../notify/read.js";
@@ -225,7 +226,7 @@ async function ledgerStats(database: Database | undefined, options: ServiceOptio
     const read = readLedgerStats(database.db, new Date(options.clock.now()), options.config.timezone);
     return await withTimeout(read, SCRAPE_TIMEOUT_MS, "the ledger did not answer");
   } catch (error) {
-    options.logger.warn(`metrics: cannot read the ledger: ${(error as Error).message}`);
+    options.logger.warn(`metrics: cannot read the ledger: ${databaseReason(error)}`);
     return undefined;
   }
 }

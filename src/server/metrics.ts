@@ -93,13 +93,16 @@ export class DaemonMetrics {
   private ledgerFires: LedgerStats["fires"] = [];
   private readonly jobFires = new Counter({
     name: "topsync_job_fires_total",
-    help: "Fires of each job recorded in the ledger by outcome: run, failed, skipped (missed), running (all replicas).",
+    help: "Fires of each job recorded in the ledger by outcome: run, failed, skipped (missed) (all replicas).",
     labelNames: ["job", "outcome"],
     registers: [this.registry],
     collect: () => {
       this.jobFires.reset();
+      // A running fire is not a count: it goes back to 0 when the fire ends (or is given back), and a counter that
+      // goes down reads as a restart to rate() and increase(). topsync_schedule_fires{status="running"} has them.
       for (const f of this.ledgerFires)
-        this.jobFires.inc({ job: f.job, outcome: fireOutcomeLabel(f.status) }, f.count);
+        if (f.status !== "running")
+          this.jobFires.inc({ job: f.job, outcome: fireOutcomeLabel(f.status) }, f.count);
     },
   });
   private readonly jobMissed = new Counter({

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.js";
 import { rows } from "../db/client.js";
 import { pendingMigrations } from "../db/migrate.js";
+import { databaseReason } from "../db/sql-state.js";
 import { withTimeout } from "./timeout.js";
 
 const PROBE_TIMEOUT_MS = 2000;
@@ -38,7 +39,7 @@ export class Readiness {
       await withTimeout(rows(database.db, sql`select 1`), PROBE_TIMEOUT_MS, "the database did not answer");
     } catch (error) {
       return report({
-        database: `unreachable: ${(error as Error).message}`,
+        database: `unreachable: ${databaseReason(error)}`,
         migrations: "unknown",
         shutdown,
       });
@@ -52,7 +53,7 @@ export class Readiness {
       );
       if (pending.length > 0) migrations = `pending: ${pending.join(", ")}`;
     } catch (error) {
-      migrations = `unknown: ${(error as Error).message}`;
+      migrations = `unknown: ${databaseReason(error)}`;
     }
     return report({ database: "ok", migrations, shutdown });
   }

@@ -44,6 +44,42 @@ describe("topsync run with bad input", () => {
     );
   });
 
+  it.each([
+    ["/healthz", "the liveness probe's path: every probe got 405 and the pod was restarted"],
+    ["/metrics/", "the scrape's path"],
+    ["/", "with the token in the path, it took every path of the port"],
+  ])("exits 78 when webhooks.path %s is a path the port already answers (%s)", async (path) => {
+    const file = daemonConfig(sandbox, "", await freePort(), {
+      webhooks: { enabled: true, secret: "whsec-0123456789", path, auth: "token", token_in: "path" },
+    });
+    const daemon = spawnDaemon(file, 0);
+    expect(await daemon.exited).toBe(78);
+    expect(daemon.stderr()).toContain(
+      "webhooks.path: must be a path of its own (not /, /healthz, /readyz or /metrics)",
+    );
+  });
+
+  it("exits 78 when webhooks.path and console.path overlap (the receiver answered the console's page with 405)", async () => {
+    const file = daemonConfig(sandbox, "", await freePort(), {
+      webhooks: { enabled: true, secret: "whsec-0123456789", path: "/console" },
+      console: {
+        enabled: true,
+        path: "/console/",
+        users: {
+          ada: {
+            password_hash: "scrypt$16384$8$1$c2FsdHNhbHRzYWx0$aGFzaGhhc2hoYXNoaGFzaA==",
+            role: "operator",
+          },
+        },
+      },
+    });
+    const daemon = spawnDaemon(file, 0);
+    expect(await daemon.exited).toBe(78);
+    expect(daemon.stderr()).toContain(
+      "webhooks.path: /console is console.path (/console/) or holds it or lies under it; each needs a path of its own",
+    );
+  });
+
   it("exits 1 naming the port when server.port is already in use", async () => {
     const port = await freePort();
     const blocker: Server = createServer();

@@ -1,7 +1,7 @@
 // Spawning `topsync run` for the daemon tests: a config for it, its logs, its endpoints, and waiting for
 // the ledger to reach a state (polling the database; no test asserts on timing).
 import { type ChildProcess, spawn } from "node:child_process";
-import { hostname } from "node:os";
+import { constants, hostname } from "node:os";
 import { sql } from "drizzle-orm";
 import postgres from "postgres";
 import { afterAll, beforeAll } from "vitest";
@@ -70,7 +70,7 @@ export function spawnDaemon(
   const exited = new Promise<number>((resolve) => {
     child.once("exit", (code, signal) => {
       running.delete(child);
-      resolve(code ?? 128 + (signal === "SIGKILL" ? 9 : 15));
+      resolve(code ?? 128 + (signal ? constants.signals[signal] : 0));
     });
   });
   return {

@@ -92,6 +92,28 @@ describe("daemon metrics", () => {
     expect(sampleValue(exposition, "topsync_job_state", { job: "staff", state: "paused" })).toBe(0);
   });
 
+  it("never lowers a counter read from the ledger as a fire runs and ends (a running fire is not a count)", async () => {
+    const metrics = new DaemonMetrics(config as never);
+    const fires = (running: number, done: number) => ({
+      ...stats,
+      fires: [
+        { job: "promo", status: "running", count: running },
+        { job: "promo", status: "done", count: done },
+      ].filter((f) => f.count > 0),
+    });
+    metrics.setLedger(fires(1, 5), config as never);
+    const before = (await scrape(metrics)).exposition;
+    metrics.setLedger(fires(0, 6), config as never);
+    const after = (await scrape(metrics)).exposition;
+    for (const sample of before.samples) {
+      if (before.types.get(sample.name) !== "counter") continue;
+      const now = sampleValue(after, sample.name, sample.labels);
+      expect(now, `${sample.name}${JSON.stringify(sample.labels)}`).toBeGreaterThanOrEqual(sample.value);
+    }
+    // a fire in progress is in the gauge of fires by status
+    expect(sampleValue(before, "topsync_schedule_fires", { job: "promo", status: "running" })).toBe(1);
+  });
+
   it("has no gauge named like a counter, and promtool check metrics passes", async () => {
     const metrics = new DaemonMetrics(config as never);
     metrics.setLedger(stats, config as never);

@@ -1,5 +1,5 @@
-// Graceful shutdown: SIGTERM in the middle of buying stops claiming, lets the calls in flight finish and be
-// recorded, and exits 0 with nothing in submitting; a second signal exits at once.
+// Graceful shutdown: SIGTERM (or SIGINT, or SIGHUP) in the middle of buying stops claiming, lets the calls in flight
+// finish and be recorded, and exits 0 with nothing in submitting; a second signal exits at once.
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, rows } from "../../src/db/client.js";
@@ -71,6 +71,37 @@ describe("stopping topsync run", () => {
         expect(debits.length).toBeGreaterThan(0);
         expect(new Set(debits.map((d) => d.reference))).toEqual(new Set(references));
         expect(debits).toHaveLength(references.length);
+      }),
+  );
+
+  it(
+    "SIGHUP (a closed terminal, or a reload out of habit) stops it as gently as SIGTERM, not at once",
+    { timeout: 120_000 },
+    () =>
+      withDatabase(async (database, url) => {
+        sandbox.reset({ faults: { endpoints: { data: { latencyMs: 400 } } } });
+        const port = await freePort();
+        const daemon = spawnDaemon(daemonConfig(sandbox, url, port), port);
+        await waitReady(daemon);
+        await insertIntake(database, 100);
+        await waitFor("purchases in flight", () => sandbox.requests().some((r) => r.path.endsWith("/data")), {
+          daemons: [daemon],
+        });
+        daemon.child.kill("SIGHUP");
+        expect(await daemon.exited).toBe(0);
+        expect(daemon.stderr()).toContain("SIGHUP: stopping");
+        expect(daemon.stderr()).toContain("does not reload its config");
+        expect(daemon.stderr()).toContain("stopped cleanly");
+        const [left] = await rows<{ n: string }>(
+          database.db,
+          sql`select count(*) as n from purchases where state in ('submitting', 'in_doubt')`,
+        );
+        expect(Number(left!.n)).toBe(0);
+        const [recorded] = await rows<{ n: string }>(
+          database.db,
+          sql`select count(*) as n from purchases where reference is not null`,
+        );
+        expect(sandbox.debits()).toHaveLength(Number(recorded!.n));
       }),
   );
 

@@ -1,5 +1,6 @@
 // deploy/grafana/topsync.json: every expression parses (promtool, as recording rules) and reads only metrics a
-// running daemon exports (its live /metrics), and the spend panel draws the daily limit.
+// running daemon exports (its live /metrics), the spend panel draws the daily limit, and an age is not drawn from a
+// timestamp still 0.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -109,6 +110,34 @@ describe("the Grafana dashboard", () => {
     const check = spawnSync("promtool", ["check", "rules", file], { encoding: "utf8" });
     expect(check.status, check.stdout + check.stderr).toBe(0);
     expect(check.stdout).toContain(`${rules.length} rules found`);
+  });
+
+  it("draws no age from a timestamp still 0 (no good pass yet), not the decades since 1970", async () => {
+    if (!(await needs(PROMTOOL, "promtool test rules over the dashboard's ages"))) return;
+    // What a daemon exports before its first good website pass (or with no website loop at all).
+    const scraped = parsePrometheus((await daemon().get("/metrics")).body);
+    const never = scraped.samples.find((s) => s.name === "topsync_website_last_success_timestamp_seconds");
+    expect(never?.value).toBe(0);
+    const ages = expressions.filter((e) => /\btime\(\)\s*-/.test(e.expr));
+    expect(ages.map((e) => e.panel)).toContain("Since the last good pass");
+    const dir = mkdtempSync(join(tmpdir(), "topsync-dashboard-"));
+    const rules = ages.map((e, i) => ({ record: `topsync:age:${i}`, expr: asSent(e.expr) }));
+    writeFileSync(join(dir, "ages.yaml"), stringify({ groups: [{ name: "ages", rules }] }));
+    const stamps = [...new Set(ages.flatMap((e) => metricsOf(e.expr)))];
+    const test = {
+      rule_files: ["ages.yaml"],
+      evaluation_interval: "1m",
+      tests: [
+        {
+          interval: "1m",
+          input_series: stamps.map((name) => ({ series: `${name}{instance="a"}`, values: "0x10" })),
+          promql_expr_test: rules.map((r) => ({ expr: r.record, eval_time: "5m", exp_samples: [] })),
+        },
+      ],
+    };
+    writeFileSync(join(dir, "ages.test.yaml"), stringify(test));
+    const run = spawnSync("promtool", ["test", "rules", "ages.test.yaml"], { cwd: dir, encoding: "utf8" });
+    expect(run.status, run.stdout + run.stderr).toBe(0);
   });
 
   it("reads only metrics a running daemon exports on /metrics", async () => {

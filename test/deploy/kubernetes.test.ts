@@ -1,7 +1,7 @@
 // deploy/kubernetes: the base and the example overlay, rendered by kubectl's kustomize, are valid Kubernetes and
 // prometheus-operator objects (their published API schemas), and hold what matters: the probes hit paths a live
 // daemon answers, the ports are the config's server.port, the grace period covers the config's timeouts, no
-// embedded database under several replicas, and the pods run unprivileged.
+// embedded database under several replicas, the pods run unprivileged, and the scrape keeps the daemon's `job` label.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { PrometheusRule } from "@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule";
@@ -15,6 +15,9 @@ import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { type Config, parseConfig } from "../../src/config/index.js";
 import { DEFAULT_TOTAL_TIMEOUT_MS } from "../../src/http/service-client.js";
+import { DaemonMetrics } from "../../src/server/metrics.js";
+import { yaml } from "../config/helpers.js";
+import { parsePrometheus } from "../daemon/prometheus.js";
 import { ROOT } from "../helpers/cli.js";
 import { needs } from "../helpers/tools.js";
 import { KUBECTL, type KubeObject, kustomize } from "./kubectl.js";
@@ -207,6 +210,25 @@ describe.each(RENDERINGS)("kubectl kustomize %s", (dir) => {
   );
 
   it.runIf(kubectl)(
+    "has Prometheus keep the daemon's job label (a purchase job's name), not replace it with the target's",
+    async () => {
+      // Prometheus sets `job` (and `instance`) on every target; a scraped label of that name is renamed
+      // `exported_job` unless the scrape honours the target's own labels. topsync's job names travel in `job`.
+      const { config } = parseConfig(yaml(), "config.yaml", {});
+      const metrics = new DaemonMetrics(config);
+      metrics.fire("staff", "skipped");
+      const labels = new Set(
+        parsePrometheus(await metrics.registry.metrics()).samples.flatMap((s) => Object.keys(s.labels)),
+      );
+      const reserved = ["job", "instance"].filter((name) => labels.has(name));
+      expect(reserved, "the daemon exports a label Prometheus sets on targets").toEqual(["job"]);
+      const monitor = one(objects, "ServiceMonitor");
+      for (const endpoint of monitor.spec.endpoints)
+        expect(endpoint.honorLabels, `ServiceMonitor endpoint ${endpoint.port}`).toBe(true);
+    },
+  );
+
+  it.runIf(kubectl)(
     "carries the alert rules of deploy/prometheus and the dashboard of deploy/grafana as they are",
     () => {
       const rules = parse(readFileSync(`${ROOT}deploy/prometheus/topsync-rules.yaml`, "utf8"));
@@ -219,6 +241,14 @@ describe.each(RENDERINGS)("kubectl kustomize %s", (dir) => {
       );
     },
   );
+});
+
+it("has the README's scrape config keep the daemon's job label", () => {
+  const readme = readFileSync(`${ROOT}README.md`, "utf8");
+  const scrape = /```yaml\n(scrape_configs:[\s\S]*?)```/.exec(readme);
+  expect(scrape, "README's scrape_configs example").not.toBeNull();
+  const jobs = parse(scrape![1]!).scrape_configs as Array<{ job_name: string; honor_labels?: boolean }>;
+  for (const job of jobs) expect(job.honor_labels, job.job_name).toBe(true);
 });
 
 it("has the generated manifests in step with their sources (tools/deploy-manifests.js --check)", () => {

@@ -33,12 +33,10 @@ describe("doctor's settings checks", () => {
     ]);
   });
 
-  it("fail a webhook path the daemon answers itself", () => {
-    const [result] = checkWebhooks(
-      config("webhooks: { enabled: true, secret: s3cret-value, path: /metrics/hook }"),
+  it("never see a webhook path the daemon answers itself: the config refuses it", () => {
+    expect(() => config("webhooks: { enabled: true, secret: s3cret-value, path: /metrics/hook }")).toThrow(
+      "webhooks.path: must be a path of its own (not /, /healthz, /readyz or /metrics)",
     );
-    expect(result?.status).toBe("fail");
-    expect(result?.message).toBe("webhooks.path /metrics/hook is /metrics, which the daemon answers itself");
   });
 
   it("warn on a loopback host, token settings under hmac, and deliveries from anywhere", () => {

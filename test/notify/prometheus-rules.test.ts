@@ -58,6 +58,8 @@ describe("the Prometheus alerting rules", () => {
       "TopsyncNotificationsFailing",
       "TopsyncNotificationsStuck",
       "TopsyncPurchaseRunStopped",
+      "TopsyncLedgerUnreadable",
+      "TopsyncDown",
     ]);
     for (const rule of rules) {
       expect(rule.alert).toMatch(/^Topsync([A-Z][a-z]+)+$/);

@@ -1,0 +1,95 @@
+// `topsync purchases run` stopped by a signal (Ctrl-C at a terminal, SIGTERM from a timer or a `timeout`, SIGHUP
+// from a closed session) stops as the daemon does: no new claims, the calls in flight finish and are recorded,
+// what was claimed and not sent goes back to the queue. Nothing is left in submitting to become in_doubt.
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openDatabase, rows } from "../../src/db/client.js";
+import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { CLI, readableStderr } from "../helpers/cli.js";
+import { writeConfigFile } from "../helpers/config.js";
+import { createPostgresDatabase } from "../helpers/db.js";
+import { waitFor } from "../helpers/wait.js";
+
+interface LedgerRow {
+  state: string;
+  reference: string | null;
+}
+
+async function ledgerOf(url: string): Promise<LedgerRow[]> {
+  const database = await openDatabase({ url, maxConnections: 1 });
+  try {
+    return await rows<LedgerRow>(database.db, sql`select state, reference from purchases`);
+  } finally {
+    await database.close();
+  }
+}
+
+describe("purchases run stopped by a signal", () => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await startSandbox({ verifyLag: "reads", seed: 12 });
+  });
+  afterAll(() => sandbox.close());
+
+  it.each(["SIGINT", "SIGTERM", "SIGHUP"] as const)(
+    "%s mid-run: calls in flight finish and are recorded, the rest stays queued, nothing in doubt",
+    { timeout: 120_000 },
+    async (signal) => {
+      sandbox.reset({ faults: { endpoints: { data: { latencyMs: 500 } } } });
+      const created = await createPostgresDatabase();
+      try {
+        const { file, dir } = writeConfigFile(sandbox, created.url, {
+          reseller: {
+            base_url: sandbox.resellerUrl,
+            api_key: sandbox.apiKey,
+            concurrency: 4,
+            rate_limit: 1000,
+          },
+          purchases: [
+            { name: "bulk", plan: { network: "MTN", plan_id: "102" }, recipients_file: "recipients.csv" },
+          ],
+        });
+        const phones = Array.from({ length: 60 }, (_, i) => `0803${String(3_000_000 + i)}`);
+        writeFileSync(join(dir, "recipients.csv"), `phone\n${phones.join("\n")}\n`);
+        const child = spawn(
+          process.execPath,
+          [CLI, "-c", file, "purchases", "run", "--job", "bulk", "--now"],
+          {
+            env: { PATH: process.env.PATH ?? "", TOPSYNC_PROGRESS_INTERVAL: "1h" },
+            stdio: ["ignore", "ignore", "pipe"],
+          },
+        );
+        let stderr = "";
+        child.stderr.on("data", (chunk: Buffer) => {
+          stderr += chunk.toString();
+        });
+        const exited = new Promise<number>((resolve) =>
+          child.once("exit", (code, killedBy) => resolve(code ?? (killedBy ? 128 : 0))),
+        );
+        await waitFor("purchases in flight", async () =>
+          (await ledgerOf(created.url)).some((row) => row.state === "submitting"),
+        );
+        child.kill(signal);
+        const code = await exited;
+        expect(readableStderr(stderr)).toContain(`${signal}: stopping`);
+        expect(code, readableStderr(stderr)).toBe(1);
+        expect(readableStderr(stderr)).toContain(`error: the run stopped: ${signal}`);
+
+        const ledger = await ledgerOf(created.url);
+        expect(ledger.filter((r) => r.state === "submitting")).toEqual([]);
+        expect(ledger.filter((r) => r.state === "in_doubt")).toEqual([]);
+        // it stopped claiming: most of the fire is still queued for the next run
+        expect(ledger.filter((r) => r.state === "queued").length).toBeGreaterThan(0);
+        // every call made is recorded: one debit per purchase with a reference, and no other
+        const references = ledger.filter((r) => r.reference !== null).map((r) => r.reference);
+        expect(sandbox.debits().length).toBeGreaterThan(0);
+        expect(new Set(sandbox.debits().map((d) => d.reference))).toEqual(new Set(references));
+      } finally {
+        await created.drop();
+      }
+    },
+  );
+});
