@@ -223,10 +223,20 @@ async function deliverOne(
   // statement recording it, and the message was sent again when its lease ran out).
   const clean = (text: string) => storableText(cutText(scrub(text, deps.render.secrets), 2000));
   if (result.ok) return { sent: { row, answer: clean(result.answer) } };
-  const delay = result.retryAfterMs ?? retryDelay(row.attempts);
+  // A channel's wait as one the ledger can hold, and never past give_up_after: a receiver's Retry-After of 10^20 s
+  // (or Telegram's retry_after of 1e300) is no interval PostgreSQL can store, recording the outcome failed and the
+  // message went out again each time its lease ran out; a storable ten years held the whole channel that long, its
+  // later messages neither sent nor given up. A wait past give_up_after gives the message up now.
+  const asked = result.retryAfterMs;
+  const retryAfterMs = asked === undefined ? undefined : boundedWait(asked, deps.giveUpAfterMs);
+  const delay = retryAfterMs ?? retryDelay(row.attempts);
   const age = deps.now() - new Date(row.created_at).getTime();
   const giveUp = age + delay > deps.giveUpAfterMs;
-  const error = clean(result.error);
+  const error = clean(
+    asked !== undefined && !(asked <= deps.giveUpAfterMs)
+      ? `${result.error}: the channel asked to wait longer than give_up_after`
+      : result.error,
+  );
   await deps.database.all(
     sql`with d as (
           update notification_deliveries set status = ${giveUp ? "failed" : "pending"},
@@ -235,8 +245,8 @@ async function deliverOne(
           where id = ${id} and status = 'sending' and claimed_by = ${deps.claimer}
           returning channel
         )
-        update notification_channels c set next_send_at = greatest(c.next_send_at, now() + ${result.retryAfterMs ?? 0} * interval '1 millisecond')
-        where c.name in (select channel from d) and ${result.retryAfterMs !== undefined}`,
+        update notification_channels c set next_send_at = greatest(c.next_send_at, now() + ${retryAfterMs ?? 0} * interval '1 millisecond')
+        where c.name in (select channel from d) and ${retryAfterMs !== undefined}`,
   );
   if (giveUp) {
     deps.observer?.failed(row.channel, row.trigger);
@@ -250,7 +260,13 @@ async function deliverOne(
       `notification ${id} (${row.trigger}) to ${row.channel} not delivered (${error}); trying again in ${delay} ms`,
     );
   }
-  return { retryAfterMs: result.retryAfterMs };
+  return { retryAfterMs };
+}
+
+/** A channel's asked wait in whole milliseconds from 0 to `most` (a negative one is none, a garbage one the most). */
+function boundedWait(asked: number, most: number): number {
+  if (!Number.isFinite(asked)) return most;
+  return Math.round(Math.min(Math.max(0, asked), most));
 }
 
 /** Exponential backoff with half jitter: the n-th failure waits between half and all of min(max, base·2^(n-1)). */

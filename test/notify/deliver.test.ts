@@ -233,6 +233,54 @@ describe("delivering notifications", () => {
     );
   });
 
+  it("takes a 429 asking to wait past give_up_after (or a garbage wait) as given up, and holds the channel no longer", async () => {
+    // A receiver's wait of 10^20 seconds, or Telegram's retry_after of 1e300, made a wait PostgreSQL's interval
+    // cannot hold: recording the outcome failed, the delivery stayed `sending` and went out again each time its
+    // lease ran out. A long but storable wait (ten years) held the whole channel that long: every later message to
+    // it stayed pending, never sent nor given up.
+    const config = configWith({
+      group_wait: "0s",
+      give_up_after: "2s",
+      rules: [{ on: ["budget"], to: ["ops-slack", "ops-tg", "audit-hook"] }],
+    });
+    const budget = (day: string) => ({
+      trigger: "budget" as const,
+      subject: `budget_day:${day}`,
+      episode: "50%",
+      facts: { day, threshold: 50, limit: "1000.00", committed: "500.00", refused: false },
+    });
+    await writeNotices(test.database.db, [budget("2026-01-01")]);
+    sandbox.receivers.setFaults([
+      { kind: "slack", status: 429, retryAfter: 1e20, times: 1 },
+      { kind: "webhook", status: 429, retryAfter: 315_360_000, times: 1 },
+      {
+        kind: "telegram",
+        status: 429,
+        answer: '{"ok":false,"error_code":429,"parameters":{"retry_after":1e300}}',
+        times: 1,
+      },
+    ]);
+    const made = notifier(config);
+    const deliveries = () =>
+      rows<{ channel: string; status: string; last_error: string | null }>(
+        test.database.db,
+        sql`select channel, status, last_error from notification_deliveries order by id`,
+      );
+    await waitFor("the first message given up on every channel", async () => {
+      await made.round().catch(() => {});
+      return (await deliveries()).every((d) => d.status === "failed");
+    });
+    for (const d of await deliveries())
+      expect(d.last_error).toBe("rate limited (429): the channel asked to wait longer than give_up_after");
+    await writeNotices(test.database.db, [budget("2026-01-02")]);
+    await deliverUntil(
+      made,
+      "the second message on every channel",
+      () => sandbox.receivers.received().length === 3,
+    );
+    expect(sandbox.receivers.requests().map((r) => r.status)).toEqual([429, 429, 429, 200, 200, 200]);
+  });
+
   it("marks a message failed after give_up_after and counts it", async () => {
     const config = configWith({
       group_wait: "0s",
