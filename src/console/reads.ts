@@ -110,6 +110,15 @@ export async function openPlans(db: Executor, limit: number): Promise<OpenPlan[]
   }));
 }
 
+/** How many plans wait for an approval: all of them, not only those a page lists. */
+export async function pendingPlanCount(db: Executor): Promise<number> {
+  const [row] = await rows<{ n: number | string }>(
+    db,
+    sql`select count(*)::int as n from saved_plans where status = 'pending_approval'`,
+  );
+  return Number(row?.n ?? 0);
+}
+
 export const PLAN_STATUS_GROUPS = {
   pending: ["pending_approval"],
   approved: ["approved", "applying"],
@@ -202,6 +211,17 @@ export async function failedMessages(db: Executor, now: Date, limit: number): Pr
     attempts: Number(r.attempts),
     created_at: when(r.created_at),
   }));
+}
+
+/** How many notifications were given up on in the 7 days before `now`: all of them, not only those listed. */
+export async function failedMessageCount(db: Executor, now: Date): Promise<number> {
+  const since = new Date(now.getTime() - 7 * 86_400_000).toISOString();
+  const [row] = await rows<{ n: number | string }>(
+    db,
+    sql`select count(*)::int as n from notification_deliveries
+        where created_at >= ${since}::timestamptz and status = 'failed'`,
+  );
+  return Number(row?.n ?? 0);
 }
 
 export interface FireRow {
