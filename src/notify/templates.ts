@@ -268,7 +268,9 @@ export function renderSlack(message: NotifyMessage, ctx: RenderContext): { text:
       ],
     },
   ];
-  return clean({ text: title, blocks }, ctx.secrets);
+  // The top-level text is what a phone's notification shows, and Slack reads it as mrkdwn too: escaped like the
+  // blocks, or a provider's "<!channel>" in a headline pinged everyone and "<https://…|…>" showed a disguised link.
+  return clean({ text: slackEscape(title), blocks }, ctx.secrets);
 }
 
 function slackEscape(text: string): string {

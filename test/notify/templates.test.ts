@@ -325,4 +325,22 @@ describe("notification templates", () => {
       expect(text).not.toContain("hook-0803");
     }
   });
+
+  it("escapes a fact's Slack markup in the notification text as in the blocks: no mention, no disguised link", () => {
+    // The blocks were escaped, but Slack's top-level text (what the phone's notification shows, read as mrkdwn
+    // too) carried the headline as written: a provider's error naming <!channel> pinged the whole channel.
+    const message = groupMessage("run_failed", "open", [
+      event(
+        "run_failed",
+        { run: "r", reason: "<!channel> read <https://evil.example|the fix> & retry" },
+        0,
+        "run:r",
+      ),
+    ]);
+    const slack = renderSlack(message, { now: NOW, secrets: SECRETS });
+    expect(slack.text).toBe(
+      "A purchase run stopped: &lt;!channel&gt; read &lt;https://evil.example|the fix&gt; &amp; retry",
+    );
+    expect(JSON.stringify(slack)).not.toMatch(/<!channel>|<https:\/\/evil/);
+  });
 });
