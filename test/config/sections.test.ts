@@ -76,6 +76,15 @@ describe("sections built only when a config has them", () => {
     expect(load(yaml("console: { enabled: false }")).config.console.enabled).toBe(false);
   });
 
+  it("refuses a console path of slashes only, which would have taken every path of the server", () => {
+    // "//" is not "/", so it passed; the console's base is the path without its trailing slashes, "", and the
+    // console then answered /healthz, /readyz and /metrics with its login page.
+    for (const path of ["//", "///"])
+      expect(issues(yaml("console:", `  path: "${path}"`))).toEqual([
+        "config.yaml:8:9: console.path: must be a path of its own (not /, /healthz, /readyz or /metrics)",
+      ]);
+  });
+
   it("builds a section's schema the first time a config has the section, and once", () => {
     const build = vi.fn(() => z.strictObject({ size: z.int().prefault(3) }));
     const schema = z.strictObject({ section: optionalSection(build, () => ({ size: 3 })) });
