@@ -83,31 +83,50 @@ export async function failUnconfigured(
   return failed.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
-/** Claims what is due and sends it; resolves with how many messages were sent or tried. */
-export async function deliverDue(deps: DeliverDeps): Promise<number> {
-  const claimed = await claimDue(deps);
-  const sent: Sent[] = [];
-  await Promise.all(
-    groupByChannel(claimed).map(async (rows) => {
-      // One channel's messages go one after another, in order; a 429 holds back the rest of them. Each after the
-      // first is sent only once its lease is renewed: sixteen sends of a channel's timeout each can outlast the
-      // lease the claim took, and another replica may then have taken (and sent) the rest.
-      const unrecorded: ClaimedRow[] = [];
-      for (const [index, row] of rows.entries()) {
-        if (index > 0 && !(await renewLeases(deps, row, unrecorded))) continue;
-        const outcome = await deliverOne(deps, row);
-        if (outcome.sent) {
-          sent.push(outcome.sent);
-          unrecorded.push(row);
-        } else if (outcome.retryAfterMs !== undefined) {
-          await release(deps, rows.slice(index + 1), outcome.retryAfterMs);
-          break;
-        }
-      }
-    }),
-  );
-  await recordSent(deps, sent);
+export interface DeliverOptions {
+  /** Channels not to claim for: their sends of an earlier claim are still going. */
+  skip?: ReadonlySet<string>;
+  /**
+   * Takes each channel's sends (ending with their record) instead of waiting for them: the daemon's loop claims
+   * again for the other channels meanwhile, so a receiver that hangs holds up only its own channel. Without it,
+   * every channel's sends are waited for (`notify flush`, a test's round).
+   */
+  detach?: (channel: string, sends: Promise<void>) => void;
+}
+
+/** Claims what is due and sends it; resolves with how many messages were claimed. */
+export async function deliverDue(deps: DeliverDeps, options: DeliverOptions = {}): Promise<number> {
+  const claimed = await claimDue(deps, options.skip);
+  const waited: Promise<void>[] = [];
+  for (const rows of groupByChannel(claimed)) {
+    const sends = sendChannel(deps, rows).then((sent) => recordSent(deps, sent));
+    if (options.detach) options.detach(rows[0]!.channel, sends);
+    else waited.push(sends);
+  }
+  await Promise.all(waited);
   return claimed.length;
+}
+
+/**
+ * One channel's claimed messages, one after another, in order; a 429 holds back the rest of them. Each after the
+ * first is sent only once its lease is renewed: sixteen sends of a channel's timeout each can outlast the lease the
+ * claim took, and another replica may then have taken (and sent) the rest. Resolves with those sent.
+ */
+async function sendChannel(deps: DeliverDeps, rows: readonly ClaimedRow[]): Promise<Sent[]> {
+  const sent: Sent[] = [];
+  const unrecorded: ClaimedRow[] = [];
+  for (const [index, row] of rows.entries()) {
+    if (index > 0 && !(await renewLeases(deps, row, unrecorded))) continue;
+    const outcome = await deliverOne(deps, row);
+    if (outcome.sent) {
+      sent.push(outcome.sent);
+      unrecorded.push(row);
+    } else if (outcome.retryAfterMs !== undefined) {
+      await release(deps, rows.slice(index + 1), outcome.retryAfterMs);
+      break;
+    }
+  }
+  return sent;
 }
 
 /**
@@ -138,7 +157,7 @@ interface Sent {
   answer: string;
 }
 
-/** The messages delivered by one claim, recorded in one statement (by the lease holder only). */
+/** The messages one channel's claim delivered, recorded in one statement (by the lease holder only). */
 async function recordSent(deps: DeliverDeps, sent: readonly Sent[]): Promise<void> {
   if (sent.length === 0) return;
   const payload = JSON.stringify(sent.map(({ row, answer }) => ({ id: Number(row.id), answer })));
@@ -174,8 +193,8 @@ function groupByChannel(rows: ClaimedRow[]): ClaimedRow[][] {
   return [...by.values()];
 }
 
-async function claimDue(deps: DeliverDeps): Promise<ClaimedRow[]> {
-  const names = [...deps.channels.keys()];
+async function claimDue(deps: DeliverDeps, skip?: ReadonlySet<string>): Promise<ClaimedRow[]> {
+  const names = [...deps.channels.keys()].filter((name) => !skip?.has(name));
   if (names.length === 0) return [];
   const paces = JSON.stringify(Object.fromEntries([...deps.channels].map(([name, c]) => [name, c.paceMs])));
   const limits = JSON.stringify(
