@@ -58,7 +58,12 @@ export function buildConsoleSchema() {
       signing_key: text().optional(),
       users: z
         .record(
-          z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "a user's name is letters, digits, . _ -"),
+          z
+            .string()
+            .regex(
+              /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
+              "a user's name is 1 to 64 letters, digits, . _ -, starting with a letter or digit",
+            ),
           userSchema,
         )
         .prefault({}),

@@ -85,6 +85,26 @@ describe("sections built only when a config has them", () => {
       ]);
   });
 
+  it("says what is wrong with a user, approver or channel name, not only that the key is invalid", () => {
+    // zod names a record key that fails its schema "Invalid key in record", and the rule the key broke was lost.
+    const long = "a".repeat(65);
+    expect(
+      issues(yaml("console:", "  users:", `    ${long}: { password_hash: "${HASH}", role: viewer }`)),
+    ).toEqual([
+      `config.yaml:9:72: console.users.${long}: a user's name is 1 to 64 letters, digits, . _ -, starting with a letter or digit`,
+    ]);
+    expect(issues(yaml("approvals:", "  approvers:", "    'ada lovelace': ed25519:x"))).toEqual([
+      `config.yaml:9:21: approvals.approvers["ada lovelace"]: an approver's name is 1 to 64 letters, digits, . _ -, starting with a letter or digit`,
+    ]);
+    expect(
+      issues(
+        yaml("notifications:", "  channels:", "    Ops: { type: slack, url: https://hooks.example.com/x }"),
+      ),
+    ).toEqual([
+      "config.yaml:9:10: notifications.channels.Ops: a channel name is lower case letters, digits, '.', '_' or '-', starting with a letter or digit",
+    ]);
+  });
+
   it("builds a section's schema the first time a config has the section, and once", () => {
     const build = vi.fn(() => z.strictObject({ size: z.int().prefault(3) }));
     const schema = z.strictObject({ section: optionalSection(build, () => ({ size: 3 })) });
