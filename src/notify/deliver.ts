@@ -246,8 +246,17 @@ async function deliverOne(
   // (or Telegram's retry_after of 1e300) is no interval PostgreSQL can store, recording the outcome failed and the
   // message went out again each time its lease ran out; a storable ten years held the whole channel that long, its
   // later messages neither sent nor given up. A wait past give_up_after gives the message up now.
+  // And never less than the backoff of this many attempts: a wait of none ("Retry-After: 0", a date gone by) made
+  // the message due again at once with the channel not held, and the daemon's loop sent it again and again, as fast
+  // as the ledger answered, to a receiver saying it was overloaded.
   const asked = result.retryAfterMs;
-  const retryAfterMs = asked === undefined ? undefined : boundedWait(asked, deps.giveUpAfterMs);
+  const retryAfterMs =
+    asked === undefined
+      ? undefined
+      : Math.max(
+          boundedWait(asked, deps.giveUpAfterMs),
+          Math.min(retryDelay(row.attempts), deps.giveUpAfterMs),
+        );
   const delay = retryAfterMs ?? retryDelay(row.attempts);
   const age = deps.now() - new Date(row.created_at).getTime();
   const giveUp = age + delay > deps.giveUpAfterMs;

@@ -281,6 +281,46 @@ describe("delivering notifications", () => {
     expect(sandbox.receivers.requests().map((r) => r.status)).toEqual([429, 429, 429, 200, 200, 200]);
   });
 
+  it("backs off from a channel that answers 429 with a wait of none, rather than trying again at once", async () => {
+    // "Retry-After: 0" (or Telegram's retry_after 0, or a date gone by) was taken as it came: the message was due
+    // again at once and the channel not held, so the daemon's loop — busy, so never sleeping — sent it again and
+    // again to a receiver saying it was overloaded, as fast as the ledger answered, until give_up_after.
+    const config = configWith({
+      group_wait: "0s",
+      rules: [{ on: ["budget"], to: ["audit-hook", "ops-tg"] }],
+    });
+    sandbox.receivers.setFaults([
+      { kind: "webhook", status: 429, retryAfter: 0, times: 100 },
+      { kind: "telegram", status: 429, retryAfter: 0, times: 100 },
+    ]);
+    await writeNotices(test.database.db, [
+      {
+        trigger: "budget" as const,
+        subject: "budget_day:2026-01-09",
+        episode: "50%",
+        facts: { day: "2026-01-09", threshold: 50, limit: "1000.00", committed: "500.00", refused: false },
+      },
+    ]);
+    const made = notifier(config);
+    await made.round();
+    expect(
+      sandbox.receivers
+        .requests()
+        .map((r) => `${r.kind} ${r.status}`)
+        .sort(),
+    ).toEqual(["telegram 429", "webhook 429"]);
+    const held = await rows<{ channel: string; status: string; later: boolean; channel_later: boolean }>(
+      test.database.db,
+      sql`select d.channel, d.status, d.next_attempt_at > now() + interval '250 milliseconds' as later,
+            c.next_send_at > now() + interval '250 milliseconds' as channel_later
+          from notification_deliveries d join notification_channels c on c.name = d.channel order by d.channel`,
+    );
+    expect(held).toEqual([
+      { channel: "audit-hook", status: "pending", later: true, channel_later: true },
+      { channel: "ops-tg", status: "pending", later: true, channel_later: true },
+    ]);
+  });
+
   it("marks a message failed after give_up_after and counts it", async () => {
     const config = configWith({
       group_wait: "0s",
