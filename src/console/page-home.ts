@@ -30,7 +30,7 @@ export async function homePage(view: ConsoleView): Promise<string> {
     attentionCounts(db),
     notedCount(db),
     attentionPurchases(db, SHOWN),
-    openPlans(db, SHOWN),
+    openPlans(db, SHOWN, EXPIRING_MS),
     pendingPlanCount(db),
     lastWebsitePass(db),
     failedMessages(db, view.now, SHOWN),

@@ -93,13 +93,19 @@ export interface OpenPlan {
   expires_at: Date;
 }
 
-/** Plans waiting for approval or to be applied, the soonest to expire first. */
-export async function openPlans(db: Executor, limit: number): Promise<OpenPlan[]> {
+/**
+ * Plans waiting for approval or to be applied: those awaiting an approval or expiring within `expiringWithinMs`
+ * first, then the other approved ones, each part soonest to expire first. Approved plans with time left came first
+ * before whenever they expired sooner, filled the page's 25, and the plans waiting for an approval were not listed.
+ */
+export async function openPlans(db: Executor, limit: number, expiringWithinMs: number): Promise<OpenPlan[]> {
   const found = await rows<Raw<OpenPlan>>(
     db,
     sql`select id, kind, origin, author, status, total::text as total, items, approvals_required, created_at, expires_at
         from saved_plans where status in ('pending_approval', 'approved', 'applying')
-        order by expires_at, id limit ${limit}`,
+        order by (status = 'pending_approval' or expires_at < now() + ${expiringWithinMs} * interval '1 millisecond') desc,
+          expires_at, id
+        limit ${limit}`,
   );
   return found.map((r) => ({
     ...r,

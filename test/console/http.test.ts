@@ -579,6 +579,38 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     expect(home.body).toContain('href="/console/plans?status=pending"');
     expect(home.body).toContain(`${failed!.n - 25} more: <code>topsync notify list --status failed</code>`);
   });
+
+  it("lists the plans awaiting approval and those about to expire before approved plans with time left", async () => {
+    // The list under "Plans awaiting approval or about to expire" was every open plan, soonest to expire first, 25
+    // of them: approved plans with most of a day left filled it, and the plans waiting for an approval were not on
+    // the page at all. They come first now (with the approved ones about to expire), then the other approved ones.
+    await f.ledger.query(
+      sql`insert into saved_plans (id, kind, origin, author, status, digest, document, total, items,
+            approvals_required, created_at, expires_at)
+          select 'p_listed_' || s || '_' || g, 'purchases', 'saved', 'bola', s, 'sha256:x', '{"items":[]}'::json,
+            305, 1, 1, now(), now() + (case s when 'approved' then 19 else 21 end) * interval '1 hour' + g * interval '1 second'
+          from generate_series(1, 30) g, unnest(array['approved', 'pending_approval']) s
+          where s = 'approved' or g = 1
+          union all
+          select 'p_listed_expiring', 'purchases', 'saved', 'bola', 'approved', 'sha256:x', '{"items":[]}'::json,
+            305, 1, 1, now(), now() + interval '30 minutes'`,
+    );
+    const client = new Client(f.base);
+    expect((await client.login("vic")).status).toBe(303);
+    const home = await client.get("/console/");
+    const section = home.body.slice(
+      home.body.indexOf('<section id="plans">'),
+      home.body.indexOf('<section id="websites">'),
+    );
+    const at = (id: string) => section.indexOf(`id="plan-${id}"`);
+    expect(at("p_listed_pending_approval_1")).toBeGreaterThan(0);
+    expect(at("p_listed_expiring")).toBeGreaterThan(0);
+    const approved = at("p_listed_approved_1");
+    if (approved >= 0) {
+      expect(approved).toBeGreaterThan(at("p_listed_pending_approval_1"));
+      expect(approved).toBeGreaterThan(at("p_listed_expiring"));
+    }
+  });
 });
 
 describe("console settings", { timeout: 60_000 }, () => {
