@@ -49,6 +49,15 @@ export function checkWebhooks(config: Config): CheckResult[] {
         "set webhooks.path to a path of its own, e.g. /webhooks/reseller",
       ),
     ];
+  const shadow = consoleShadow(config);
+  if (shadow)
+    return [
+      fail(
+        "webhooks",
+        `${shadow}: the receiver would answer the console's pages`,
+        "give webhooks.path and console.path paths of their own, neither under the other, e.g. /webhooks/reseller and /console",
+      ),
+    ];
   const results: CheckResult[] = [];
   const host = config.server.host;
   if (host === "127.0.0.1" || host === "::1" || host === "localhost")
@@ -83,4 +92,22 @@ export function checkWebhooks(config: Config): CheckResult[] {
       ),
     );
   return results;
+}
+
+/**
+ * How the receiver's path takes the console's, when it does: the daemon asks the receiver first, so a webhooks.path
+ * under console.path takes that page, and a console under a receiver that takes every path below its own (a token in
+ * the path) loses all of them.
+ */
+function consoleShadow(config: Config): string | undefined {
+  if (!config.console.enabled) return undefined;
+  const hooks = config.webhooks;
+  const hook = hooks.path.replace(/\/+$/, "") || "/";
+  const console = config.console.path.replace(/\/+$/, "");
+  const under = (path: string, base: string) =>
+    path === base || path.startsWith(`${base === "/" ? "" : base}/`);
+  if (under(hook, console)) return `webhooks.path ${hooks.path} is under console.path ${config.console.path}`;
+  if (hooks.auth === "token" && hooks.token_in === "path" && under(console, hook))
+    return `console.path ${config.console.path} is under webhooks.path ${hooks.path}, whose receiver takes every path below it`;
+  return undefined;
 }

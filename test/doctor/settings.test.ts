@@ -41,6 +41,43 @@ describe("doctor's settings checks", () => {
     expect(result?.message).toBe("webhooks.path /metrics/hook is /metrics, which the daemon answers itself");
   });
 
+  it("fail a webhook path inside the console's, or a console inside the webhook path", () => {
+    // The receiver is asked first: a webhooks.path under console.path (/console/login) took the console's login
+    // page, and a console under a token-in-path receiver's path lost every page to it.
+    const users =
+      "public_url: 'https://ops.example.com', users: { ada: { password_hash: 'scrypt$1$1$1$a$b', role: viewer } }";
+    const [inside] = checkWebhooks(
+      config(
+        "webhooks: { enabled: true, secret: s3cret-value, path: /console/login }",
+        `console: { enabled: true, ${users} }`,
+      ),
+    );
+    expect(inside?.status).toBe("fail");
+    expect(inside?.message).toBe(
+      "webhooks.path /console/login is under console.path /console: the receiver would answer the console's pages",
+    );
+    const [around] = checkWebhooks(
+      config(
+        "webhooks: { enabled: true, auth: token, token_in: path, secret: s3cret-value, path: /ops }",
+        `console: { enabled: true, path: /ops/console, ${users} }`,
+      ),
+    );
+    expect(around?.status).toBe("fail");
+    expect(around?.message).toBe(
+      "console.path /ops/console is under webhooks.path /ops, whose receiver takes every path below it: the receiver would answer the console's pages",
+    );
+    // A console that is off, or beside the receiver, is no matter.
+    for (const console of [
+      `console: { enabled: false }`,
+      `console: { enabled: true, path: /consoles, ${users} }`,
+    ])
+      expect(
+        checkWebhooks(
+          config("webhooks: { enabled: true, secret: s3cret-value, path: /console/x }", console),
+        )[0]?.status,
+      ).not.toBe("fail");
+  });
+
   it("warn on a loopback host, token settings under hmac, and deliveries from anywhere", () => {
     const results = checkWebhooks(
       config(
