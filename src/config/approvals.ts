@@ -42,7 +42,10 @@ export function buildApprovalsSchema() {
         .record(
           z
             .string()
-            .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "an approver's name is letters, digits, . _ -"),
+            .regex(
+              /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
+              "an approver's name is 1 to 64 letters, digits, . _ -, starting with a letter or digit",
+            ),
           publicKey,
         )
         .prefault({})

@@ -42,7 +42,8 @@ export function buildConsoleSchema() {
       path: text()
         .regex(/^\/[A-Za-z0-9._~/-]*$/, "must start with / and hold only letters, digits and . _ ~ / -")
         .refine(
-          (path) => path !== "/" && !["/healthz", "/readyz", "/metrics"].includes(path.replace(/\/+$/, "")),
+          // As the console takes it: without its trailing slashes ("//" was not "/", and became "": every path).
+          (path) => !["", "/healthz", "/readyz", "/metrics"].includes(path.replace(/\/+$/, "")),
           {
             message: "must be a path of its own (not /, /healthz, /readyz or /metrics)",
           },
@@ -57,7 +58,12 @@ export function buildConsoleSchema() {
       signing_key: text().optional(),
       users: z
         .record(
-          z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "a user's name is letters, digits, . _ -"),
+          z
+            .string()
+            .regex(
+              /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
+              "a user's name is 1 to 64 letters, digits, . _ -, starting with a letter or digit",
+            ),
           userSchema,
         )
         .prefault({}),

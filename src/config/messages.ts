@@ -43,6 +43,10 @@ export function configErrorMap(issue: z.core.$ZodRawIssue): string | undefined {
       return `does not match any allowed form, got ${got}`;
     case "invalid_format":
       return `has the wrong format, got ${got}`;
+    case "invalid_key":
+      // A record's key that broke its rule (a user's, an approver's or a channel's name): the rule's own words,
+      // where zod says only "Invalid key in record".
+      return issue.issues[0]?.message;
     default:
       return undefined;
   }

@@ -59,8 +59,9 @@ nav { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 16px; flex: 
 nav ul { display: flex; flex-wrap: wrap; gap: 4px 12px; list-style: none; margin: 0; padding: 0; }
 nav a { color: var(--bar); }
 nav a[aria-current="page"] { font-weight: 700; color: var(--fg); text-decoration: none; }
-form.logout { margin-left: auto; display: flex; gap: 8px; align-items: center; }
-.who { color: var(--muted); font-size: 0.9em; }
+nav, form.logout { min-width: 0; }
+form.logout { margin-left: auto; display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
+.who { color: var(--muted); font-size: 0.9em; overflow-wrap: anywhere; min-width: 0; }
 main { max-width: 100%; }
 .cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(150px, 1fr)); gap: 8px; margin: 8px 0 16px; }
 .card { border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px; }

@@ -8,10 +8,12 @@ import { html, type Markup } from "./html.js";
 import {
   attentionCounts,
   attentionPurchases,
+  failedMessageCount,
   failedMessages,
   lastWebsitePass,
   notedCount,
   openPlans,
+  pendingPlanCount,
 } from "./reads.js";
 import { amount, type ConsoleView, can, instant, render } from "./view.js";
 
@@ -22,17 +24,20 @@ const EXPIRING_MS = 2 * 3_600_000;
 
 export async function homePage(view: ConsoleView): Promise<string> {
   const db = view.database.db;
-  const [counts, noted, purchases, plans, pass, failed] = await Promise.all([
+  // The cards count everything; the lists show the first SHOWN of it. The cards counted the lists before: at most 25
+  // open plans, those expiring first (approved ones too, so pending plans past them counted 0), and 25 failures.
+  const [counts, noted, purchases, plans, pending, pass, failed, failedCount] = await Promise.all([
     attentionCounts(db),
     notedCount(db),
     attentionPurchases(db, SHOWN),
-    openPlans(db, SHOWN),
+    openPlans(db, SHOWN, EXPIRING_MS),
+    pendingPlanCount(db),
     lastWebsitePass(db),
     failedMessages(db, view.now, SHOWN),
+    failedMessageCount(db, view.now),
   ]);
   const atRisk = sumMoney(counts.map((c) => parseMoney(c.amount)));
   const count = (state: string) => counts.find((c) => c.state === state)?.n ?? 0;
-  const pending = plans.filter((p) => p.status === "pending_approval");
   const expiring = plans.filter((p) => p.expires_at.getTime() - view.now.getTime() < EXPIRING_MS);
   const drift = driftOf(pass?.summary);
   const body = html`<h1>Needs a person</h1>
@@ -40,9 +45,9 @@ export async function homePage(view: ConsoleView): Promise<string> {
 <div class="card" id="count-in_doubt"><b>${count("in_doubt")}</b><span>in_doubt</span></div>
 <div class="card" id="count-unverified"><b>${count("unverified")}</b><span>unverified</span></div>
 <div class="card" id="at-risk"><b>${formatAmount(atRisk)}</b><span>money at risk</span></div>
-<div class="card"><b>${pending.length}</b><span>plans awaiting approval</span></div>
+<div class="card"><b>${pending}</b><span>plans awaiting approval</span></div>
 <div class="card"><b>${drift.length}</b><span>website drift</span></div>
-<div class="card"><b>${failed.length}</b><span>failed notifications (7 days)</span></div>
+<div class="card"><b>${failedCount}</b><span>failed notifications (7 days)</span></div>
 ${noted > 0 ? html`<div class="card"><b>${noted}</b><span>settled with a note</span></div>` : ""}
 </div>
 <section id="purchases"><h2>Purchases to settle</h2>
@@ -78,6 +83,7 @@ ${plans.map(
   }</p>
 </article>`,
 )}
+${pending > plans.filter((p) => p.status === "pending_approval").length ? html`<p><a href="${view.base}/plans?status=pending">All ${pending} plans awaiting approval</a></p>` : ""}
 </section>
 <section id="websites"><h2>Website drift</h2>
 ${websitesPart(view, pass, drift)}
@@ -91,6 +97,7 @@ ${failed.map(
 <p class="muted">Check the channel's settings, then <code>topsync notify test ${m.channel}</code>.</p>
 </article>`,
 )}
+${failedCount > failed.length ? html`<p>${failedCount - failed.length} more: <code>topsync notify list --status failed</code></p>` : ""}
 </section>`;
   return render(view, "", "Needs a person", body);
 }

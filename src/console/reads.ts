@@ -93,13 +93,19 @@ export interface OpenPlan {
   expires_at: Date;
 }
 
-/** Plans waiting for approval or to be applied, the soonest to expire first. */
-export async function openPlans(db: Executor, limit: number): Promise<OpenPlan[]> {
+/**
+ * Plans waiting for approval or to be applied: those awaiting an approval or expiring within `expiringWithinMs`
+ * first, then the other approved ones, each part soonest to expire first. Approved plans with time left came first
+ * before whenever they expired sooner, filled the page's 25, and the plans waiting for an approval were not listed.
+ */
+export async function openPlans(db: Executor, limit: number, expiringWithinMs: number): Promise<OpenPlan[]> {
   const found = await rows<Raw<OpenPlan>>(
     db,
     sql`select id, kind, origin, author, status, total::text as total, items, approvals_required, created_at, expires_at
         from saved_plans where status in ('pending_approval', 'approved', 'applying')
-        order by expires_at, id limit ${limit}`,
+        order by (status = 'pending_approval' or expires_at < now() + ${expiringWithinMs} * interval '1 millisecond') desc,
+          expires_at, id
+        limit ${limit}`,
   );
   return found.map((r) => ({
     ...r,
@@ -108,6 +114,15 @@ export async function openPlans(db: Executor, limit: number): Promise<OpenPlan[]
     created_at: when(r.created_at),
     expires_at: when(r.expires_at),
   }));
+}
+
+/** How many plans wait for an approval: all of them, not only those a page lists. */
+export async function pendingPlanCount(db: Executor): Promise<number> {
+  const [row] = await rows<{ n: number | string }>(
+    db,
+    sql`select count(*)::int as n from saved_plans where status = 'pending_approval'`,
+  );
+  return Number(row?.n ?? 0);
 }
 
 export const PLAN_STATUS_GROUPS = {
@@ -202,6 +217,17 @@ export async function failedMessages(db: Executor, now: Date, limit: number): Pr
     attempts: Number(r.attempts),
     created_at: when(r.created_at),
   }));
+}
+
+/** How many notifications were given up on in the 7 days before `now`: all of them, not only those listed. */
+export async function failedMessageCount(db: Executor, now: Date): Promise<number> {
+  const since = new Date(now.getTime() - 7 * 86_400_000).toISOString();
+  const [row] = await rows<{ n: number | string }>(
+    db,
+    sql`select count(*)::int as n from notification_deliveries
+        where created_at >= ${since}::timestamptz and status = 'failed'`,
+  );
+  return Number(row?.n ?? 0);
 }
 
 export interface FireRow {

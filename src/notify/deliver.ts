@@ -83,31 +83,50 @@ export async function failUnconfigured(
   return failed.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
-/** Claims what is due and sends it; resolves with how many messages were sent or tried. */
-export async function deliverDue(deps: DeliverDeps): Promise<number> {
-  const claimed = await claimDue(deps);
-  const sent: Sent[] = [];
-  await Promise.all(
-    groupByChannel(claimed).map(async (rows) => {
-      // One channel's messages go one after another, in order; a 429 holds back the rest of them. Each after the
-      // first is sent only once its lease is renewed: sixteen sends of a channel's timeout each can outlast the
-      // lease the claim took, and another replica may then have taken (and sent) the rest.
-      const unrecorded: ClaimedRow[] = [];
-      for (const [index, row] of rows.entries()) {
-        if (index > 0 && !(await renewLeases(deps, row, unrecorded))) continue;
-        const outcome = await deliverOne(deps, row);
-        if (outcome.sent) {
-          sent.push(outcome.sent);
-          unrecorded.push(row);
-        } else if (outcome.retryAfterMs !== undefined) {
-          await release(deps, rows.slice(index + 1), outcome.retryAfterMs);
-          break;
-        }
-      }
-    }),
-  );
-  await recordSent(deps, sent);
+export interface DeliverOptions {
+  /** Channels not to claim for: their sends of an earlier claim are still going. */
+  skip?: ReadonlySet<string>;
+  /**
+   * Takes each channel's sends (ending with their record) instead of waiting for them: the daemon's loop claims
+   * again for the other channels meanwhile, so a receiver that hangs holds up only its own channel. Without it,
+   * every channel's sends are waited for (`notify flush`, a test's round).
+   */
+  detach?: (channel: string, sends: Promise<void>) => void;
+}
+
+/** Claims what is due and sends it; resolves with how many messages were claimed. */
+export async function deliverDue(deps: DeliverDeps, options: DeliverOptions = {}): Promise<number> {
+  const claimed = await claimDue(deps, options.skip);
+  const waited: Promise<void>[] = [];
+  for (const rows of groupByChannel(claimed)) {
+    const sends = sendChannel(deps, rows).then((sent) => recordSent(deps, sent));
+    if (options.detach) options.detach(rows[0]!.channel, sends);
+    else waited.push(sends);
+  }
+  await Promise.all(waited);
   return claimed.length;
+}
+
+/**
+ * One channel's claimed messages, one after another, in order; a 429 holds back the rest of them. Each after the
+ * first is sent only once its lease is renewed: sixteen sends of a channel's timeout each can outlast the lease the
+ * claim took, and another replica may then have taken (and sent) the rest. Resolves with those sent.
+ */
+async function sendChannel(deps: DeliverDeps, rows: readonly ClaimedRow[]): Promise<Sent[]> {
+  const sent: Sent[] = [];
+  const unrecorded: ClaimedRow[] = [];
+  for (const [index, row] of rows.entries()) {
+    if (index > 0 && !(await renewLeases(deps, row, unrecorded))) continue;
+    const outcome = await deliverOne(deps, row);
+    if (outcome.sent) {
+      sent.push(outcome.sent);
+      unrecorded.push(row);
+    } else if (outcome.retryAfterMs !== undefined) {
+      await release(deps, rows.slice(index + 1), outcome.retryAfterMs);
+      break;
+    }
+  }
+  return sent;
 }
 
 /**
@@ -138,7 +157,7 @@ interface Sent {
   answer: string;
 }
 
-/** The messages delivered by one claim, recorded in one statement (by the lease holder only). */
+/** The messages one channel's claim delivered, recorded in one statement (by the lease holder only). */
 async function recordSent(deps: DeliverDeps, sent: readonly Sent[]): Promise<void> {
   if (sent.length === 0) return;
   const payload = JSON.stringify(sent.map(({ row, answer }) => ({ id: Number(row.id), answer })));
@@ -174,8 +193,8 @@ function groupByChannel(rows: ClaimedRow[]): ClaimedRow[][] {
   return [...by.values()];
 }
 
-async function claimDue(deps: DeliverDeps): Promise<ClaimedRow[]> {
-  const names = [...deps.channels.keys()];
+async function claimDue(deps: DeliverDeps, skip?: ReadonlySet<string>): Promise<ClaimedRow[]> {
+  const names = [...deps.channels.keys()].filter((name) => !skip?.has(name));
   if (names.length === 0) return [];
   const paces = JSON.stringify(Object.fromEntries([...deps.channels].map(([name, c]) => [name, c.paceMs])));
   const limits = JSON.stringify(
@@ -223,10 +242,29 @@ async function deliverOne(
   // statement recording it, and the message was sent again when its lease ran out).
   const clean = (text: string) => storableText(cutText(scrub(text, deps.render.secrets), 2000));
   if (result.ok) return { sent: { row, answer: clean(result.answer) } };
-  const delay = result.retryAfterMs ?? retryDelay(row.attempts);
+  // A channel's wait as one the ledger can hold, and never past give_up_after: a receiver's Retry-After of 10^20 s
+  // (or Telegram's retry_after of 1e300) is no interval PostgreSQL can store, recording the outcome failed and the
+  // message went out again each time its lease ran out; a storable ten years held the whole channel that long, its
+  // later messages neither sent nor given up. A wait past give_up_after gives the message up now.
+  // And never less than the backoff of this many attempts: a wait of none ("Retry-After: 0", a date gone by) made
+  // the message due again at once with the channel not held, and the daemon's loop sent it again and again, as fast
+  // as the ledger answered, to a receiver saying it was overloaded.
+  const asked = result.retryAfterMs;
+  const retryAfterMs =
+    asked === undefined
+      ? undefined
+      : Math.max(
+          boundedWait(asked, deps.giveUpAfterMs),
+          Math.min(retryDelay(row.attempts), deps.giveUpAfterMs),
+        );
+  const delay = retryAfterMs ?? retryDelay(row.attempts);
   const age = deps.now() - new Date(row.created_at).getTime();
   const giveUp = age + delay > deps.giveUpAfterMs;
-  const error = clean(result.error);
+  const error = clean(
+    asked !== undefined && !(asked <= deps.giveUpAfterMs)
+      ? `${result.error}: the channel asked to wait longer than give_up_after`
+      : result.error,
+  );
   await deps.database.all(
     sql`with d as (
           update notification_deliveries set status = ${giveUp ? "failed" : "pending"},
@@ -235,8 +273,8 @@ async function deliverOne(
           where id = ${id} and status = 'sending' and claimed_by = ${deps.claimer}
           returning channel
         )
-        update notification_channels c set next_send_at = greatest(c.next_send_at, now() + ${result.retryAfterMs ?? 0} * interval '1 millisecond')
-        where c.name in (select channel from d) and ${result.retryAfterMs !== undefined}`,
+        update notification_channels c set next_send_at = greatest(c.next_send_at, now() + ${retryAfterMs ?? 0} * interval '1 millisecond')
+        where c.name in (select channel from d) and ${retryAfterMs !== undefined}`,
   );
   if (giveUp) {
     deps.observer?.failed(row.channel, row.trigger);
@@ -250,7 +288,13 @@ async function deliverOne(
       `notification ${id} (${row.trigger}) to ${row.channel} not delivered (${error}); trying again in ${delay} ms`,
     );
   }
-  return { retryAfterMs: result.retryAfterMs };
+  return { retryAfterMs };
+}
+
+/** A channel's asked wait in whole milliseconds from 0 to `most` (a negative one is none, a garbage one the most). */
+function boundedWait(asked: number, most: number): number {
+  if (!Number.isFinite(asked)) return most;
+  return Math.round(Math.min(Math.max(0, asked), most));
 }
 
 /** Exponential backoff with half jitter: the n-th failure waits between half and all of min(max, base·2^(n-1)). */

@@ -27,6 +27,11 @@ export interface NotifyMessage {
   total: string | null;
   oldest: string;
   newest: string;
+  /**
+   * A repeat's: when the earliest of its episodes opened (their `open_since` fact), which its ages are counted from —
+   * `oldest` is when the repeat rows were written.
+   */
+  openSince?: string;
   /** A message `notify test` sends, naming the channel. */
   test?: { channel: string };
 }
@@ -44,6 +49,10 @@ export function groupMessage(
     if (typeof amount === "string" && /^\d+(\.\d+)?$/.test(amount)) amounts.push(parseMoney(amount));
   }
   const times = sorted.map((e) => e.created_at).sort();
+  const opened = sorted
+    .map((e) => openSinceOf(e.facts))
+    .filter((at): at is string => at !== undefined)
+    .sort();
   return {
     trigger,
     kind,
@@ -57,5 +66,12 @@ export function groupMessage(
     total: amounts.length > 0 ? sumMoney(amounts).toFixed(2) : null,
     oldest: times[0] ?? new Date(0).toISOString(),
     newest: times[times.length - 1] ?? new Date(0).toISOString(),
+    ...(opened.length > 0 ? { openSince: opened[0] } : {}),
   };
+}
+
+/** A repeat's `open_since` fact (the ledger's timestamp) as an ISO instant, or undefined. */
+export function openSinceOf(facts: Record<string, unknown>): string | undefined {
+  const at = typeof facts.open_since === "string" ? Date.parse(facts.open_since) : Number.NaN;
+  return Number.isNaN(at) ? undefined : new Date(at).toISOString();
 }

@@ -50,6 +50,8 @@ export interface FlushResult {
 export class Notifier {
   readonly channels: Map<string, Channel>;
   private readonly render: Omit<RenderContext, "now">;
+  /** Each channel's sends still going from an earlier round of the loop (see `round`'s `detach`). */
+  private readonly sending = new Map<string, Promise<void>>();
   private ensured = false;
   private lastHousekeeping = 0;
 
@@ -84,19 +86,28 @@ export class Notifier {
     while (!signal.aborted) {
       let busy = false;
       try {
-        busy = await this.round();
+        busy = await this.round({ detach: true });
       } catch (error) {
         this.deps.logger.warn({ err: error }, `notifications: ${(error as Error).message}`);
       }
       if (!busy) await this.deps.clock.sleep(poll, signal).catch(() => {});
     }
+    await this.settled();
   }
 
-  /** One round: route, deliver, and now and then repeats and the digest. True when it did something. */
-  async round(options: { flush?: boolean } = {}): Promise<boolean> {
+  /**
+   * One round: route, deliver, and now and then repeats and the digest. True when it did something. With `detach`
+   * (the daemon's loop) a channel's sends are not waited for: the next round claims for the other channels while
+   * they go, so a receiver that hangs holds up its own channel only — before, every channel waited for each of its
+   * claimed messages' timeouts. A channel is claimed for again once its sends have ended, whatever `detach`.
+   */
+  async round(options: { flush?: boolean; detach?: boolean } = {}): Promise<boolean> {
     await this.ensure();
     const routed = await routeReady(this.deps.database, this.deps.config.notifications, options);
-    const delivered = await deliverDue(this.deliverDeps());
+    const delivered = await deliverDue(this.deliverDeps(), {
+      skip: new Set(this.sending.keys()),
+      ...(options.detach ? { detach: (channel, sends) => this.keepSending(channel, sends) } : {}),
+    });
     const now = this.deps.clock.now();
     if (now - this.lastHousekeeping >= HOUSEKEEPING_MS) {
       this.lastHousekeeping = now;
@@ -149,7 +160,7 @@ export class Notifier {
     });
     const deadline = this.deps.clock.now() + waitMs;
     for (;;) {
-      const delivered = await deliverDue(deps);
+      const delivered = await deliverDue(deps, { skip: new Set(this.sending.keys()) });
       const waiting = await this.waiting(Math.max(0, deadline - this.deps.clock.now()));
       if (waiting.soon === 0) return { ...counted, waiting: waiting.all };
       if (delivered === 0) await this.deps.clock.sleep(100);
@@ -185,7 +196,27 @@ export class Notifier {
   }
 
   async close(): Promise<void> {
+    await this.settled();
     await Promise.allSettled([...this.channels.values()].map((channel) => channel.close()));
+  }
+
+  private keepSending(channel: string, sends: Promise<void>): void {
+    const going: Promise<void> = sends
+      .catch((error: unknown) =>
+        this.deps.logger.warn(
+          { err: error, channel },
+          `notifications to ${channel}: ${(error as Error).message}`,
+        ),
+      )
+      .finally(() => {
+        if (this.sending.get(channel) === going) this.sending.delete(channel);
+      });
+    this.sending.set(channel, going);
+  }
+
+  /** Waits for every channel's sends still going. */
+  private async settled(): Promise<void> {
+    while (this.sending.size > 0) await Promise.allSettled([...this.sending.values()]);
   }
 
   private async ensure(): Promise<void> {

@@ -7,7 +7,7 @@ import { parseMoney } from "../money.js";
 import { inert } from "../text/inert.js";
 import { redactSecretsDeep } from "../text/secrets.js";
 import { cutText } from "../text/storable.js";
-import type { NotifyMessage } from "./message.js";
+import { type NotifyMessage, openSinceOf } from "./message.js";
 
 export interface RenderContext {
   /** The console's public URL: messages link to what they are about. */
@@ -68,7 +68,7 @@ export function headline(message: NotifyMessage, now: Date): string {
   const first = message.events[0]?.facts ?? {};
   const n = message.count;
   const money = message.total === null ? "" : `, ${formatNaira(message.total)}`;
-  const oldest = n > 1 ? `, oldest ${formatAge(message.oldest, now)}` : "";
+  const oldest = n > 1 ? `, oldest ${formatAge(message.openSince ?? message.oldest, now)}` : "";
   const still = message.kind === "repeat" ? "Still open: " : "";
   if (message.test) return `topsync test message for channel ${message.test.channel}`;
   const resolved = message.kind === "resolved";
@@ -208,8 +208,9 @@ export function linkFor(
 }
 
 function lines(message: NotifyMessage, now: Date): string[] {
+  // A repeat's ages count from when its episode opened, not from when the repeat was written.
   const listed = message.events.flatMap((event) =>
-    eventLine(message, event.facts, event.created_at, now).split("\n"),
+    eventLine(message, event.facts, openSinceOf(event.facts) ?? event.created_at, now).split("\n"),
   );
   const more = message.count - message.events.length;
   if (more > 0) listed.push(`… and ${more} more`);
@@ -268,7 +269,9 @@ export function renderSlack(message: NotifyMessage, ctx: RenderContext): { text:
       ],
     },
   ];
-  return clean({ text: title, blocks }, ctx.secrets);
+  // The top-level text is what a phone's notification shows, and Slack reads it as mrkdwn too: escaped like the
+  // blocks, or a provider's "<!channel>" in a headline pinged everyone and "<https://…|…>" showed a disguised link.
+  return clean({ text: slackEscape(title), blocks }, ctx.secrets);
 }
 
 function slackEscape(text: string): string {

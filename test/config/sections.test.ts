@@ -76,6 +76,35 @@ describe("sections built only when a config has them", () => {
     expect(load(yaml("console: { enabled: false }")).config.console.enabled).toBe(false);
   });
 
+  it("refuses a console path of slashes only, which would have taken every path of the server", () => {
+    // "//" is not "/", so it passed; the console's base is the path without its trailing slashes, "", and the
+    // console then answered /healthz, /readyz and /metrics with its login page.
+    for (const path of ["//", "///"])
+      expect(issues(yaml("console:", `  path: "${path}"`))).toEqual([
+        "config.yaml:8:9: console.path: must be a path of its own (not /, /healthz, /readyz or /metrics)",
+      ]);
+  });
+
+  it("says what is wrong with a user, approver or channel name, not only that the key is invalid", () => {
+    // zod names a record key that fails its schema "Invalid key in record", and the rule the key broke was lost.
+    const long = "a".repeat(65);
+    expect(
+      issues(yaml("console:", "  users:", `    ${long}: { password_hash: "${HASH}", role: viewer }`)),
+    ).toEqual([
+      `config.yaml:9:72: console.users.${long}: a user's name is 1 to 64 letters, digits, . _ -, starting with a letter or digit`,
+    ]);
+    expect(issues(yaml("approvals:", "  approvers:", "    'ada lovelace': ed25519:x"))).toEqual([
+      `config.yaml:9:21: approvals.approvers["ada lovelace"]: an approver's name is 1 to 64 letters, digits, . _ -, starting with a letter or digit`,
+    ]);
+    expect(
+      issues(
+        yaml("notifications:", "  channels:", "    Ops: { type: slack, url: https://hooks.example.com/x }"),
+      ),
+    ).toEqual([
+      "config.yaml:9:10: notifications.channels.Ops: a channel name is lower case letters, digits, '.', '_' or '-', starting with a letter or digit",
+    ]);
+  });
+
   it("builds a section's schema the first time a config has the section, and once", () => {
     const build = vi.fn(() => z.strictObject({ size: z.int().prefault(3) }));
     const schema = z.strictObject({ section: optionalSection(build, () => ({ size: 3 })) });

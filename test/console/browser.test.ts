@@ -10,7 +10,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { needs } from "../helpers/tools.js";
 import { CHROMIUM, CHROMIUM_TOOL } from "../report/chromium.js";
-import { type ConsoleFixture, PASSWORD, startConsoleFixture } from "./helpers.js";
+import { type ConsoleFixture, LONG_NAME, PASSWORD, startConsoleFixture } from "./helpers.js";
 
 const inChromium = await needs(CHROMIUM_TOOL, "the console's browser tests");
 
@@ -178,6 +178,16 @@ describe.skipIf(!inChromium)("the console in headless Chromium", { timeout: 240_
     await page.waitForLoadState();
     expect(await page.textContent("main")).toContain("a viewer may not requeue");
     await photograph(page, "viewer");
+    await page.context().close();
+  });
+
+  it("a user whose name is as long as config allows gets pages that fit a phone's width", async () => {
+    // The name in the header could not break: every page scrolled sideways at 390 px (828 px wide).
+    const page = await logIn(LONG_NAME);
+    expect(await page.textContent(".who")).toContain(LONG_NAME);
+    await photograph(page, "long-name");
+    await page.goto(`${f.base}/console/plans`);
+    await photograph(page, "long-name-plans");
     await page.context().close();
   });
 });

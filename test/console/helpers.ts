@@ -13,6 +13,8 @@ import { type Ledger, mtnPhones, openLedgerFor } from "../plans/helpers.js";
 
 export const PASSWORD = "correct horse battery";
 export const LOST_PHONE = "08031230001";
+/** A viewer whose name is as long as config allows (64 characters) and has nowhere a line may break. */
+export const LONG_NAME = "oluwaseun_adebayo_akinwande_".repeat(3).slice(0, 64);
 
 export interface ConsoleFixture {
   sandbox: Sandbox;
@@ -76,6 +78,7 @@ export async function startConsoleFixture(
         bola: { password_hash: hash, role: "approver" },
         olu: { password_hash: hash, role: "operator" },
         vic: { password_hash: hash, role: "viewer" },
+        [LONG_NAME]: { password_hash: hash, role: "viewer" },
       },
       ...consoleExtra,
     },

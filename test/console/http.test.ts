@@ -543,6 +543,74 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     const right = await new Client(f.base).login("olu");
     expect(right.status).toBe(429);
   });
+
+  it("counts every plan awaiting approval and every failed notification on the home page, past the 25 it lists", async () => {
+    // The cards counted the items the page lists: at most 25 open plans, those expiring first — 30 approved plans
+    // expiring before 27 pending ones made "plans awaiting approval" 0 — and at most 25 failed notifications.
+    await f.ledger.query(
+      sql`insert into saved_plans (id, kind, origin, author, status, digest, document, total, items,
+            approvals_required, created_at, expires_at)
+          select 'p_many_' || s || '_' || g, 'purchases', 'saved', 'bola', s, 'sha256:x', '{"items":[]}'::json,
+            305, 1, 1, now(), now() + (case when s = 'approved' then 20 else 22 end) * interval '1 hour' + g * interval '1 second'
+          from generate_series(1, 30) g, unnest(array['approved', 'pending_approval']) s
+          where s = 'approved' or g <= 27`,
+    );
+    await f.ledger.query(
+      sql`insert into notification_deliveries (channel, trigger, kind, event_ids, message, status, attempts,
+            last_error, first_event_at, created_at)
+          select 'ops-slack', 'in_doubt', 'single', '{}', '{}'::jsonb, 'failed', 9, 'the receiver answered 503',
+            now(), now() - g * interval '1 minute'
+          from generate_series(1, 30) g`,
+    );
+    const [pending] = await f.ledger.query<{ n: number }>(
+      sql`select count(*)::int as n from saved_plans where status = 'pending_approval'`,
+    );
+    const [failed] = await f.ledger.query<{ n: number }>(
+      sql`select count(*)::int as n from notification_deliveries where status = 'failed'`,
+    );
+    const client = new Client(f.base);
+    expect((await client.login("vic")).status).toBe(303);
+    const home = await client.get("/console/");
+    expect(home.status).toBe(200);
+    const card = (label: string) =>
+      new RegExp(`<div class="card"[^>]*><b>(\\d+)</b><span>${label}</span>`).exec(home.body)?.[1];
+    expect(card("plans awaiting approval")).toBe(String(pending!.n));
+    expect(card("failed notifications \\(7 days\\)")).toBe(String(failed!.n));
+    expect(home.body).toContain('href="/console/plans?status=pending"');
+    expect(home.body).toContain(`${failed!.n - 25} more: <code>topsync notify list --status failed</code>`);
+  });
+
+  it("lists the plans awaiting approval and those about to expire before approved plans with time left", async () => {
+    // The list under "Plans awaiting approval or about to expire" was every open plan, soonest to expire first, 25
+    // of them: approved plans with most of a day left filled it, and the plans waiting for an approval were not on
+    // the page at all. They come first now (with the approved ones about to expire), then the other approved ones.
+    await f.ledger.query(
+      sql`insert into saved_plans (id, kind, origin, author, status, digest, document, total, items,
+            approvals_required, created_at, expires_at)
+          select 'p_listed_' || s || '_' || g, 'purchases', 'saved', 'bola', s, 'sha256:x', '{"items":[]}'::json,
+            305, 1, 1, now(), now() + (case s when 'approved' then 19 else 21 end) * interval '1 hour' + g * interval '1 second'
+          from generate_series(1, 30) g, unnest(array['approved', 'pending_approval']) s
+          where s = 'approved' or g = 1
+          union all
+          select 'p_listed_expiring', 'purchases', 'saved', 'bola', 'approved', 'sha256:x', '{"items":[]}'::json,
+            305, 1, 1, now(), now() + interval '30 minutes'`,
+    );
+    const client = new Client(f.base);
+    expect((await client.login("vic")).status).toBe(303);
+    const home = await client.get("/console/");
+    const section = home.body.slice(
+      home.body.indexOf('<section id="plans">'),
+      home.body.indexOf('<section id="websites">'),
+    );
+    const at = (id: string) => section.indexOf(`id="plan-${id}"`);
+    expect(at("p_listed_pending_approval_1")).toBeGreaterThan(0);
+    expect(at("p_listed_expiring")).toBeGreaterThan(0);
+    const approved = at("p_listed_approved_1");
+    if (approved >= 0) {
+      expect(approved).toBeGreaterThan(at("p_listed_pending_approval_1"));
+      expect(approved).toBeGreaterThan(at("p_listed_expiring"));
+    }
+  });
 });
 
 describe("console settings", { timeout: 60_000 }, () => {

@@ -1,6 +1,9 @@
 // The `notifications` section as config check reads it: channels of four types, rules naming triggers and
 // channels, wallet_low's hysteresis; every problem with its line, and no secret echoed in a message.
 import { describe, expect, it } from "vitest";
+import { consoleUrlOf } from "../../src/notify/links.js";
+import { groupMessage } from "../../src/notify/message.js";
+import { renderText } from "../../src/notify/templates.js";
 import { issues, load, yaml } from "../config/helpers.js";
 
 describe("the notifications config", () => {
@@ -78,5 +81,40 @@ describe("the notifications config", () => {
     expect(found).toHaveLength(3);
     expect(found.join("\n")).not.toMatch(/very-secret/);
     expect(found[2]).toMatch(/expected a channel with type slack, telegram, webhook or email/);
+  });
+
+  it("links to the console where it is served, when console.public_url names only the site", () => {
+    // The link was public_url and the page's path: "https://ops.example.com/plans/p_1", a page the daemon does not
+    // serve (the console is under console.path), in every message.
+    const users = "users: { ada: { password_hash: 'scrypt$1$1$1$a$b', role: approver } }";
+    const link = (publicUrl: string, path = "") => {
+      const { config } = load(
+        yaml(
+          `console: { enabled: true, public_url: "${publicUrl}", ${path ? `path: "${path}", ` : ""}${users} }`,
+        ),
+      );
+      const message = groupMessage("approval_needed", "open", [
+        {
+          id: 1,
+          trigger: "approval_needed",
+          kind: "open",
+          subject: "plan:p_1",
+          episode: "needed",
+          facts: { plan: "p_1", kind: "purchases", author: "bola", amount: "915.00", approvals_required: 1 },
+          created_at: new Date().toISOString(),
+        },
+      ]);
+      const ctx = { now: new Date(), secrets: [], consoleUrl: consoleUrlOf(config) };
+      return renderText(message, ctx).text.split("\n").at(-1);
+    };
+    expect(link("https://ops.example.com")).toBe("https://ops.example.com/console/plans/p_1");
+    expect(link("https://ops.example.com/")).toBe("https://ops.example.com/console/plans/p_1");
+    expect(link("https://ops.example.com", "/ops/console/")).toBe(
+      "https://ops.example.com/ops/console/plans/p_1",
+    );
+    expect(link("https://ops.example.com/console")).toBe("https://ops.example.com/console/plans/p_1");
+    expect(link("https://ops.example.com/topsync/console/")).toBe(
+      "https://ops.example.com/topsync/console/plans/p_1",
+    );
   });
 });

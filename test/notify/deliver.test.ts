@@ -233,6 +233,94 @@ describe("delivering notifications", () => {
     );
   });
 
+  it("takes a 429 asking to wait past give_up_after (or a garbage wait) as given up, and holds the channel no longer", async () => {
+    // A receiver's wait of 10^20 seconds, or Telegram's retry_after of 1e300, made a wait PostgreSQL's interval
+    // cannot hold: recording the outcome failed, the delivery stayed `sending` and went out again each time its
+    // lease ran out. A long but storable wait (ten years) held the whole channel that long: every later message to
+    // it stayed pending, never sent nor given up.
+    const config = configWith({
+      group_wait: "0s",
+      give_up_after: "2s",
+      rules: [{ on: ["budget"], to: ["ops-slack", "ops-tg", "audit-hook"] }],
+    });
+    const budget = (day: string) => ({
+      trigger: "budget" as const,
+      subject: `budget_day:${day}`,
+      episode: "50%",
+      facts: { day, threshold: 50, limit: "1000.00", committed: "500.00", refused: false },
+    });
+    await writeNotices(test.database.db, [budget("2026-01-01")]);
+    sandbox.receivers.setFaults([
+      { kind: "slack", status: 429, retryAfter: 1e20, times: 1 },
+      { kind: "webhook", status: 429, retryAfter: 315_360_000, times: 1 },
+      {
+        kind: "telegram",
+        status: 429,
+        answer: '{"ok":false,"error_code":429,"parameters":{"retry_after":1e300}}',
+        times: 1,
+      },
+    ]);
+    const made = notifier(config);
+    const deliveries = () =>
+      rows<{ channel: string; status: string; last_error: string | null }>(
+        test.database.db,
+        sql`select channel, status, last_error from notification_deliveries order by id`,
+      );
+    await waitFor("the first message given up on every channel", async () => {
+      await made.round().catch(() => {});
+      return (await deliveries()).every((d) => d.status === "failed");
+    });
+    for (const d of await deliveries())
+      expect(d.last_error).toBe("rate limited (429): the channel asked to wait longer than give_up_after");
+    await writeNotices(test.database.db, [budget("2026-01-02")]);
+    await deliverUntil(
+      made,
+      "the second message on every channel",
+      () => sandbox.receivers.received().length === 3,
+    );
+    expect(sandbox.receivers.requests().map((r) => r.status)).toEqual([429, 429, 429, 200, 200, 200]);
+  });
+
+  it("backs off from a channel that answers 429 with a wait of none, rather than trying again at once", async () => {
+    // "Retry-After: 0" (or Telegram's retry_after 0, or a date gone by) was taken as it came: the message was due
+    // again at once and the channel not held, so the daemon's loop — busy, so never sleeping — sent it again and
+    // again to a receiver saying it was overloaded, as fast as the ledger answered, until give_up_after.
+    const config = configWith({
+      group_wait: "0s",
+      rules: [{ on: ["budget"], to: ["audit-hook", "ops-tg"] }],
+    });
+    sandbox.receivers.setFaults([
+      { kind: "webhook", status: 429, retryAfter: 0, times: 100 },
+      { kind: "telegram", status: 429, retryAfter: 0, times: 100 },
+    ]);
+    await writeNotices(test.database.db, [
+      {
+        trigger: "budget" as const,
+        subject: "budget_day:2026-01-09",
+        episode: "50%",
+        facts: { day: "2026-01-09", threshold: 50, limit: "1000.00", committed: "500.00", refused: false },
+      },
+    ]);
+    const made = notifier(config);
+    await made.round();
+    expect(
+      sandbox.receivers
+        .requests()
+        .map((r) => `${r.kind} ${r.status}`)
+        .sort(),
+    ).toEqual(["telegram 429", "webhook 429"]);
+    const held = await rows<{ channel: string; status: string; later: boolean; channel_later: boolean }>(
+      test.database.db,
+      sql`select d.channel, d.status, d.next_attempt_at > now() + interval '250 milliseconds' as later,
+            c.next_send_at > now() + interval '250 milliseconds' as channel_later
+          from notification_deliveries d join notification_channels c on c.name = d.channel order by d.channel`,
+    );
+    expect(held).toEqual([
+      { channel: "audit-hook", status: "pending", later: true, channel_later: true },
+      { channel: "ops-tg", status: "pending", later: true, channel_later: true },
+    ]);
+  });
+
   it("marks a message failed after give_up_after and counts it", async () => {
     const config = configWith({
       group_wait: "0s",

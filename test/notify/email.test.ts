@@ -1,5 +1,7 @@
 // The email channel against a real SMTP server (smtp-server) that refuses one of a channel's recipients: the
 // others got the message, so it is delivered once — not sent to them again on every retry until give_up_after.
+// And against a server that never finishes its answer, a line at a time: a send ends within notifications.timeout.
+import { createServer, type Socket } from "node:net";
 import { sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -92,5 +94,73 @@ describe("the email channel", () => {
     );
     expect(row!.status).toBe("sent");
     expect(row!.answer).toContain("refused 1 recipient");
+  });
+
+  it("ends a send within notifications.timeout when the server answers a line at a time and never finishes", async () => {
+    // Each line came within the socket's idle timeout, so nodemailer's timeouts never fired: the send, and with it
+    // the notifier's round (every channel's deliveries), waited as long as the server kept talking.
+    const sockets = new Set<Socket>();
+    const trickle = createServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => {});
+      socket.write("220 slow.example ESMTP\r\n");
+      socket.once("data", () => {
+        const timer = setInterval(() => socket.write("250-still thinking\r\n"), 100);
+        socket.on("close", () => {
+          clearInterval(timer);
+          sockets.delete(socket);
+        });
+      });
+    });
+    const slowPort = await freePort();
+    await new Promise<void>((resolve) => trickle.listen(slowPort, "127.0.0.1", resolve));
+    const slow = await openTestDatabase("postgres");
+    const config = testConfig(sandbox, {
+      notifications: {
+        channels: {
+          oncall: {
+            type: "email",
+            smtp: `smtp://127.0.0.1:${slowPort}`,
+            from: "topsync@example.com",
+            to: ["ops@example.com"],
+            pace: "0s",
+          },
+        },
+        rules: [{ on: ["budget"], to: ["oncall"] }],
+        group_wait: "0s",
+        timeout: "1s",
+      },
+    });
+    await writeNotices(slow.database.db, [
+      {
+        trigger: "budget",
+        subject: "budget_day:2026-04-02",
+        episode: "50%",
+        facts: { day: "2026-04-02", threshold: 50, limit: "1000.00", committed: "500.00", refused: false },
+      },
+    ]);
+    const notifier = new Notifier({
+      database: slow.database,
+      config,
+      logger: silentLogger(),
+      clock: systemClock,
+      claimer: "test",
+    });
+    try {
+      await notifier.flush(0);
+      const [row] = await rows<{ status: string; last_error: string }>(
+        slow.database.db,
+        sql`select status, last_error from notification_deliveries`,
+      );
+      expect(row!.status).toBe("pending");
+      expect(row!.last_error).toMatch(/within 1000 ms/);
+      // The connection the send gave up is closed, not left to the server.
+      await expect.poll(() => sockets.size).toBe(0);
+    } finally {
+      await notifier.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => trickle.close(() => resolve()));
+      await slow.drop();
+    }
   });
 });

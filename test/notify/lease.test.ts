@@ -207,4 +207,73 @@ describe("a deliverer's lease", () => {
     );
     expect(ids[0]).toBe(String(row!.id));
   });
+
+  it("keeps sending to the other channels while one channel's receiver holds a send", async () => {
+    // The daemon's loop waited for every channel's sends before it claimed again: a receiver that hangs held up
+    // every other channel for each of its claimed messages' timeouts (16 × 10 s for a webhook), so Slack got one
+    // message in that time.
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const config = testConfig(sandbox, {
+      notifications: {
+        channels: {
+          hook: { type: "webhook", url, secret: HOOK_SECRET },
+          "ops-slack": {
+            type: "slack",
+            url: `${sandbox.receivers.url}/slack/T0/B0/lease-test-path`,
+            pace: "50ms",
+          },
+        },
+        rules: [{ on: ["budget"], to: ["hook", "ops-slack"] }],
+        group_wait: "0s",
+        timeout: "10s",
+      },
+    });
+    sandbox.receivers.reset();
+    await writeNotices(
+      test.database.db,
+      [1, 2, 3].map((day) => ({
+        trigger: "budget" as const,
+        subject: `budget_day:2026-07-0${day}`,
+        episode: "50%",
+        facts: {
+          day: `2026-07-0${day}`,
+          threshold: 50,
+          limit: "1000.00",
+          committed: "500.00",
+          refused: false,
+        },
+      })),
+    );
+    const made = new Notifier({
+      database: test.database,
+      config,
+      logger: silentLogger(),
+      clock: systemClock,
+      claimer: "replica-a",
+    });
+    notifiers.push(made);
+    const stop = new AbortController();
+    const loop = made.run(stop.signal);
+    try {
+      await waitFor("the hook's first send held", () => held.length === 1);
+      await waitFor("all three messages on Slack", () => sandbox.receivers.received("slack").length === 3, {
+        timeoutMs: 8000,
+      });
+      expect(received).toHaveLength(1);
+    } finally {
+      for (const release of held.splice(0)) release();
+      holdAll = false;
+      await waitFor("the hook's three messages", () => received.length === 3);
+      stop.abort();
+      await loop;
+    }
+    const recorded = await rows<{ channel: string; status: string; n: number }>(
+      test.database.db,
+      sql`select channel, status, count(*)::int as n from notification_deliveries group by channel, status order by channel`,
+    );
+    expect(recorded).toEqual([
+      { channel: "hook", status: "sent", n: 3 },
+      { channel: "ops-slack", status: "sent", n: 3 },
+    ]);
+  });
 });

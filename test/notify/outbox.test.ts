@@ -5,6 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { rows } from "../../src/db/client.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { parseMoney } from "../../src/money.js";
+import { writeNotices } from "../../src/notify/outbox/write.js";
 import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, markInDoubt, sweepDeadSubmitting } from "../../src/purchases/ledger.js";
 import { recordWalletBalance } from "../../src/purchases/wallet.js";
@@ -100,6 +101,26 @@ describe.each(DB_KINDS)("the notification outbox on %s", (kind) => {
     const found = await outbox(test.database, "in_doubt");
     expect(found.map((r) => r.kind)).toEqual(["open", "resolved"]);
     expect(found[1]!.facts.state).toBe("succeeded");
+  });
+
+  it("writes a notice whose text holds half an emoji or a NUL, with U+FFFD in their place", async () => {
+    // A run's reason is cut at 300 UTF-16 units: an emoji at the cut left its first half, and a provider's text
+    // can hold a NUL. JSON in PostgreSQL takes neither, so the insert failed and the run_failed (or the website
+    // pass's notices, and with them the record of the pass) was lost.
+    const reason = `${"x".repeat(299)}\u{1F600}`.slice(0, 300);
+    const written = await writeNotices(test.database.db, [
+      {
+        trigger: "run_failed",
+        subject: "run:r1",
+        episode: "stopped",
+        facts: { run: "r1", reason, detail: "a\u0000b", "k\u0000": "key with a NUL" },
+      },
+    ]);
+    expect(written).toBe(1);
+    const [row] = await outbox(test.database, "run_failed");
+    expect(row?.facts.reason).toBe(`${"x".repeat(299)}\uFFFD`);
+    expect(row?.facts.detail).toBe("a\uFFFDb");
+    expect(row?.facts["k\uFFFD"]).toBe("key with a NUL");
   });
 
   it("writes each budget threshold once per budget day, 100 % when the budget refuses a purchase", async () => {

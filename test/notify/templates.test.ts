@@ -325,4 +325,38 @@ describe("notification templates", () => {
       expect(text).not.toContain("hook-0803");
     }
   });
+
+  it("escapes a fact's Slack markup in the notification text as in the blocks: no mention, no disguised link", () => {
+    // The blocks were escaped, but Slack's top-level text (what the phone's notification shows, read as mrkdwn
+    // too) carried the headline as written: a provider's error naming <!channel> pinged the whole channel.
+    const message = groupMessage("run_failed", "open", [
+      event(
+        "run_failed",
+        { run: "r", reason: "<!channel> read <https://evil.example|the fix> & retry" },
+        0,
+        "run:r",
+      ),
+    ]);
+    const slack = renderSlack(message, { now: NOW, secrets: SECRETS });
+    expect(slack.text).toBe(
+      "A purchase run stopped: &lt;!channel&gt; read &lt;https://evil.example|the fix&gt; &amp; retry",
+    );
+    expect(JSON.stringify(slack)).not.toMatch(/<!channel>|<https:\/\/evil/);
+  });
+
+  it("tells a repeat how long its episode has been open, not how old the repeat is", () => {
+    // A repeat is a new outbox row with the episode's start in facts.open_since (as repeat.ts writes it, the
+    // ledger's timestamp): the ages were the repeat row's, so purchases in_doubt for 4 hours read "oldest 0 s" and
+    // "(0 s ago)".
+    const openSince = "2026-05-04T06:17:00.123456+00:00";
+    const repeats = [1, 2].map((n) => ({
+      ...event("in_doubt", { ...purchaseFacts(n), open_since: openSince }, 0),
+      kind: "repeat" as const,
+    }));
+    const message = groupMessage("in_doubt", "repeat", repeats);
+    const text = renderText(message, { now: NOW, secrets: SECRETS }).text;
+    expect(text.split("\n")[0]).toBe("Still open: 2 purchases in_doubt, ₦610 at risk, oldest 4 h");
+    expect(text).toContain("job staff-monthly (4 h ago)");
+    expect(text).not.toContain("(0 s ago)");
+  });
 });

@@ -13,6 +13,13 @@ function smtpError(error: unknown): string {
   return `${e.responseCode ? `SMTP ${e.responseCode}` : (e.code ?? "error")}: ${e.message ?? String(error)}`;
 }
 
+class SendTimedOut extends Error {
+  readonly code = "ETIMEDOUT";
+  constructor(ms: number) {
+    super(`the SMTP server did not take the message within ${ms} ms (notifications.timeout)`);
+  }
+}
+
 export function emailChannel(name: string, config: EmailConfig, timeoutMs: number): Channel {
   let transport: Promise<Transporter> | undefined;
   const open = () =>
@@ -31,7 +38,17 @@ export function emailChannel(name: string, config: EmailConfig, timeoutMs: numbe
     async send(message, ctx) {
       const { subject, text } = renderText(message, ctx);
       try {
-        const info = (await (await open()).sendMail({ from: config.from, to: config.to, subject, text })) as {
+        // The whole send within `timeout`, as the HTTP channels' calls: nodemailer's own timeouts are each a phase's
+        // or the socket's idle time, so a server answering a line at a time held the send (and the notifier's round,
+        // every channel's) as long as it kept talking. The abort closes the connection.
+        const deadline = AbortSignal.timeout(timeoutMs);
+        const info = (await (
+          await open()
+        )
+          .sendMail({ from: config.from, to: config.to, subject, text, signal: deadline })
+          .catch((error: unknown) => {
+            throw deadline.aborted ? new SendTimedOut(timeoutMs) : error;
+          })) as {
           response?: string;
           accepted?: unknown[];
           rejected?: unknown[];

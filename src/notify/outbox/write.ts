@@ -4,6 +4,7 @@
 // restart writing the same event again adds nothing, and a rolled-back change leaves nothing to send.
 import { type SQL, sql } from "drizzle-orm";
 import { type Executor, rows } from "../../db/client.js";
+import { mayHoldUnstorable, storable } from "../../text/storable.js";
 import type { NoticeKind, Trigger } from "./triggers.js";
 
 /** The most characters of a reason or note a notification carries (the ledger keeps the whole text). */
@@ -69,7 +70,7 @@ export async function writeNotices(db: Executor, notices: readonly Notice[]): Pr
 
 /** The insert of `writeNotices`, for a caller that runs it as a CTE of its own statement. */
 export function noticesInsert(notices: readonly Notice[]): SQL {
-  const payload = JSON.stringify(
+  let payload = JSON.stringify(
     notices.map((n) => ({
       trigger: n.trigger,
       subject: n.subject,
@@ -78,6 +79,10 @@ export function noticesInsert(notices: readonly Notice[]): SQL {
       facts: n.facts,
     })),
   );
+  // PostgreSQL's JSON takes neither a NUL nor half of a surrogate pair: a reason cut through an emoji, or a
+  // provider's text holding a NUL, failed the insert — and the statement it is part of (a website pass's record) —
+  // and the notification was lost. Each is kept as U+FFFD.
+  if (mayHoldUnstorable(payload)) payload = JSON.stringify(storable(JSON.parse(payload)));
   return sql`insert into notification_outbox (trigger, subject, episode, kind, facts)
     select trigger, subject, episode, kind, facts
     from jsonb_to_recordset(${payload}::jsonb) as x(trigger text, subject text, episode text, kind text, facts jsonb)
