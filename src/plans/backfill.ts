@@ -11,7 +11,7 @@ import { type Money, sumMoney, ZERO } from "../money.js";
 import { loadCatalogue } from "../purchases/catalogue-cache.js";
 import type { PurchaseDeps } from "../purchases/executor.js";
 import type { PurchaseProjection } from "../purchases/projection.js";
-import { projectSources } from "../purchases/projection-read.js";
+import { type ProjectionProgress, projectSources } from "../purchases/projection-read.js";
 import { localTime } from "../time/cron.js";
 import { firesBetween } from "../time/fires.js";
 import type { PurchasePlan } from "./document.js";
@@ -53,6 +53,8 @@ export interface BackfillDay {
 
 export interface Backfill {
   job: string;
+  /** The job's time zone: its fires are read on this clock. */
+  timezone: string;
   from: Date;
   to: Date;
   /** Fires of the window, all of them. */
@@ -103,10 +105,14 @@ export function backfillFires(job: PurchaseJob, globalTimeZone: string, request:
   return fires;
 }
 
-/** What a backfill of the window would buy: the projection of every fire in it, nothing written. */
+/**
+ * What a backfill of the window would buy: the projection of every fire in it, nothing written. Told after each
+ * fire is decided and each batch of a recipients file's rows (`onProgress`).
+ */
 export async function projectBackfill(
   deps: Pick<PurchaseDeps, "database" | "reseller" | "config" | "logger">,
   request: BackfillRequest,
+  onProgress?: (progress: ProjectionProgress) => void,
 ): Promise<Backfill> {
   const { job, now } = request;
   const fires = backfillFires(job, deps.config.timezone, request);
@@ -118,6 +124,7 @@ export async function projectBackfill(
     fires: fires.map((fireTime) => ({ job, fireTime, time: now })),
     queued: false,
     intake: false,
+    ...(onProgress ? { onProgress } : {}),
   });
   const missing: BackfillFire[] = [];
   for (const run of projection.runs) {
@@ -136,6 +143,7 @@ export async function projectBackfill(
   missing.sort((a, b) => a.fireTime.getTime() - b.fireTime.getTime());
   return {
     job: job.name,
+    timezone: job.timezone ?? deps.config.timezone,
     from: request.from,
     to: request.to,
     firesInWindow: fires.length,
