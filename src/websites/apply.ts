@@ -11,7 +11,7 @@ import type { Logger } from "../log/logger.js";
 import { Semaphore } from "../semaphore.js";
 import { redactSecretForms } from "../text/secrets.js";
 import { type DeleteLimits, type DeleteRefusal, deleteRefusal } from "./guards.js";
-import type { CreateEntry, DeleteEntry, Plan, UpdateEntry } from "./model.js";
+import type { CreateEntry, DeleteEntry, NoopEntry, Plan, UpdateEntry } from "./model.js";
 import { forgetOwnership } from "./ownership.js";
 import { OwnershipWriter } from "./ownership-writer.js";
 import { type RetryPolicy, type WriteAction, withRetries } from "./retry.js";
@@ -106,6 +106,7 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
   };
   deps.onProgress?.({ ...pass.progress });
   await runAll(pass, writes);
+  await adopt(pass, plan);
   if (refusal) {
     pass.result.deletesRefused = refusal;
     pass.result.errors.push({ domain: "*", action: "guard", code: refusal.code, message: refusal.message });
@@ -115,6 +116,29 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
   }
   if (plan.remote.complete && plan.forget.length > 0) await forgetOwnership(deps.db, plan.forget);
   return pass.result;
+}
+
+/**
+ * The websites found under domains topsync owns without an id (a create whose outcome was unknown), with nothing to
+ * change: they are recorded as the ones it owns, so that a website someone makes later under the domain is not.
+ */
+async function adopt(pass: Pass, plan: Plan): Promise<void> {
+  const found = plan.entries.filter((e): e is NoopEntry => e.action === "noop" && e.adopt === true);
+  await Promise.all(
+    found.map((entry) =>
+      pass.owners
+        .record({ kind: "updated", domain: entry.domain, websiteId: entry.id, secrets: {} })
+        .catch((error: unknown) => {
+          const reason = error instanceof Error ? error.message : String(error);
+          pass.result.errors.push({
+            domain: entry.domain,
+            action: "update",
+            code: "OWNERSHIP_NOT_RECORDED",
+            message: `website ${entry.id} was found under a domain topsync owns, but recording it failed: ${reason}`,
+          });
+        }),
+    ),
+  );
 }
 
 async function runAll(pass: Pass, entries: readonly WriteEntry[]): Promise<void> {

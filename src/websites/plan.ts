@@ -156,7 +156,15 @@ function update(
 ): PlanEntry {
   const applied = sameWebsite(record, website) ? (record?.applied_secrets ?? null) : null;
   const changes = compareWebsite(item, website, declaredSecrets(item, key), applied);
-  if (Object.keys(changes.diff).length === 0) return { action: "noop", domain: item.domain, id: website.id };
+  if (Object.keys(changes.diff).length === 0) {
+    const adopt = isOwned(record) && record?.website_id === null;
+    return {
+      action: "noop",
+      domain: item.domain,
+      id: website.id,
+      ...(adopt ? { adopt: true as const } : {}),
+    };
+  }
   return {
     action: "update",
     domain: item.domain,

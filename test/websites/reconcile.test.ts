@@ -339,6 +339,43 @@ describe("delete guards", () => {
   });
 });
 
+describe("a create whose outcome was unknown", () => {
+  it("pins the website the next pass finds, so a website a person makes later under the domain is not topsync's", async () => {
+    // The service creates the website but its answer is lost (HTTP 500 after the write).
+    sandbox.setFaults({ endpoints: { "websites.create": { rate500After: 1 } } });
+    const items = [{ domain: "doubt.example.com" }, { domain: "kept.example.com" }];
+    const first = await pass({ items });
+    expect(first.errors.map((e) => e.domain).sort()).toEqual(["doubt.example.com", "kept.example.com"]);
+    sandbox.setFaults({ endpoints: {} });
+    expect((await loadOwnership(test.database.db)).get("doubt.example.com")?.website_id).toBeNull();
+
+    // The next pass finds it as declared: nothing to change, and it is topsync's by its id from now on.
+    const adopted = await pass({ items });
+    expect(adopted.counts).toMatchObject({ created: 0, updated: 0, unchanged: 2 });
+    const id = idOf(sandbox, "doubt.example.com");
+    expect((await loadOwnership(test.database.db)).get("doubt.example.com")?.website_id).toBe(id);
+
+    // A person deletes it and another makes a website under the domain by hand: not topsync's to prune.
+    await changeRemotely(sandbox, "DELETE", id);
+    const [theirs] = sandbox.seedWebsites([{ domain: "doubt.example.com" }]);
+    const pruned = await pass({ prune: true, items: [{ domain: "kept.example.com" }] });
+    expect(pruned.counts.deleted).toBe(0);
+    expect(pruned.plan.entries.find((e) => e.domain === "doubt.example.com")).toMatchObject({
+      action: "unmanaged",
+      reason: `topsync owned website ${id} with this domain, not this one`,
+    });
+    expect(sandbox.websites().map((w) => w.id)).toContain(theirs!.id);
+  });
+
+  it("a plan pass finds it without pinning anything (plan changes no ownership)", async () => {
+    sandbox.setFaults({ endpoints: { "websites.create": { rate500After: 1 } } });
+    await pass({ items: [{ domain: "doubt.example.com" }, { domain: "kept.example.com" }] });
+    sandbox.setFaults({ endpoints: {} });
+    await plan({ items: [{ domain: "doubt.example.com" }, { domain: "kept.example.com" }] });
+    expect((await loadOwnership(test.database.db)).get("doubt.example.com")?.website_id).toBeNull();
+  });
+});
+
 describe("the service changing while it is listed", () => {
   /**
    * 100 websites of others, then owned.example.com and kept.example.com created by topsync in that order; a proxy
