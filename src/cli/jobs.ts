@@ -50,6 +50,8 @@ export async function jobsListCommand(ctx: CommandContext): Promise<void> {
               }
             : null,
           missed_fires: j.missedFires,
+          in_config: j.inConfig,
+          ...(j.queued === undefined ? {} : { queued: j.queued }),
         })),
       ),
     );
@@ -65,13 +67,15 @@ export async function jobsListCommand(ctx: CommandContext): Promise<void> {
       {
         header: "SCHEDULE",
         value: (j) =>
-          !j.enabled
-            ? "disabled"
-            : j.schedule
-              ? `${j.schedule} (${j.timezone})`
-              : j.at
-                ? `at ${formatInstant(j.at, j.timezone)} (${j.timezone})`
-                : "on demand",
+          !j.inConfig
+            ? `not in the config (${j.queued ?? 0} queued)`
+            : !j.enabled
+              ? "disabled"
+              : j.schedule
+                ? `${j.schedule} (${j.timezone})`
+                : j.at
+                  ? `at ${formatInstant(j.at, j.timezone)} (${j.timezone})`
+                  : "on demand",
       },
       // On the job's clock, as its schedule is written (--json gives ISO instants).
       {
@@ -113,10 +117,14 @@ export async function jobsResumeCommand(
   name: string,
   flags: SuspendFlags,
 ): Promise<void> {
-  const job = findJob(ctx.config, name);
+  const job = ctx.config.purchases.find((j) => j.name === name);
   const reason = personText(flags.reason, "--reason");
   const database = await openLedger(ctx);
-  if (job.suspended) {
+  // A job renamed or removed from the config while stopped: the ledger still holds it, and its queued purchases
+  // wait for a person; resuming it lets the next run buy them (`purchases cancel` withdraws them instead).
+  const stopped = job ? undefined : await readJobState(database.db, name);
+  if (!job && (!stopped || stopped.state === "active")) findJob(ctx.config, name);
+  if (job?.suspended) {
     const state = await readJobState(database.db, name);
     throw new UsageError(
       `job "${name}" has suspended: true in ${ctx.configFile}${state ? ` (it is ${state.state})` : ""}; ` +
@@ -129,6 +137,10 @@ export async function jobsResumeCommand(
     reason,
   });
   printChange(ctx, name, result, "active");
+  if (!job && result.changed && !ctx.globals.json)
+    write(
+      `job ${name} is not in ${ctx.configFile}: it fires no more, but its queued purchases are bought by the next purchases run\n`,
+    );
 }
 
 function printChange(ctx: CommandContext, name: string, result: ChangeResult, wanted: string): void {
