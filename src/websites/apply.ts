@@ -179,21 +179,20 @@ async function runOne(pass: Pass, entry: WriteEntry): Promise<void> {
 async function create(pass: Pass, entry: CreateEntry): Promise<void> {
   const { api } = pass.deps;
   const input = { domain: entry.domain, ...entry.send, ...passwordFor(pass, entry) };
+  // The domain is topsync's before the create goes, so that whatever happens to this process meanwhile, the next
+  // pass adopts the website the service may have made instead of leaving it unowned for ever.
+  const previous = await pass.owners.pending(entry.domain, entry.secrets);
   let website: RemoteWebsite;
   try {
     website = await send(pass, "create", () => api.createWebsite(input));
   } catch (error) {
+    // Certainly not made (never sent, or refused): the domain's row is as it was. Otherwise it may exist now: the
+    // domain stays owned, and the next pass adopts what it finds.
+    const notMade =
+      error instanceof NotAttempted || (error instanceof HttpError && error.outcome !== "unknown");
+    if (notMade) await pass.owners.record({ kind: "restored", domain: entry.domain, previous });
     const taken = domainTakenMessage(error);
     if (taken !== undefined) return conflict(pass, entry.domain, taken);
-    // It may exist now: own the domain so that the next pass adopts what it finds instead of leaving it.
-    if (error instanceof HttpError && error.outcome === "unknown") {
-      await pass.owners.record({
-        kind: "created",
-        domain: entry.domain,
-        websiteId: null,
-        secrets: entry.secrets,
-      });
-    }
     throw error;
   }
   const owned = {
