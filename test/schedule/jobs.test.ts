@@ -563,6 +563,32 @@ describe("jobs backfill", () => {
     expect(backwards.code).toBe(64);
   });
 
+  it("refuses a window of more purchases than a backfill takes before deciding any, saying how many", async () => {
+    const csv = join(mkdtempSync(join(tmpdir(), "topsync-huge-")), "recipients.csv");
+    const phones = Array.from({ length: 10_500 }, (_, i) => `0803${String(7_000_000 + i).padStart(7, "0")}`);
+    writeFileSync(csv, `phone\n${phones.join("\n")}\n`);
+    const file = config([{ name: "huge", schedule: "0 * * * *", plan: PLAN, recipients_file: csv }]);
+    const savedPlans = async () =>
+      (await rows<{ n: number }>(database.db, sql`select count(*)::int as n from saved_plans`))[0]!.n;
+    const plansBefore = await savedPlans();
+    // 48 hourly fires of 10,500 recipients: 504,000 purchases.
+    const window = [
+      "--from",
+      new Date(today - 3 * DAY).toISOString(),
+      "--to",
+      new Date(today - DAY - 1).toISOString(),
+    ];
+    for (const mode of [["--dry-run"], ["--save", join(tmpdir(), `huge-${Date.now()}.json`)], []]) {
+      const result = await runCli(["-c", file, "jobs", "backfill", "huge", ...window, ...mode]);
+      expect(result.code, result.stderr).toBe(64);
+      expect(result.stderr).toContain(
+        'job "huge" would be 504,000 purchases in the window (48 fires × 10,500 recipients), more than a backfill takes (500,000)',
+      );
+    }
+    expect(await statesOf("huge")).toEqual({});
+    expect(await savedPlans()).toBe(plansBefore);
+  });
+
   it("refuses a date the calendar does not have instead of rolling it over into the next month", async () => {
     const file = config([job]);
     const posts = purchasePosts();
