@@ -4,8 +4,10 @@
 import { DataError, ExitCode, TopsyncError, UsageError } from "../errors.js";
 import { formatMoney } from "../money.js";
 import type { Backfill } from "../plans/backfill.js";
+import type { RunProgress } from "../purchases/executor.js";
 import { listJobs } from "../purchases/job-list.js";
 import { type ChangeResult, readJobState, resumeJob, suspendJob } from "../purchases/job-states.js";
+import type { ProjectionProgress } from "../purchases/projection-read.js";
 import { findJob } from "../purchases/run-once.js";
 import { formatInstant } from "../report/format.js";
 import { zonedInstant } from "../time/zoned.js";
@@ -14,6 +16,13 @@ import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
 import { personText } from "./person-text.js";
+import { countLine, number, progressReporter } from "./progress.js";
+
+/** "3/744 fires decided (60,000 rows)": the backfill's projection so far. */
+function firesDecided(p: ProjectionProgress) {
+  return { done: p.runs, total: p.total, unit: "fires decided", note: `${number(p.rows)} rows` };
+}
+
 import { configDigest } from "./saved-plans.js";
 
 export async function jobsListCommand(ctx: CommandContext): Promise<void> {
@@ -41,6 +50,8 @@ export async function jobsListCommand(ctx: CommandContext): Promise<void> {
               }
             : null,
           missed_fires: j.missedFires,
+          in_config: j.inConfig,
+          ...(j.queued === undefined ? {} : { queued: j.queued }),
         })),
       ),
     );
@@ -56,13 +67,15 @@ export async function jobsListCommand(ctx: CommandContext): Promise<void> {
       {
         header: "SCHEDULE",
         value: (j) =>
-          !j.enabled
-            ? "disabled"
-            : j.schedule
-              ? `${j.schedule} (${j.timezone})`
-              : j.at
-                ? `at ${formatInstant(j.at, j.timezone)} (${j.timezone})`
-                : "on demand",
+          !j.inConfig
+            ? `not in the config (${j.queued ?? 0} queued)`
+            : !j.enabled
+              ? "disabled"
+              : j.schedule
+                ? `${j.schedule} (${j.timezone})`
+                : j.at
+                  ? `at ${formatInstant(j.at, j.timezone)} (${j.timezone})`
+                  : "on demand",
       },
       // On the job's clock, as its schedule is written (--json gives ISO instants).
       {
@@ -104,10 +117,14 @@ export async function jobsResumeCommand(
   name: string,
   flags: SuspendFlags,
 ): Promise<void> {
-  const job = findJob(ctx.config, name);
+  const job = ctx.config.purchases.find((j) => j.name === name);
   const reason = personText(flags.reason, "--reason");
   const database = await openLedger(ctx);
-  if (job.suspended) {
+  // A job renamed or removed from the config while stopped: the ledger still holds it, and its queued purchases
+  // wait for a person; resuming it lets the next run buy them (`purchases cancel` withdraws them instead).
+  const stopped = job ? undefined : await readJobState(database.db, name);
+  if (!job && (!stopped || stopped.state === "active")) findJob(ctx.config, name);
+  if (job?.suspended) {
     const state = await readJobState(database.db, name);
     throw new UsageError(
       `job "${name}" has suspended: true in ${ctx.configFile}${state ? ` (it is ${state.state})` : ""}; ` +
@@ -120,6 +137,10 @@ export async function jobsResumeCommand(
     reason,
   });
   printChange(ctx, name, result, "active");
+  if (!job && result.changed && !ctx.globals.json)
+    write(
+      `job ${name} is not in ${ctx.configFile}: it fires no more, but its queued purchases are bought by the next purchases run\n`,
+    );
 }
 
 function printChange(ctx: CommandContext, name: string, result: ChangeResult, wanted: string): void {
@@ -176,7 +197,11 @@ export async function jobsBackfillCommand(
   backfillFires(job, ctx.config.timezone, request); // a bad window is refused before anything is opened
   const [database, reseller] = await Promise.all([openLedger(ctx), ctx.reseller()]);
   const deps = { database, reseller, config: ctx.config, logger: ctx.logger };
-  const backfill = await projectBackfill(deps, request);
+  const deciding = progressReporter<ProjectionProgress>(
+    (p, elapsed) => `backfill: ${countLine(firesDecided(p), elapsed)}`,
+    ctx.logger,
+  );
+  const backfill = await projectBackfill(deps, request, deciding.update).finally(deciding.done);
   if (backfill.projection.totals.unknown > 0)
     throw new TopsyncError(
       "PLAN_INCOMPLETE",
@@ -228,7 +253,16 @@ async function applyBackfill(
   ]);
   const gate = await gateFor(ctx, database);
   const deps = { database, reseller, config: ctx.config, logger: ctx.logger, actor: cliActor(), gate };
-  const result = await applyPurchasePlan(deps, planId, { stale: "refuse" });
+  const buying = progressReporter<RunProgress>(
+    (p) =>
+      `backfill: claimed ${p.claimed}  submitted ${p.submitted}  succeeded ${p.succeeded}  failed ${p.failed}  ` +
+      `rejected ${p.rejected}  in_doubt ${p.inDoubt}  spent ${formatMoney(p.committed)}`,
+    ctx.logger,
+  );
+  const result = await applyPurchasePlan(deps, planId, {
+    stale: "refuse",
+    onProgress: (p) => buying.update({ ...p }),
+  }).finally(buying.done);
   if (result.kind === "refused")
     throw new TopsyncError(
       "PLAN_REFUSED",
@@ -312,14 +346,15 @@ function printBackfill(ctx: CommandContext, b: Backfill, header?: string, saved?
   }
   if (header) write(`${header}\n`);
   write(
-    `job ${b.job}, ${b.from.toISOString()} … ${b.to.toISOString()}: ${b.firesInWindow} fires, ` +
+    `job ${b.job}, ${formatInstant(b.from, b.timezone)} … ${formatInstant(b.to, b.timezone)} (${b.timezone}): ${b.firesInWindow} fires, ` +
       `${b.missing.length} with missing recipients; would buy ${b.toBuy} for ${formatMoney(b.total)}` +
       `${b.rejected ? `, ${b.rejected} would be rejected` : ""}\n`,
   );
   if (b.missing.length > 0) {
     write(
       renderTable(b.missing, [
-        { header: "FIRE", value: (f) => f.fireTime.toISOString() },
+        // On the job's clock, as its schedule is written and jobs list shows it (--json gives ISO instants).
+        { header: "FIRE", value: (f) => fireLabel(f.fireTime, b.timezone) },
         { header: "RECIPIENTS", value: (f) => String(f.recipients), align: "right" },
         { header: "MISSING", value: (f) => String(f.missing), align: "right" },
         { header: "BUY", value: (f) => String(f.toBuy), align: "right" },
@@ -347,6 +382,12 @@ function printBackfill(ctx: CommandContext, b: Backfill, header?: string, saved?
     );
     write("nothing was bought yet\n");
   }
+}
+
+/** An instant on a job's clock: its minute, and its second when it has one (a six-field schedule). */
+function fireLabel(instant: Date, timeZone: string): string {
+  const second = instant.getUTCSeconds();
+  return `${formatInstant(instant, timeZone)}${second ? `:${String(second).padStart(2, "0")}` : ""}`;
 }
 
 /**

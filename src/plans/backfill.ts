@@ -11,7 +11,9 @@ import { type Money, sumMoney, ZERO } from "../money.js";
 import { loadCatalogue } from "../purchases/catalogue-cache.js";
 import type { PurchaseDeps } from "../purchases/executor.js";
 import type { PurchaseProjection } from "../purchases/projection.js";
-import { projectSources } from "../purchases/projection-read.js";
+import { type ProjectionProgress, projectSources } from "../purchases/projection-read.js";
+import { recipientsFilePath } from "../purchases/sources/jobs.js";
+import { checkRecipientsFile } from "../purchases/sources/recipients-csv.js";
 import { localTime } from "../time/cron.js";
 import { firesBetween } from "../time/fires.js";
 import type { PurchasePlan } from "./document.js";
@@ -23,6 +25,12 @@ import { registerPlan, type SavedPlanRow } from "./registry.js";
 export const DEFAULT_BACKFILL_MAX_MS = 31 * 86_400_000;
 /** More fires than this in one window are refused: backfill a narrower one. */
 export const MAX_BACKFILL_FIRES = 5000;
+/**
+ * More purchases than this (fires × recipients) in one window are refused before any is decided: each is held whole
+ * (some 1.6 KB) until the plan is saved, whose file holds some 270 bytes an item up to its 512 MiB; a window of two
+ * million once ran for most of an hour and then could not be saved at all.
+ */
+export const MAX_BACKFILL_PURCHASES = 500_000;
 
 export interface BackfillRequest {
   job: PurchaseJob;
@@ -53,6 +61,8 @@ export interface BackfillDay {
 
 export interface Backfill {
   job: string;
+  /** The job's time zone: its fires are read on this clock. */
+  timezone: string;
   from: Date;
   to: Date;
   /** Fires of the window, all of them. */
@@ -103,13 +113,18 @@ export function backfillFires(job: PurchaseJob, globalTimeZone: string, request:
   return fires;
 }
 
-/** What a backfill of the window would buy: the projection of every fire in it, nothing written. */
+/**
+ * What a backfill of the window would buy: the projection of every fire in it, nothing written. Told after each
+ * fire is decided and each batch of a recipients file's rows (`onProgress`).
+ */
 export async function projectBackfill(
   deps: Pick<PurchaseDeps, "database" | "reseller" | "config" | "logger">,
   request: BackfillRequest,
+  onProgress?: (progress: ProjectionProgress) => void,
 ): Promise<Backfill> {
   const { job, now } = request;
   const fires = backfillFires(job, deps.config.timezone, request);
+  await refuseHugeBackfill(job, fires.length);
   const catalogue = await loadCatalogue(deps.reseller, deps.logger);
   // Every fire is bought now: the guards and the budget day are today's, as for any run.
   const projection = await projectSources(deps.database.db, deps.config, catalogue, {
@@ -118,6 +133,7 @@ export async function projectBackfill(
     fires: fires.map((fireTime) => ({ job, fireTime, time: now })),
     queued: false,
     intake: false,
+    ...(onProgress ? { onProgress } : {}),
   });
   const missing: BackfillFire[] = [];
   for (const run of projection.runs) {
@@ -136,6 +152,7 @@ export async function projectBackfill(
   missing.sort((a, b) => a.fireTime.getTime() - b.fireTime.getTime());
   return {
     job: job.name,
+    timezone: job.timezone ?? deps.config.timezone,
     from: request.from,
     to: request.to,
     firesInWindow: fires.length,
@@ -146,6 +163,22 @@ export async function projectBackfill(
     total: sumMoney(missing.map((f) => f.cost)),
     projection,
   };
+}
+
+/** A usage error when the window's fires times the job's recipients are more purchases than a backfill takes. */
+async function refuseHugeBackfill(job: PurchaseJob, fires: number): Promise<void> {
+  const file = recipientsFilePath(job, "/");
+  // A file that cannot be read is the projection's to report, fire by fire, as for any run.
+  const inFile = file ? await checkRecipientsFile(file).catch(() => 0) : 0;
+  const recipients = job.recipients.length + inFile;
+  const purchases = fires * recipients;
+  if (purchases <= MAX_BACKFILL_PURCHASES) return;
+  const count = (n: number) => n.toLocaleString("en-US");
+  throw new UsageError(
+    `job "${job.name}" would be ${count(purchases)} purchases in the window (${count(fires)} fires × ${count(recipients)} recipients), ` +
+      `more than a backfill takes (${count(MAX_BACKFILL_PURCHASES)}); backfill a narrower window, one after another`,
+    "BACKFILL_TOO_WIDE",
+  );
 }
 
 function byDay(fires: readonly BackfillFire[], timeZone: string): BackfillDay[] {

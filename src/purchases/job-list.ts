@@ -31,6 +31,13 @@ export interface JobListing {
   lastFire: LastFire | null;
   /** Fires recorded as skipped: missed by downtime beyond catch_up, or while suspended or paused. */
   missedFires: number;
+  /**
+   * False for a job the config no longer has that the ledger holds suspended or paused: its queued purchases wait
+   * until a person resumes it (`jobs resume` takes it) or cancels them.
+   */
+  inConfig: boolean;
+  /** A job not in the config: its queued purchases (undefined for a configured job). */
+  queued?: number;
 }
 
 interface LedgerRow {
@@ -62,7 +69,45 @@ export async function listJobs(db: Executor, config: Config, now: Date): Promise
         where j.name in (select json_array_elements_text(${names}::json))`,
   );
   const byName = new Map(found.map((row) => [row.name, row]));
-  return config.purchases.map((job) => listing(job, config.timezone, now, byName.get(job.name)));
+  const configured = config.purchases.map((job) => listing(job, config.timezone, now, byName.get(job.name)));
+  return [...configured, ...(await stoppedElsewhere(db, names, config.timezone))];
+}
+
+/**
+ * The jobs the ledger holds suspended or paused that the config no longer has (renamed or removed while stopped):
+ * nothing else shows them, and their queued purchases would wait unseen.
+ */
+async function stoppedElsewhere(db: Executor, names: string, timezone: string): Promise<JobListing[]> {
+  const found = await rows<LedgerRow & { queued: number | string }>(
+    db,
+    sql`select j.name, j.state, j.note, j.state_changed_at, j.state_changed_by,
+          (select c.fires from schedule_fire_counts c where c.job_name = j.name and c.status = 'skipped') as missed,
+          l.fire_time, l.status, l.outcome, l.reason,
+          (select count(*) from purchases p where p.job_name = j.name and p.state = 'queued') as queued
+        from jobs j
+        left join lateral (
+          select f.fire_time, f.status, f.outcome, f.reason from schedule_fires f
+          where f.job_name = j.name order by f.fire_time desc limit 1
+        ) l on true
+        where j.state <> 'active' and j.name not in (select json_array_elements_text(${names}::json))
+        order by j.name`,
+  );
+  return found.map((row) => ({
+    name: row.name,
+    enabled: false,
+    schedule: null,
+    at: null,
+    timezone,
+    state: row.state as JobState,
+    note: row.note,
+    changedAt: row.state_changed_at ? new Date(row.state_changed_at) : null,
+    changedBy: row.state_changed_by,
+    nextFires: [],
+    lastFire: row.fire_time ? lastFire(row) : null,
+    missedFires: Number(row.missed ?? 0),
+    inConfig: false,
+    queued: Number(row.queued),
+  }));
 }
 
 function listing(
@@ -85,6 +130,7 @@ function listing(
     nextFires: job.enabled ? nextFires(job, timezone, now) : [],
     lastFire: row?.fire_time ? lastFire(row) : null,
     missedFires: Number(row?.missed ?? 0),
+    inConfig: true,
   };
 }
 

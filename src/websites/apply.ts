@@ -11,7 +11,7 @@ import type { Logger } from "../log/logger.js";
 import { Semaphore } from "../semaphore.js";
 import { redactSecretForms } from "../text/secrets.js";
 import { type DeleteLimits, type DeleteRefusal, deleteRefusal } from "./guards.js";
-import type { CreateEntry, DeleteEntry, Plan, UpdateEntry } from "./model.js";
+import type { CreateEntry, DeleteEntry, NoopEntry, Plan, UpdateEntry } from "./model.js";
 import { forgetOwnership } from "./ownership.js";
 import { OwnershipWriter } from "./ownership-writer.js";
 import { type RetryPolicy, type WriteAction, withRetries } from "./retry.js";
@@ -106,6 +106,7 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
   };
   deps.onProgress?.({ ...pass.progress });
   await runAll(pass, writes);
+  await adopt(pass, plan);
   if (refusal) {
     pass.result.deletesRefused = refusal;
     pass.result.errors.push({ domain: "*", action: "guard", code: refusal.code, message: refusal.message });
@@ -115,6 +116,29 @@ export async function applyPlan(plan: Plan, deps: ApplyDeps): Promise<ApplyResul
   }
   if (plan.remote.complete && plan.forget.length > 0) await forgetOwnership(deps.db, plan.forget);
   return pass.result;
+}
+
+/**
+ * The websites found under domains topsync owns without an id (a create whose outcome was unknown), with nothing to
+ * change: they are recorded as the ones it owns, so that a website someone makes later under the domain is not.
+ */
+async function adopt(pass: Pass, plan: Plan): Promise<void> {
+  const found = plan.entries.filter((e): e is NoopEntry => e.action === "noop" && e.adopt === true);
+  await Promise.all(
+    found.map((entry) =>
+      pass.owners
+        .record({ kind: "updated", domain: entry.domain, websiteId: entry.id, secrets: {} })
+        .catch((error: unknown) => {
+          const reason = error instanceof Error ? error.message : String(error);
+          pass.result.errors.push({
+            domain: entry.domain,
+            action: "update",
+            code: "OWNERSHIP_NOT_RECORDED",
+            message: `website ${entry.id} was found under a domain topsync owns, but recording it failed: ${reason}`,
+          });
+        }),
+    ),
+  );
 }
 
 async function runAll(pass: Pass, entries: readonly WriteEntry[]): Promise<void> {
@@ -155,21 +179,20 @@ async function runOne(pass: Pass, entry: WriteEntry): Promise<void> {
 async function create(pass: Pass, entry: CreateEntry): Promise<void> {
   const { api } = pass.deps;
   const input = { domain: entry.domain, ...entry.send, ...passwordFor(pass, entry) };
+  // The domain is topsync's before the create goes, so that whatever happens to this process meanwhile, the next
+  // pass adopts the website the service may have made instead of leaving it unowned for ever.
+  const previous = await pass.owners.pending(entry.domain, entry.secrets);
   let website: RemoteWebsite;
   try {
     website = await send(pass, "create", () => api.createWebsite(input));
   } catch (error) {
+    // Certainly not made (never sent, or refused): the domain's row is as it was. Otherwise it may exist now: the
+    // domain stays owned, and the next pass adopts what it finds.
+    const notMade =
+      error instanceof NotAttempted || (error instanceof HttpError && error.outcome !== "unknown");
+    if (notMade) await pass.owners.record({ kind: "restored", domain: entry.domain, previous });
     const taken = domainTakenMessage(error);
     if (taken !== undefined) return conflict(pass, entry.domain, taken);
-    // It may exist now: own the domain so that the next pass adopts what it finds instead of leaving it.
-    if (error instanceof HttpError && error.outcome === "unknown") {
-      await pass.owners.record({
-        kind: "created",
-        domain: entry.domain,
-        websiteId: null,
-        secrets: entry.secrets,
-      });
-    }
     throw error;
   }
   const owned = {

@@ -93,6 +93,11 @@ export interface NoopEntry {
   action: "noop";
   domain: string;
   id: number;
+  /**
+   * topsync owns the domain without knowing the website's id (a create whose outcome was unknown): applying the plan
+   * records this website as the one it owns, as an update would.
+   */
+  adopt?: true;
 }
 
 export type PlanEntry =

@@ -2,16 +2,26 @@
 // a write is in flight, go together in one statement; each caller still waits until its own change is stored.
 import { setTimeout as delay } from "node:timers/promises";
 import type { Db } from "../db/client.js";
-import { type OwnedWrite, recordCreated, recordUpdated, removeOwnership } from "./ownership.js";
+import type { OwnershipRecord, SecretHashes } from "./model.js";
+import {
+  type OwnedWrite,
+  recordCreated,
+  recordPending,
+  recordUpdated,
+  removeOwnership,
+  restoreOwnership,
+} from "./ownership.js";
 
 export type OwnershipChange =
+  | { kind: "pending"; domain: string; secrets: SecretHashes }
   | ({ kind: "created" } & OwnedWrite)
   | ({ kind: "updated" } & OwnedWrite & { websiteId: number })
-  | { kind: "removed"; domain: string; websiteId: number };
+  | { kind: "removed"; domain: string; websiteId: number }
+  | { kind: "restored"; domain: string; previous: OwnershipRecord | null };
 
 interface Waiting {
   change: OwnershipChange;
-  resolve: () => void;
+  resolve: (replaced: OwnershipRecord | null) => void;
   reject: (error: unknown) => void;
 }
 
@@ -33,7 +43,21 @@ export class OwnershipWriter {
 
   /** Resolves once the change is stored; one domain must not have two changes waiting at once. */
   record(change: OwnershipChange): Promise<void> {
-    const stored = new Promise<void>((resolve, reject) => this.queue.push({ change, resolve, reject }));
+    return this.enqueue(change).then(() => undefined);
+  }
+
+  /**
+   * Records the domain as topsync's before its create is sent (see recordPending); resolves, once stored, with
+   * the row it replaced, which `restored` puts back when the create certainly did not happen.
+   */
+  pending(domain: string, secrets: SecretHashes): Promise<OwnershipRecord | null> {
+    return this.enqueue({ kind: "pending", domain, secrets });
+  }
+
+  private enqueue(change: OwnershipChange): Promise<OwnershipRecord | null> {
+    const stored = new Promise<OwnershipRecord | null>((resolve, reject) =>
+      this.queue.push({ change, resolve, reject }),
+    );
     if (!this.flushing) void this.flush();
     return stored;
   }
@@ -44,8 +68,8 @@ export class OwnershipWriter {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, BATCH);
       try {
-        await this.write(batch.map((waiting) => waiting.change));
-        for (const waiting of batch) waiting.resolve();
+        const replaced = await this.write(batch.map((waiting) => waiting.change));
+        for (const waiting of batch) waiting.resolve(replaced.get(waiting.change.domain) ?? null);
       } catch (error) {
         for (const waiting of batch) waiting.reject(error);
       }
@@ -53,11 +77,15 @@ export class OwnershipWriter {
     this.flushing = false;
   }
 
-  private async write(changes: readonly OwnershipChange[]): Promise<void> {
+  /** Stores the changes; the rows the pending ones replaced, by domain. */
+  private async write(changes: readonly OwnershipChange[]): Promise<Map<string, OwnershipRecord>> {
     const of = <K extends OwnershipChange["kind"]>(kind: K) =>
       changes.filter((c): c is Extract<OwnershipChange, { kind: K }> => c.kind === kind);
+    const replaced = await recordPending(this.db, of("pending"));
     await recordCreated(this.db, of("created"));
     await recordUpdated(this.db, of("updated"));
     await removeOwnership(this.db, of("removed"));
+    await restoreOwnership(this.db, of("restored"));
+    return replaced;
   }
 }

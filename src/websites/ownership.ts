@@ -70,6 +70,62 @@ export async function recordUpdated(db: Db, updated: readonly OwnedWrite[]): Pro
   );
 }
 
+/**
+ * Before creates are sent: each domain is topsync's, its website's id unknown until the answer says, so that a
+ * process that dies while a create is in flight (the service may have made the website) leaves the domain owned and
+ * the next pass adopts what it finds. Returns the rows these replaced, by domain, for {@link restoreOwnership}.
+ */
+export async function recordPending(
+  db: Db,
+  pending: readonly { domain: string; secrets: SecretHashes }[],
+): Promise<Map<string, OwnershipRecord>> {
+  if (pending.length === 0) return new Map();
+  const values = pending.map((p) => sql`(${p.domain}::text, ${JSON.stringify(p.secrets)}::jsonb)`);
+  // Every part of one statement reads the table as it was before it, so `old` holds the rows replaced.
+  const [found] = await rows<{ old: string }>(
+    db,
+    sql`with input (domain, secrets) as (values ${sql.join(values, sql`, `)}),
+        old as (select w.domain, w.website_id, w.origin, w.applied_secrets from website_ownership w
+                where w.domain in (select domain from input)),
+        pending as (
+          insert into website_ownership (domain, website_id, origin, applied_secrets)
+          select domain, null, 'created', secrets from input
+          on conflict (domain) do update set
+            website_id = null, origin = 'created', applied_secrets = excluded.applied_secrets, updated_at = now()
+        )
+        select coalesce(json_agg(json_build_array(domain, website_id, origin, applied_secrets)), '[]')::text as old
+        from old`,
+  );
+  const replaced = JSON.parse(found?.old ?? "[]") as Row[];
+  return new Map(replaced.map((row) => [row[0], toRecord(row)]));
+}
+
+/**
+ * Creates the service certainly did not carry out: each domain's row goes back to what it was before
+ * {@link recordPending} (none: no row), unless something else has been recorded for it since.
+ */
+export async function restoreOwnership(
+  db: Db,
+  restores: readonly { domain: string; previous: OwnershipRecord | null }[],
+): Promise<void> {
+  const pendingOnly = sql`website_ownership.website_id is null and website_ownership.origin = 'created'`;
+  const gone = restores.filter((r) => r.previous === null).map((r) => r.domain);
+  if (gone.length > 0)
+    await db.execute(sql`delete from website_ownership where domain in (${list(gone)}) and ${pendingOnly}`);
+  const back = restores.flatMap((r) => (r.previous ? [r.previous] : []));
+  if (back.length === 0) return;
+  const values = back.map(
+    (r) =>
+      sql`(${r.domain}::text, ${r.website_id}::bigint, ${r.origin}::text, ${r.applied_secrets === null ? null : JSON.stringify(r.applied_secrets)}::jsonb)`,
+  );
+  await db.execute(
+    sql`update website_ownership set website_id = old.website_id, origin = old.origin,
+          applied_secrets = old.applied_secrets, updated_at = now()
+        from (values ${sql.join(values, sql`, `)}) as old (domain, website_id, origin, applied_secrets)
+        where website_ownership.domain = old.domain and ${pendingOnly}`,
+  );
+}
+
 /** A person adopted the website (`websites import`); hashes about another website are dropped. */
 export async function recordImported(db: Db, domain: string, websiteId: number): Promise<void> {
   await db.execute(

@@ -23,6 +23,11 @@ export interface PlanOptions {
    * --accept-vanished`): without it, a listing showing none of them is not trusted to create or forget anything.
    */
   acceptVanished?: boolean;
+  /**
+   * Owned domains the listing does not show whose absence is not confirmed yet (their look-up by id failed, or
+   * waits for a later pass; see missing.ts): not created again and not forgotten in this pass.
+   */
+  unconfirmed?: ReadonlySet<string>;
 }
 
 export function planWebsites(
@@ -47,10 +52,14 @@ export function planWebsites(
   }
   const vanished = complete && !options.acceptVanished ? vanishedOwned(ownership, found) : [];
   const trusted = complete && vanished.length === 0;
+  const unconfirmed = options.unconfirmed ?? new Set<string>();
   if (!complete) withhold(entries, INCOMPLETE);
   else if (!trusted) withhold(entries, VANISHED);
+  else if (unconfirmed.size > 0) withhold(entries, UNCONFIRMED, unconfirmed);
   const forget = trusted
-    ? [...ownership.keys()].filter((domain) => !declared.has(domain) && !found.has(domain)).sort()
+    ? [...ownership.keys()]
+        .filter((domain) => !declared.has(domain) && !found.has(domain) && !unconfirmed.has(domain))
+        .sort()
     : [];
   const problem = options.problem ?? (vanished.length > 0 ? vanishedProblem(vanished) : undefined);
   return {
@@ -147,7 +156,15 @@ function update(
 ): PlanEntry {
   const applied = sameWebsite(record, website) ? (record?.applied_secrets ?? null) : null;
   const changes = compareWebsite(item, website, declaredSecrets(item, key), applied);
-  if (Object.keys(changes.diff).length === 0) return { action: "noop", domain: item.domain, id: website.id };
+  if (Object.keys(changes.diff).length === 0) {
+    const adopt = isOwned(record) && record?.website_id === null;
+    return {
+      action: "noop",
+      domain: item.domain,
+      id: website.id,
+      ...(adopt ? { adopt: true as const } : {}),
+    };
+  }
   return {
     action: "update",
     domain: item.domain,
@@ -190,8 +207,20 @@ const VANISHED = {
   delete: "not deleted: the listing shows none of the websites topsync owns",
 };
 
-function withhold(entries: PlanEntry[], why: { create: string; delete: string }): void {
+/** An owned website missing from the listing whose look-up by id did not say it is gone. */
+const UNCONFIRMED = {
+  create:
+    "not created again yet: topsync's website with this domain is missing from the listing, and looking it up by id did not confirm it is gone",
+  delete: "",
+};
+
+function withhold(
+  entries: PlanEntry[],
+  why: { create: string; delete: string },
+  only?: ReadonlySet<string>,
+): void {
   entries.forEach((entry, index) => {
+    if (only && !only.has(entry.domain)) return;
     if (entry.action === "create") {
       entries[index] = { action: "withheld", domain: entry.domain, instead: "create", reason: why.create };
     } else if (entry.action === "delete") {

@@ -9,10 +9,11 @@ import { HttpError } from "../http/errors.js";
 import type { Logger } from "../log/logger.js";
 import { type ApplyProgress, type ApplyResult, applyPlan, type WebsiteWriter } from "./apply.js";
 import { deleteRefusal } from "./guards.js";
+import { checkMissingOwned, hiddenProblem, type WebsiteReader } from "./missing.js";
 import { hasChanges, type Plan } from "./model.js";
 import { loadOwnership } from "./ownership.js";
 import { passNotices } from "./pass-notices.js";
-import { planWebsites } from "./plan.js";
+import { type PlanOptions, planWebsites } from "./plan.js";
 import type { RetryPolicy } from "./retry.js";
 import {
   finishRun,
@@ -26,7 +27,7 @@ import {
 import { deriveSecretKey } from "./secrets.js";
 
 /** The part of the analytics client a pass uses. */
-export interface WebsiteApi extends WebsiteWriter {
+export interface WebsiteApi extends WebsiteWriter, WebsiteReader {
   /** Every page; `complete` false when the pages disagreed (then nothing is created or deleted). */
   readWebsites(options?: ListingOptions): Promise<WebsiteListing>;
 }
@@ -108,13 +109,21 @@ export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions):
     await finishRun(deps.db, runId, failedOutcome(error, "list"));
     throw error;
   }
-  const plan = planWebsites(deps.websites.items, listing.websites, await ownership, {
-    prune: deps.websites.prune,
-    secretKey: deps.secretKey,
-    complete: listing.complete,
-    ...(listing.problem ? { problem: listing.problem } : {}),
-    acceptVanished: options.acceptVanished ?? false,
-  });
+  const owned = await ownership;
+  const planFrom = (extra: Partial<PlanOptions>) =>
+    planWebsites(deps.websites.items, listing.websites, owned, {
+      prune: deps.websites.prune,
+      secretKey: deps.secretKey,
+      complete: listing.complete,
+      ...(listing.problem ? { problem: listing.problem } : {}),
+      acceptVanished: options.acceptVanished ?? false,
+      ...extra,
+    });
+  let plan = planFrom({});
+  // An owned website the listing does not show is looked up by id before it is created again or forgotten.
+  const missing = await checkMissingOwned(deps.api, plan, owned, deps.signal);
+  if (missing.hidden.length > 0) plan = planFrom({ complete: false, problem: hiddenProblem(missing.hidden) });
+  else if (missing.unconfirmed.length > 0) plan = planFrom({ unconfirmed: new Set(missing.unconfirmed) });
   const base = { runId, mode: options.mode, plan, pages: listing.pages };
   const limits = { maxDeletes: deps.websites.max_deletes, allowMassDelete: options.allowMassDelete ?? false };
   let applied: ApplyResult | undefined;
@@ -139,7 +148,7 @@ export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions):
       throw error;
     }
   }
-  const errors = [...incompleteness(plan), ...(applied?.errors ?? [])];
+  const errors = [...incompleteness(plan), ...lookupErrors(missing.failures), ...(applied?.errors ?? [])];
   if (errors.length > 0 && status === "ok") status = "partial";
   const counts = passCounts(plan, applied);
   const durationMs = clock.now() - started;
@@ -160,6 +169,11 @@ function incompleteness(plan: Plan): WebsiteError[] {
     return [{ domain: "*", action: "list", code: "OWNED_VANISHED", message: plan.remote.problem ?? "" }];
   const message = `the remote listing was incomplete, so no website was created or deleted: ${plan.remote.problem ?? "the pages disagreed"}`;
   return [{ domain: "*", action: "list", code: "LISTING_INCOMPLETE", message }];
+}
+
+/** Owned websites missing from the listing that could not be looked up: not created again, not forgotten. */
+function lookupErrors(failures: readonly string[]): WebsiteError[] {
+  return failures.map((message) => ({ domain: "*", action: "list", code: "LOOKUP_FAILED", message }));
 }
 
 /** Counts of what was done (apply) — or, for plan and observe, what would be: 0 done, as planned below. */

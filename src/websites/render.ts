@@ -33,14 +33,14 @@ export function renderPlanText(plan: Plan, refusal?: DeleteRefusal): string {
   }
   out.push(...apart(plan, "unmanaged", "Unmanaged (not touched)"));
   out.push(...apart(plan, "conflict", "Conflicts (not touched)"));
-  out.push(...apart(plan, "withheld", "Withheld (listing incomplete)"));
+  out.push(...apart(plan, "withheld", "Withheld (not created or deleted in this pass)"));
   if (refusal) out.push(`Warning: ${refusal.message}.`, "");
   out.push(summaryLine(plan.summary));
   return `${out.join("\n")}\n`;
 }
 
 export function summaryLine(summary: PlanSummary): string {
-  const withheld = summary.withheld > 0 ? `, ${summary.withheld} withheld (listing incomplete)` : "";
+  const withheld = summary.withheld > 0 ? `, ${summary.withheld} withheld` : "";
   return `Plan: ${summary.create} to create, ${summary.update} to update, ${summary.delete} to delete, ${summary.unchanged} unchanged${withheld}.`;
 }
 

@@ -151,6 +151,38 @@ describe("purchases", () => {
     expect(midway(logged(dry.rawStderr), /^(\d+)\/(\d+) runs decided/).length).toBeGreaterThan(0);
   });
 
+  it("jobs backfill logs the fires decided of all and the rows read, then the purchases bought", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "topsync-progress-"));
+    const csv = join(dir, "recipients.csv");
+    const phones = Array.from({ length: 10_000 }, (_, i) => `0803${String(i).padStart(7, "0")}`);
+    writeFileSync(csv, `phone\n${phones.join("\n")}\n`);
+    const job = {
+      name: "weekly",
+      schedule: "0 8 * * 1",
+      timezone: "UTC",
+      plan: { network: "MTN", plan_id: "101" },
+    };
+    const { file } = writeConfigFile(sandbox, database.url, {
+      purchases: [{ ...job, recipients_file: csv }],
+      budget: { min_wallet_balance: "0.00" },
+    });
+    // The 28 whole days before today: four Mondays.
+    const day = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
+    const window = ["--from", day(28), "--to", day(1)];
+    const dry = await runCli(["-c", file, "jobs", "backfill", "weekly", ...window, "--dry-run"], FAST);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain("4 fires");
+    expect(midway(logged(dry.rawStderr), /^backfill: (\d+)\/(\d+) fires decided/).length).toBeGreaterThan(0);
+
+    const small = writeConfigFile(sandbox, database.url, {
+      purchases: [{ ...job, recipients: phones.slice(0, 40) }],
+      budget: { min_wallet_balance: "0.00" },
+    }).file;
+    const real = await runCli(["-c", small, "jobs", "backfill", "weekly", ...window], FAST);
+    expect(real.code, real.stderr).toBe(0);
+    expect(logged(real.rawStderr).some((line) => /^backfill: claimed \d+/.test(line))).toBe(true);
+  });
+
   it("reconcile --statement --apply logs the purchases checked by verify of all", async () => {
     const config = testConfig(sandbox, { database: { url: database.url } });
     const phones = Array.from({ length: 20 }, (_, i) => `080312300${String(i).padStart(2, "0")}`);

@@ -327,6 +327,53 @@ describe("pause_on", () => {
     expect(await statesOf("drip")).toEqual({ in_doubt: 3, succeeded: 1 });
   });
 
+  it("a job paused and then taken out of the config is listed with its queue, and jobs resume takes it", async () => {
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    const recipients = ["08032231101", "08032231102", "08032231103", "08032231104"];
+    const gone = { name: "gone", plan: PLAN, recipients, pause_on: { consecutive_unknown: 2 } };
+    const file = config([gone]);
+    const run = await runCli(["-c", file, "purchases", "run", "--job", "gone", "--now"]);
+    expect(run.stderr).toContain("job gone paused");
+    expect(await statesOf("gone")).toEqual({ in_doubt: 2, queued: 2 });
+    sandbox.setFaults({ endpoints: {} });
+
+    // Renamed in the config while paused: the ledger still holds "gone" paused, with two purchases queued.
+    const renamed = config([{ ...gone, name: "gone-v2" }]);
+    const listed = await runCli(["-c", renamed, "--json", "jobs", "list"]);
+    expect(listed.code, listed.stderr).toBe(0);
+    // (other tests of this file leave their own jobs stopped in the ledger)
+    const mine = (text: string) =>
+      (JSON.parse(text) as Array<{ job: string }>).filter((j) => j.job.startsWith("gone"));
+    expect(mine(listed.stdout)).toEqual([
+      expect.objectContaining({ job: "gone-v2", state: "active", in_config: true }),
+      expect.objectContaining({ job: "gone", state: "paused", in_config: false, queued: 2 }),
+    ]);
+    const table = await runCli(["-c", renamed, "jobs", "list"]);
+    expect(table.stdout).toContain("not in the config (2 queued)");
+
+    const resumed = await runCli([
+      "-c",
+      renamed,
+      "jobs",
+      "resume",
+      "gone",
+      "--reason",
+      "renamed; buy the rest",
+    ]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain("its queued purchases are bought by the next purchases run");
+    expect((await jobState("gone"))?.state).toBe("active");
+    const after = await runCli(["-c", renamed, "purchases", "run"]);
+    expect(after.code, after.stderr).toBe(0);
+    expect(await statesOf("gone")).toEqual({ in_doubt: 2, succeeded: 2 });
+
+    // Active and not in the config: nothing to resume, as for any name the config does not have.
+    const unknown = await runCli(["-c", renamed, "jobs", "resume", "gone"]);
+    expect(unknown.code).toBe(64);
+    expect(unknown.stderr).toContain('no purchase job named "gone"');
+    expect(mine((await runCli(["-c", renamed, "--json", "jobs", "list"])).stdout)).toHaveLength(1);
+  });
+
   it("does not pause for one bad phone in a batch", async () => {
     const file = config([
       {
@@ -514,6 +561,32 @@ describe("jobs backfill", () => {
       "--dry-run",
     ]);
     expect(backwards.code).toBe(64);
+  });
+
+  it("refuses a window of more purchases than a backfill takes before deciding any, saying how many", async () => {
+    const csv = join(mkdtempSync(join(tmpdir(), "topsync-huge-")), "recipients.csv");
+    const phones = Array.from({ length: 10_500 }, (_, i) => `0803${String(7_000_000 + i).padStart(7, "0")}`);
+    writeFileSync(csv, `phone\n${phones.join("\n")}\n`);
+    const file = config([{ name: "huge", schedule: "0 * * * *", plan: PLAN, recipients_file: csv }]);
+    const savedPlans = async () =>
+      (await rows<{ n: number }>(database.db, sql`select count(*)::int as n from saved_plans`))[0]!.n;
+    const plansBefore = await savedPlans();
+    // 48 hourly fires of 10,500 recipients: 504,000 purchases.
+    const window = [
+      "--from",
+      new Date(today - 3 * DAY).toISOString(),
+      "--to",
+      new Date(today - DAY - 1).toISOString(),
+    ];
+    for (const mode of [["--dry-run"], ["--save", join(tmpdir(), `huge-${Date.now()}.json`)], []]) {
+      const result = await runCli(["-c", file, "jobs", "backfill", "huge", ...window, ...mode]);
+      expect(result.code, result.stderr).toBe(64);
+      expect(result.stderr).toContain(
+        'job "huge" would be 504,000 purchases in the window (48 fires × 10,500 recipients), more than a backfill takes (500,000)',
+      );
+    }
+    expect(await statesOf("huge")).toEqual({});
+    expect(await savedPlans()).toBe(plansBefore);
   });
 
   it("refuses a date the calendar does not have instead of rolling it over into the next month", async () => {

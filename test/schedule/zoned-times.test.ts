@@ -112,4 +112,21 @@ describe("times typed for a job are read in the job's time zone", () => {
       [expect.objectContaining({ fire_time: fire(2) })],
     );
   });
+
+  it("the backfill's table shows the window and the fires on the job's clock, as jobs list does", async () => {
+    const file = config([{ name: "late", schedule: "30 0 * * *", plan: PLAN, recipients: ["08031250201"] }]);
+    const [first, last] = [lagosDay(3), lagosDay(2)];
+    const dry = await runCli(
+      ["-c", file, "jobs", "backfill", "late", "--from", first.text, "--to", last.text, "--dry-run"],
+      MACHINE,
+    );
+    expect(dry.code, dry.stderr).toBe(0);
+    // 00:30 in Lagos (23:30 UTC the day before): the table once wrote 2026-…T23:30:00.000Z of the other day.
+    expect(dry.stdout).toContain(
+      `job late, ${first.text} 00:00 … ${last.text} 23:59 (Africa/Lagos): 2 fires`,
+    );
+    const fires = dry.stdout.split("\n").filter((line) => /^\d{4}-\d{2}-\d{2} \d{2}:\d{2} /.test(line));
+    expect(fires.map((line) => line.slice(0, 16))).toEqual([`${first.text} 00:30`, `${last.text} 00:30`]);
+    expect(dry.stdout).not.toContain("Z ");
+  });
 });

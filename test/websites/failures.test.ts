@@ -1,11 +1,17 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { stringify } from "yaml";
 import { describeFailure } from "../../src/cli/fail.js";
 import { rows } from "../../src/db/client.js";
 import { AuthError, MalformedResponseError } from "../../src/http/errors.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { loadOwnership } from "../../src/websites/ownership.js";
 import { type ReconcileOptions, reconcile } from "../../src/websites/reconcile.js";
+import { CLI } from "../helpers/cli.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
 import {
   type AnalyticsProxy,
@@ -291,6 +297,70 @@ describe("retries of a write", () => {
     expect(second.plan.summary).toMatchObject({ create: 0, update: 0, unchanged: 1 });
     const pruned = await pass({ prune: true, items: [{ domain: "other.example.com" }] }, {}, sandbox);
     expect(pruned.counts.deleted).toBe(1);
+  });
+});
+
+describe("a process killed while a create is in flight", () => {
+  it("leaves the domain topsync's: the next pass adopts the website the service made, and prune may delete it", async () => {
+    // The service makes the website, and its answer never comes back: the CLI is killed (SIGKILL) meanwhile.
+    let held = false;
+    proxy.hooks.meanwhile = async (method) => {
+      if (method !== "POST") return;
+      held = true;
+      await new Promise(() => {});
+    };
+    const dir = mkdtempSync(join(tmpdir(), "topsync-kill-"));
+    const file = join(dir, "config.yaml");
+    writeFileSync(
+      file,
+      stringify({
+        reseller: { base_url: "http://127.0.0.1:9", api_key: "unused-reseller-key" },
+        analytics: { base_url: proxy.analyticsUrl, api_key: proxy.analyticsApiKey, rate_limit: 10_000 },
+        database: { url: test.url },
+        websites: { items: [{ domain: "keep.example.com" }] },
+      }),
+    );
+    const child = spawn(process.execPath, [CLI, "-c", file, "websites", "apply", "--auto-approve"], {
+      stdio: "ignore",
+    });
+    while (!held || sandbox.websites().length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    proxy.hooks = {};
+    expect(sandbox.websites().map((w) => w.domain)).toEqual(["keep.example.com"]);
+    expect((await loadOwnership(test.database.db)).get("keep.example.com")).toMatchObject({
+      origin: "created",
+      website_id: null,
+    });
+
+    const again = await pass({ items: [{ domain: "keep.example.com" }, { domain: "b.example.com" }] });
+    expect(again.counts).toMatchObject({ created: 1, unchanged: 1 });
+    expect((await loadOwnership(test.database.db)).get("keep.example.com")?.website_id).toBe(
+      idOf(sandbox, "keep.example.com"),
+    );
+    const pruned = await pass({ prune: true, items: [{ domain: "b.example.com" }] });
+    expect(pruned.counts.deleted).toBe(1);
+    expect(sandbox.websites().map((w) => w.domain)).toEqual(["b.example.com"]);
+  });
+
+  it("a create the service certainly refused leaves no ownership behind, and keeps what was owned before", async () => {
+    await pass({ items: [{ domain: "keep.example.com" }, { domain: "a.example.com" }] });
+    const before = (await loadOwnership(test.database.db)).get("a.example.com");
+    await changeRemotely(sandbox, "DELETE", idOf(sandbox, "a.example.com"));
+    proxy.hooks.reply = (method) =>
+      method === "POST"
+        ? { status: 422, body: { message: "The given data was invalid.", errors: { email: ["bad"] } } }
+        : undefined;
+    const refused = await pass({
+      items: [{ domain: "keep.example.com" }, { domain: "a.example.com" }, { domain: "c.example.com" }],
+    });
+    expect(refused.errors.map((e) => [e.domain, e.code]).sort()).toEqual([
+      ["a.example.com", "HTTP_VALIDATION"],
+      ["c.example.com", "HTTP_VALIDATION"],
+    ]);
+    const owned = await loadOwnership(test.database.db);
+    expect(owned.get("a.example.com")).toEqual(before);
+    expect(owned.has("c.example.com")).toBe(false);
   });
 });
 

@@ -115,6 +115,8 @@ export interface ProxyHooks {
   reply?: (method: string, url: URL, fields: Record<string, string>) => Spoiled | undefined;
   /** Change a JSON answer of the sandbox before it is passed on. */
   rewrite?: (method: string, url: URL, body: unknown) => unknown;
+  /** Awaited once the sandbox has answered and before the answer is passed on: the service changes meanwhile. */
+  meanwhile?: (method: string, url: URL) => Promise<void>;
 }
 
 export interface AnalyticsProxy extends Target {
@@ -164,5 +166,6 @@ async function forward(sandbox: Sandbox, hooks: ProxyHooks, req: IncomingMessage
   }
   const response = await fetch(url, { method, headers, body: text === "" ? undefined : text });
   const body: unknown = await response.json();
+  await hooks.meanwhile?.(method, url);
   return { status: response.status, body: hooks.rewrite ? hooks.rewrite(method, url, body) : body };
 }

@@ -339,6 +339,173 @@ describe("delete guards", () => {
   });
 });
 
+describe("a create whose outcome was unknown", () => {
+  it("pins the website the next pass finds, so a website a person makes later under the domain is not topsync's", async () => {
+    // The service creates the website but its answer is lost (HTTP 500 after the write).
+    sandbox.setFaults({ endpoints: { "websites.create": { rate500After: 1 } } });
+    const items = [{ domain: "doubt.example.com" }, { domain: "kept.example.com" }];
+    const first = await pass({ items });
+    expect(first.errors.map((e) => e.domain).sort()).toEqual(["doubt.example.com", "kept.example.com"]);
+    sandbox.setFaults({ endpoints: {} });
+    expect((await loadOwnership(test.database.db)).get("doubt.example.com")?.website_id).toBeNull();
+
+    // The next pass finds it as declared: nothing to change, and it is topsync's by its id from now on.
+    const adopted = await pass({ items });
+    expect(adopted.counts).toMatchObject({ created: 0, updated: 0, unchanged: 2 });
+    const id = idOf(sandbox, "doubt.example.com");
+    expect((await loadOwnership(test.database.db)).get("doubt.example.com")?.website_id).toBe(id);
+
+    // A person deletes it and another makes a website under the domain by hand: not topsync's to prune.
+    await changeRemotely(sandbox, "DELETE", id);
+    const [theirs] = sandbox.seedWebsites([{ domain: "doubt.example.com" }]);
+    const pruned = await pass({ prune: true, items: [{ domain: "kept.example.com" }] });
+    expect(pruned.counts.deleted).toBe(0);
+    expect(pruned.plan.entries.find((e) => e.domain === "doubt.example.com")).toMatchObject({
+      action: "unmanaged",
+      reason: `topsync owned website ${id} with this domain, not this one`,
+    });
+    expect(sandbox.websites().map((w) => w.id)).toContain(theirs!.id);
+  });
+
+  it("a plan pass finds it without pinning anything (plan changes no ownership)", async () => {
+    sandbox.setFaults({ endpoints: { "websites.create": { rate500After: 1 } } });
+    await pass({ items: [{ domain: "doubt.example.com" }, { domain: "kept.example.com" }] });
+    sandbox.setFaults({ endpoints: {} });
+    await plan({ items: [{ domain: "doubt.example.com" }, { domain: "kept.example.com" }] });
+    expect((await loadOwnership(test.database.db)).get("doubt.example.com")?.website_id).toBeNull();
+  });
+});
+
+describe("the service changing while it is listed", () => {
+  /**
+   * 100 websites of others, then owned.example.com and kept.example.com created by topsync in that order; a proxy
+   * in front of the sandbox where, while page 1 travels, a person deletes a website on page 1 and adds one:
+   * owned.example.com, first on page 2 a moment ago, is then last on page 1, already read. The total and
+   * last_page stay as they were, so the listing looks complete.
+   */
+  async function shifted() {
+    sandbox.seedWebsites(Array.from({ length: 100 }, (_, i) => ({ domain: `bulk-${i}.example.net` })));
+    await pass({ items: [{ domain: "owned.example.com" }] });
+    await pass({ items: [{ domain: "owned.example.com" }, { domain: "kept.example.com" }] });
+    let changed = false;
+    const proxy = await startProxy(sandbox, {
+      meanwhile: async (method, url) => {
+        if (changed || method !== "GET" || url.searchParams.get("page") !== "1") return;
+        changed = true;
+        await changeRemotely(sandbox, "DELETE", idOf(sandbox, "bulk-0.example.net"));
+        sandbox.seedWebsites([{ domain: "late.example.org" }]);
+      },
+    });
+    return { proxy, owned: idOf(sandbox, "owned.example.com"), changed: () => changed };
+  }
+
+  it("does not forget an owned website one page boundary hid, and the next pass prunes it", async () => {
+    const { proxy, owned, changed } = await shifted();
+    const fewer = { prune: true, items: [{ domain: "kept.example.com" }] };
+    let hidden: Awaited<ReturnType<typeof pass>>;
+    try {
+      hidden = await pass(fewer, {}, proxy);
+    } finally {
+      await proxy.close();
+    }
+    expect(changed()).toBe(true);
+    expect(hidden.plan.entries.some((e) => e.domain === "owned.example.com")).toBe(false);
+    expect(hidden.plan.remote.complete).toBe(false);
+    expect(hidden.plan.remote.problem).toContain(`owned.example.com (id ${owned})`);
+    expect(hidden.plan.forget).toEqual([]);
+    expect(hidden.status).toBe("partial");
+    expect((await loadOwnership(test.database.db)).get("owned.example.com")?.website_id).toBe(owned);
+
+    const next = await pass(fewer);
+    expect(next.counts.deleted).toBe(1);
+    expect(sandbox.websites().some((w) => w.domain === "owned.example.com")).toBe(false);
+  });
+
+  it("does not create again a declared website one page boundary hid", async () => {
+    const { proxy, owned } = await shifted();
+    const before = mutations(sandbox).length;
+    let hidden: Awaited<ReturnType<typeof pass>>;
+    try {
+      hidden = await pass(
+        { items: [{ domain: "owned.example.com" }, { domain: "kept.example.com" }] },
+        {},
+        proxy,
+      );
+    } finally {
+      await proxy.close();
+    }
+    expect(hidden.plan.entries.find((e) => e.domain === "owned.example.com")).toMatchObject({
+      action: "withheld",
+      instead: "create",
+    });
+    expect(hidden.applied?.conflicts).toEqual([]);
+    // Only the person's own delete: topsync sent nothing.
+    expect(mutations(sandbox).slice(before)).toEqual([expect.stringMatching(/^DELETE /)]);
+    expect((await loadOwnership(test.database.db)).get("owned.example.com")?.website_id).toBe(owned);
+    expect(
+      (await plan({ items: [{ domain: "owned.example.com" }, { domain: "kept.example.com" }] })).plan.summary,
+    ).toMatchObject({ create: 0, unchanged: 2 });
+  });
+
+  it("forgets an owned website, and creates a declared one again, once the service says it is gone (404)", async () => {
+    await pass({
+      items: [
+        { domain: "owned.example.com" },
+        { domain: "again.example.com" },
+        { domain: "kept.example.com" },
+      ],
+    });
+    await changeRemotely(sandbox, "DELETE", idOf(sandbox, "owned.example.com"));
+    await changeRemotely(sandbox, "DELETE", idOf(sandbox, "again.example.com"));
+    const result = await pass({ items: [{ domain: "again.example.com" }, { domain: "kept.example.com" }] });
+    expect(result.status).toBe("ok");
+    expect(result.plan.forget).toEqual(["owned.example.com"]);
+    expect(result.counts.created).toBe(1);
+    expect((await loadOwnership(test.database.db)).has("owned.example.com")).toBe(false);
+  });
+  it("keeps an owned website whose look-up fails, creates it not again, and goes on with the rest", async () => {
+    await pass({
+      items: [
+        { domain: "owned.example.com" },
+        { domain: "again.example.com" },
+        { domain: "kept.example.com" },
+      ],
+    });
+    await changeRemotely(sandbox, "DELETE", idOf(sandbox, "owned.example.com"));
+    await changeRemotely(sandbox, "DELETE", idOf(sandbox, "again.example.com"));
+    const proxy = await startProxy(sandbox, {
+      reply: (method, url) =>
+        method === "GET" && /\/websites\/\d+$/.test(url.pathname)
+          ? { status: 503, body: { message: "Service Unavailable" } }
+          : undefined,
+    });
+    let result: Awaited<ReturnType<typeof pass>>;
+    try {
+      result = await pass(
+        { items: [{ domain: "again.example.com" }, { domain: "new.example.com" }] },
+        {},
+        proxy,
+      );
+    } finally {
+      await proxy.close();
+    }
+    expect(result.status).toBe("partial");
+    expect(result.errors.map((e) => e.code)).toEqual(["LOOKUP_FAILED", "LOOKUP_FAILED"]);
+    expect(result.plan.forget).toEqual([]);
+    expect(result.plan.entries.find((e) => e.domain === "again.example.com")).toMatchObject({
+      action: "withheld",
+    });
+    expect(result.counts.created).toBe(1);
+    const owned = await loadOwnership(test.database.db);
+    expect([...owned.keys()].sort()).toEqual([
+      "again.example.com",
+      "kept.example.com",
+      "new.example.com",
+      "owned.example.com",
+    ]);
+  });
+});
+
 describe("a plan made from an incomplete listing", () => {
   it("is applied without any create or delete", async () => {
     await pass({ items: [{ domain: "a.example.com" }, { domain: "keep.example.com" }] });
