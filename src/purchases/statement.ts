@@ -51,9 +51,10 @@ export interface StatementReport {
     line: number;
     reference: string;
     statement: string;
-    /** The line's amount and date, which --apply matches again before it settles. */
+    /** The line's amount, date and phone (as the line shows it, masked or not), which --apply matches again with. */
     amount: string;
     date: string;
+    phone: string;
   }>;
   /**
    * Lines no purchase carries the reference of that could be an in_doubt purchase, but not only that one (another
@@ -269,6 +270,7 @@ function resolvableLine(line: StatementLine) {
     statement: line.status,
     amount: line.amount,
     date: line.date.toISOString(),
+    phone: line.phone,
   };
 }
 
@@ -438,8 +440,9 @@ async function applyLine(
     );
   let why = `${file} line ${item.line} lists reference ${item.reference} (${item.statement})`;
   if (row.state === "in_doubt") {
-    // The line's phone is the purchase's (it matched on every digit the line shows).
-    const evidence = lineEvidence({ ...item, phone: row.phone, date: new Date(item.date) }, file);
+    // The match is made again as the report made it: with the phone as the line shows it. The purchase's full phone
+    // would miss a rival that shares only the digits the line shows (a masked line), found since the report.
+    const evidence = lineEvidence({ ...item, date: new Date(item.date) }, file);
     const still = await stillOnly(db, evidence, STATEMENT_MATCH_WINDOW_MS, item.id);
     if (!still.only) return unchanged(still.reason);
     why = `${why}, and ${still.why}`;

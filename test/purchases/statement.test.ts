@@ -10,6 +10,8 @@ import { rows } from "../../src/db/client.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
+import { type StatementLine, statementOf } from "../../src/purchases/sources/statement-csv.js";
+import { applyStatement, reconcileStatement } from "../../src/purchases/statement.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { inert } from "../../src/text/inert.js";
@@ -118,6 +120,7 @@ describe("purchases reconcile --statement, on postgres", () => {
       (await state("08031230022")).id,
       (await state("08031230023")).id,
     ]);
+    expect(report.resolvable[0].phone).toBe("0803****022"); // the line's phone, masked in output
     expect((await state("08031230022")).state).toBe("in_doubt"); // dry: nothing changed
 
     const applied = await runCli([
@@ -264,6 +267,43 @@ describe("purchases reconcile --statement, on postgres", () => {
     expect(entry).toMatchObject({ id: before.id, result: "unchanged" });
     expect(entry.why).toContain("verify_mismatch");
     expect(await state(phone)).toMatchObject({ state: "unverified", reference: before.reference });
+  });
+
+  it("--apply makes the match again as the line shows the phone (masked): a rival bought between the report and the apply keeps the line from the in_doubt purchase", async () => {
+    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    const [ours, rival] = ["08031230070", "08035550070"]; // both show as 0803****070
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await buy([ours]);
+    sandbox.setFaults({ endpoints: {} });
+    expect((await state(ours)).state).toBe("in_doubt");
+    const debit = sandbox.debits().find((d) => d.phone_number === ours)!;
+    // The provider's export masks the phone, as most do.
+    const line: StatementLine = {
+      line: 2,
+      reference: debit.reference,
+      phone: "0803****070",
+      amount: debit.amount,
+      date: new Date(debit.at),
+      status: "successful",
+    };
+    const report = await reconcileStatement(test.database.db, statementOf([line], new Date()), {
+      file: "masked.csv",
+    });
+    expect(report.resolvable.map((r) => r.id)).toEqual([(await state(ours)).id]);
+
+    // Meanwhile another run buys the same plan for the rival phone and loses its answer too: the masked line
+    // could now be either purchase.
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await buy([rival]);
+    sandbox.setFaults({ endpoints: {} });
+    expect((await state(rival)).state).toBe("in_doubt");
+
+    const applied = await applyStatement(test.database.db, reseller, report, "masked.csv");
+    expect(applied).toMatchObject([{ id: (await state(ours)).id, result: "unchanged" }]);
+    expect(applied[0]!.why).toContain("is no longer the only purchase it can be");
+    expect(applied[0]!.why).toContain("2 in_doubt purchases could be it");
+    expect(await state(ours)).toMatchObject({ state: "in_doubt", reference: null });
+    expect(await state(rival)).toMatchObject({ state: "in_doubt", reference: null });
   });
 
   /** Statement cells written to act on a terminal, a markdown viewer or a browser. */
