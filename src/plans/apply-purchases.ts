@@ -3,6 +3,7 @@
 // live catalogue, the ledger and the budgets (stale.ts); then the items are queued under their own request keys,
 // covered by the plan and capped at their planned prices, and bought by the executor's claim like any run.
 // Applying again buys nothing twice: bought keys are done, and an apply cut short resumes where it stopped.
+import { sql } from "drizzle-orm";
 import { systemClock } from "../clock.js";
 import type { Executor } from "../db/client.js";
 import { formatMoney, parseMoney } from "../money.js";
@@ -73,11 +74,41 @@ function refused(reasons: string[], plan?: SavedPlanRow, stale: StaleItem[] = []
   return { kind: "refused", plan, reasons, stale };
 }
 
+/**
+ * Advisory lock space (the first key of the two-key form) of plan applies: the second key is the plan id's hash. One
+ * apply of a plan at a time; applies of different plans do not wait for each other.
+ */
+const PLAN_APPLY_LOCK_SPACE = 7264;
+
+/**
+ * Applies the plan holding its apply lock for the whole apply. Another apply of the same plan running meanwhile (its
+ * purchases in flight) is refused at once: it buys nothing and changes nothing, and says so, rather than finding the
+ * first one's rows sent and calling the plan applied. The lock is a transaction's, so it ends with the apply or with
+ * its process (an apply killed is resumed by the next). PGlite has one process (its folder lock refuses a second).
+ */
 export async function applyPurchasePlan(
   deps: PurchaseDeps,
   planId: string,
   options: ApplyOptions,
 ): Promise<ApplyResult> {
+  const database = deps.database;
+  if (database.kind === "pglite") return applyHolding(deps, planId, options);
+  const outcome = await database.transaction(async (tx) => {
+    const [lock] = await tx.all<{ got: boolean }>(
+      sql`select pg_try_advisory_xact_lock(${PLAN_APPLY_LOCK_SPACE}::int, hashtext(${planId})) as got`,
+    );
+    if (!lock?.got) return undefined;
+    return applyHolding(deps, planId, options);
+  });
+  return (
+    outcome ??
+    refused([
+      `another apply of plan ${planId} is in progress (it holds the plan, its purchases in flight); nothing was bought by this apply: apply again once that one has finished, to see the plan applied or finish what it left`,
+    ])
+  );
+}
+
+async function applyHolding(deps: PurchaseDeps, planId: string, options: ApplyOptions): Promise<ApplyResult> {
   const db = deps.database.db;
   const actor = deps.actor ?? `apply:${process.pid}`;
   const clock = deps.clock ?? systemClock;
