@@ -21,6 +21,7 @@ import {
   type LedgerRow,
   purchasesByReference,
   purchasesSentBetween,
+  referencesOf,
 } from "./statement-ledger.js";
 import { sameVisibleDigits } from "./verify-check.js";
 
@@ -44,6 +45,11 @@ export interface StatementReport {
   ledgerOnly: Array<{ id: number; reference: string; state: PurchaseState; amount: string | null }>;
   amountDifferences: Array<{ id: number; reference: string; ledger: string | null; statement: string }>;
   statusDifferences: Array<{ id: number; reference: string; state: PurchaseState; statement: string }>;
+  /**
+   * Ledger purchases the statement names on more than one line (`lines`): one purchase debited more than once, or
+   * the export repeating a line. Either way not agreement: a person looks at each.
+   */
+  duplicates: Array<{ id: number; reference: string; lines: number }>;
   /** in_doubt (or unverified) purchases one statement line can be, and only that one. */
   resolvable: Array<{
     id: number;
@@ -80,6 +86,7 @@ type Listed =
   | "ledgerOnly"
   | "amountDifferences"
   | "statusDifferences"
+  | "duplicates"
   | "resolvable"
   | "unmatched"
   | "setAside";
@@ -120,9 +127,10 @@ export async function reconcileStatement(
   const start = new Date(from.getTime() - SLACK_MS);
   const end = new Date(to.getTime() + SLACK_MS);
   const inDoubt = byAmount(await inDoubtPurchases(db, start, end));
-  const listed = new IdSet(statement.lines); // ledger purchases a line of the statement names
+  const listed = new IdSet(statement.lines); // ledger purchases a line of the statement names, once a line
   const candidates = new Map<number, number>(); // in_doubt purchase id → how many lines could be it
   const waiting = new Map<number, { line: StatementLine; purchase: { id: number; state: PurchaseState } }>(); // → the one line that can be it, so far
+  const resolvableOwn = new Set<number>(); // unverified purchases listed resolvable (few): once each, however many lines
   const providerOnly = (line: StatementLine) =>
     add(report, "providerOnly", {
       line: line.line,
@@ -149,13 +157,13 @@ export async function reconcileStatement(
       db,
       chunk.lines.map((l) => l.reference),
     );
-    for (const row of ledger) listed.add(Number(row.id));
     const byReference = new Map(ledger.map((r) => [r.reference!, r]));
     for (const line of chunk.lines) {
       const own = byReference.get(line.reference);
       if (own) {
         report.matched++;
         const id = Number(own.id);
+        listed.add(id); // once a line: an id added twice is a purchase the statement lists twice
         if (
           own.amount !== null &&
           own.amount !== line.amount &&
@@ -178,8 +186,10 @@ export async function reconcileStatement(
             state: own.state,
             statement: line.status,
           });
-        if (own.state === "unverified" && outcome !== "pending")
+        if (own.state === "unverified" && outcome !== "pending" && !resolvableOwn.has(id)) {
+          resolvableOwn.add(id);
           add(report, "resolvable", { id, state: own.state, ...resolvableLine(line) });
+        }
         continue;
       }
       // Only a line some in_doubt purchase could be (same amount, the phone's visible digits) is matched by the
@@ -225,6 +235,15 @@ export async function reconcileStatement(
   for (const { line, purchase } of [...waiting.values()].sort((a, b) => a.line.line - b.line.line))
     add(report, "resolvable", { id: purchase.id, state: purchase.state, ...resolvableLine(line) });
   listed.seal();
+  const repeated = listed.repeats();
+  if (repeated.length > 0) {
+    const references = await referencesOf(
+      db,
+      repeated.slice(0, MAX_LISTED).map((r) => r.id),
+    );
+    for (const { id, count } of repeated)
+      add(report, "duplicates", { id, reference: references.get(id) ?? "", lines: count });
+  }
   // The statement vouches only for its own period: a purchase sent in the slack before its first line or after its
   // last may sit on the neighbouring statement, so it is not reported missing from this one.
   for await (const page of purchasesSentBetween(db, from, to, options.ledgerPage ?? LEDGER_PAGE))
@@ -248,6 +267,7 @@ function emptyReport(lines: number): StatementReport {
     ledgerOnly: [],
     amountDifferences: [],
     statusDifferences: [],
+    duplicates: [],
     resolvable: [],
     unmatched: [],
     setAside: [],
@@ -256,6 +276,7 @@ function emptyReport(lines: number): StatementReport {
       ledgerOnly: 0,
       amountDifferences: 0,
       statusDifferences: 0,
+      duplicates: 0,
       resolvable: 0,
       unmatched: 0,
       setAside: 0,
@@ -361,6 +382,18 @@ class IdSet {
 
   seal(): void {
     this.ids.subarray(0, this.size).sort();
+  }
+
+  /** The ids added more than once, with how many times, in id order (sealed first). */
+  repeats(): Array<{ id: number; count: number }> {
+    const found: Array<{ id: number; count: number }> = [];
+    for (let i = 1; i < this.size; i++) {
+      if (this.ids[i] !== this.ids[i - 1]) continue;
+      const last = found[found.length - 1];
+      if (last && last.id === this.ids[i]) last.count++;
+      else found.push({ id: this.ids[i]!, count: 2 });
+    }
+    return found;
   }
 
   has(id: number): boolean {

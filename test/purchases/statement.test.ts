@@ -306,6 +306,66 @@ describe("purchases reconcile --statement, on postgres", () => {
     expect(await state(rival)).toMatchObject({ state: "in_doubt", reference: null });
   });
 
+  it("a statement listing one purchase's reference on two lines (debited twice, or a line repeated) is not reported as agreeing: the purchase is listed for a person, once", async () => {
+    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    await buy(["08031230080"]);
+    const own = await state("08031230080");
+    expect(own.state).toBe("succeeded");
+    const d = sandbox.debits().find((x) => x.phone_number === "08031230080")!;
+    const line = `${d.reference},0803****080,${d.amount},${d.at},successful`;
+    const file = join(tmpdir(), `statement-twice-${process.pid}-${Date.now()}.csv`);
+    writeFileSync(file, ["reference,phone,amount,date,status", line, line].join("\n"));
+    const config = writeConfigFile(sandbox, test.url).file;
+    const json = await runCli(["-c", config, "--json", "purchases", "reconcile", "--statement", file]);
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect(report.duplicates).toEqual([{ id: own.id, reference: d.reference, lines: 2 }]);
+    expect(report.totals.duplicates).toBe(1);
+    const text = await runCli(["-c", config, "purchases", "reconcile", "--statement", file]);
+    expect(text.stdout).not.toContain("The statement and the ledger agree");
+    expect(text.stdout).toContain(
+      "A person should look at: 1 ledger purchase the statement lists more than once.",
+    );
+    expect(text.stdout).toContain("\nLedger purchases the statement lists more than once\n");
+  });
+
+  it("an unverified purchase whose line the statement repeats is resolvable once, and verified once by --apply", async () => {
+    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    const phone = "08031230081";
+    await insertPurchases(test.database.db, [purchase(phone)], "test");
+    await executePurchases(
+      {
+        database: test.database,
+        reseller,
+        config: testConfig(sandbox, {
+          verification: { initial_delay: "5ms", timeout: "1ms", max_interval: "5ms", horizon: "72h" },
+        }),
+        logger: silentLogger(),
+      },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+    const own = await state(phone);
+    await rows(test.database.db, sql`update purchases set state = 'unverified' where id = ${own.id}`);
+    const d = sandbox.debits().find((x) => x.phone_number === phone)!;
+    const line: StatementLine = {
+      line: 2,
+      reference: d.reference,
+      phone,
+      amount: d.amount,
+      date: new Date(d.at),
+      status: "successful",
+    };
+    const report = await reconcileStatement(
+      test.database.db,
+      statementOf([line, { ...line, line: 3 }], new Date()),
+    );
+    expect(report.resolvable.map((r) => r.id)).toEqual([own.id]);
+    expect(report.totals.resolvable).toBe(1);
+    expect(report.duplicates).toEqual([{ id: own.id, reference: d.reference, lines: 2 }]);
+    const applied = await applyStatement(test.database.db, reseller, report, "twice.csv");
+    expect(applied).toMatchObject([{ id: own.id, result: "succeeded" }]);
+  });
+
   /** Statement cells written to act on a terminal, a markdown viewer or a browser. */
   const HOSTILE = {
     script: "<script>alert(1)</script>REF1",
