@@ -472,19 +472,25 @@ async function applyLine(
       `it carries a note for a person (${row.note!.slice(0, 300)}): a verify answer that agrees now does not outweigh it; a person settles it (purchases resolve)`,
     );
   let why = `${file} line ${item.line} lists reference ${item.reference} (${item.statement})`;
+  // The match is made again as the report made it: with the phone as the line shows it (the purchase's full phone
+  // would miss a rival that shares only the digits a masked line shows), before the verify read (no read for a line
+  // that no longer matches) and after it, just before the settlement: a rival may have come while it was read.
+  const evidence = lineEvidence({ ...item, date: new Date(item.date) }, file);
+  const stillMatches = () => stillOnly(db, evidence, STATEMENT_MATCH_WINDOW_MS, item.id);
   if (row.state === "in_doubt") {
-    // The match is made again as the report made it: with the phone as the line shows it. The purchase's full phone
-    // would miss a rival that shares only the digits the line shows (a masked line), found since the report.
-    const evidence = lineEvidence({ ...item, date: new Date(item.date) }, file);
-    const still = await stillOnly(db, evidence, STATEMENT_MATCH_WINDOW_MS, item.id);
+    const still = await stillMatches();
     if (!still.only) return unchanged(still.reason);
-    why = `${why}, and ${still.why}`;
   }
   let verification: Verification;
   try {
     verification = await reseller.verifyTransaction(item.reference);
   } catch (error) {
     return unchanged(`verify ${item.reference} failed: ${(error as Error).message}`);
+  }
+  if (row.state === "in_doubt") {
+    const still = await stillMatches();
+    if (!still.only) return unchanged(still.reason);
+    why = `${why}, and ${still.why}`;
   }
   const purchase = { id: item.id, state: row.state, phone: row.phone, amount: row.amount ?? "0" };
   const outcome = await settleByProof(

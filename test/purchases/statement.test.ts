@@ -19,6 +19,7 @@ import { runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import { resellerProxy, verifiedReference } from "../helpers/reseller-proxy.js";
 import { needs } from "../helpers/tools.js";
 import { CHROMIUM_TOOL, DESKTOP, measureAt, PHONE } from "../report/chromium.js";
 
@@ -304,6 +305,50 @@ describe("purchases reconcile --statement, on postgres", () => {
     expect(applied[0]!.why).toContain("2 in_doubt purchases could be it");
     expect(await state(ours)).toMatchObject({ state: "in_doubt", reference: null });
     expect(await state(rival)).toMatchObject({ state: "in_doubt", reference: null });
+  });
+
+  it("--apply makes the match again after the verify read: a rival bought while the read was in flight keeps the line from the in_doubt purchase", async () => {
+    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    const [ours, rival] = ["08031230090", "08035550090"]; // both show as 0803****090
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await buy([ours]);
+    sandbox.setFaults({ endpoints: {} });
+    const debit = sandbox.debits().find((d) => d.phone_number === ours)!;
+    const line: StatementLine = {
+      line: 2,
+      reference: debit.reference,
+      phone: "0803****090",
+      amount: debit.amount,
+      date: new Date(debit.at),
+      status: "successful",
+    };
+    const report = await reconcileStatement(test.database.db, statementOf([line], new Date()), {
+      file: "masked.csv",
+    });
+    expect(report.resolvable.map((r) => r.id)).toEqual([(await state(ours)).id]);
+    // The verify read of the line's reference is held until another run has bought for the rival phone and lost
+    // its answer.
+    const proxy = await resellerProxy(
+      sandbox.resellerUrl,
+      () => undefined,
+      async (request) => {
+        if (!verifiedReference(request.path)) return;
+        sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+        await buy([rival]);
+        sandbox.setFaults({ endpoints: {} });
+      },
+    );
+    const through = resellerFor({ resellerUrl: proxy.url, apiKey: sandbox.apiKey });
+    try {
+      const applied = await applyStatement(test.database.db, through, report, "masked.csv");
+      expect((await state(rival)).state).toBe("in_doubt");
+      expect(applied).toMatchObject([{ id: (await state(ours)).id, result: "unchanged" }]);
+      expect(applied[0]!.why).toContain("2 in_doubt purchases could be it");
+      expect(await state(ours)).toMatchObject({ state: "in_doubt", reference: null });
+    } finally {
+      await through.close();
+      await proxy.close();
+    }
   });
 
   it("a statement listing one purchase's reference on two lines (debited twice, or a line repeated) is not reported as agreeing: the purchase is listed for a person, once", async () => {
