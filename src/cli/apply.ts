@@ -105,6 +105,7 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
         status: result.plan.status,
         done_before: result.done,
         queued: result.queued,
+        in_flight: result.inFlight,
         dropped: result.dropped.map((s) => ({ request_key: s.item.request_key, code: s.code, why: s.why })),
         unpriced: result.unpriced.map((s) => ({ request_key: s.item.request_key, code: s.code, why: s.why })),
         run: summary,
@@ -127,9 +128,11 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
         ? `plan ${plan.id} is applied\n`
         : result.plan.status === "expired"
           ? `plan ${plan.id} expired at ${result.plan.expires_at.toISOString()} while it was being applied, so it is not applied; what it left unsent is cancelled, nothing more is bought under it\n`
-          : result.unpriced.length
-            ? `plan ${plan.id} is not finished (some items could not be priced); apply it again to finish\n`
-            : `plan ${plan.id} is not finished (purchases are still queued); apply it again to finish\n`,
+          : result.inFlight > 0
+            ? `plan ${plan.id} is not finished: ${result.inFlight} of its purchases are still being sent by another run (submitting); apply it again once they are answered\n`
+            : result.unpriced.length
+              ? `plan ${plan.id} is not finished (some items could not be priced); apply it again to finish\n`
+              : `plan ${plan.id} is not finished (purchases are still queued); apply it again to finish\n`,
     );
   }
   if (summary.stoppedBy) throw new TopsyncError("RUN_STOPPED", `the run stopped: ${summary.stoppedBy}`);

@@ -57,6 +57,8 @@ export type ApplyResult =
        * to the item): never dropped, so the plan is not finished while there are any.
        */
       unpriced: StaleItem[];
+      /** The plan's purchases still being sent (submitting) when this apply's run ended: another run's, in flight. */
+      inFlight: number;
       /**
        * True when the plan is now applied. False when some item is still queued (a retry later than the run waits)
        * or could not be priced — apply again to finish — or when the plan expired while it was being applied.
@@ -190,8 +192,12 @@ async function applyHolding(deps: PurchaseDeps, planId: string, options: ApplyOp
   await expireOpenPlans(db, new Date(clock.now()), actor);
   const states = await planRowStates(db, planId);
   const unpriced = check.stale.filter((s) => s.code === "unpriced");
+  // Rows still in submitting once this apply's run has ended are another run's (a daemon's, releasing the approved
+  // plan), its calls in flight: the plan is not applied until they are answered.
+  const inFlight = states.get("submitting") ?? 0;
   const complete =
     (states.get("queued") ?? 0) + (states.get("held") ?? 0) === 0 &&
+    inFlight === 0 &&
     summary.stoppedBy === undefined &&
     unpriced.length === 0;
   if (complete) await markApplied(db, planId, new Date(clock.now()));
@@ -206,6 +212,7 @@ async function applyHolding(deps: PurchaseDeps, planId: string, options: ApplyOp
     queued,
     dropped: check.stale.filter((s) => s.code !== "unpriced"),
     unpriced,
+    inFlight,
     finished: complete && current.status === "applied",
   };
 }
