@@ -5,8 +5,10 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
+import { maskPhone } from "../log/mask.js";
 import { parseMoney } from "../money.js";
 import type { ResellerClient, Verification } from "../reseller/client.js";
+import { visiblePhone } from "../reseller/schemas.js";
 import {
   type Evidence,
   matchProof,
@@ -45,6 +47,11 @@ export interface StatementReport {
   ledgerOnly: Array<{ id: number; reference: string; state: PurchaseState; amount: string | null }>;
   amountDifferences: Array<{ id: number; reference: string; ledger: string | null; statement: string }>;
   statusDifferences: Array<{ id: number; reference: string; state: PurchaseState; statement: string }>;
+  /**
+   * Lines naming a purchase's reference with a phone whose shown digits are not the purchase's: the provider says that
+   * transaction went to another number. Both phones masked.
+   */
+  phoneDifferences: Array<{ id: number; reference: string; ledger: string; statement: string }>;
   /**
    * Ledger purchases the statement names on more than one line (`lines`): one purchase debited more than once, or
    * the export repeating a line. Either way not agreement: a person looks at each.
@@ -86,6 +93,7 @@ type Listed =
   | "ledgerOnly"
   | "amountDifferences"
   | "statusDifferences"
+  | "phoneDifferences"
   | "duplicates"
   | "resolvable"
   | "unmatched"
@@ -186,6 +194,15 @@ export async function reconcileStatement(
             state: own.state,
             statement: line.status,
           });
+        // A phone the line shows readably that is not the purchase's (a pruned purchase keeps no phone to compare).
+        const shown = line.phone === "" ? undefined : visiblePhone(line.phone);
+        if (own.phone !== "" && shown !== undefined && !sameVisibleDigits(line.phone, own.phone))
+          add(report, "phoneDifferences", {
+            id,
+            reference: line.reference,
+            ledger: maskPhone(own.phone),
+            statement: maskPhone(shown),
+          });
         if (own.state === "unverified" && outcome !== "pending" && !resolvableOwn.has(id)) {
           resolvableOwn.add(id);
           add(report, "resolvable", { id, state: own.state, ...resolvableLine(line) });
@@ -267,6 +284,7 @@ function emptyReport(lines: number): StatementReport {
     ledgerOnly: [],
     amountDifferences: [],
     statusDifferences: [],
+    phoneDifferences: [],
     duplicates: [],
     resolvable: [],
     unmatched: [],
@@ -276,6 +294,7 @@ function emptyReport(lines: number): StatementReport {
       ledgerOnly: 0,
       amountDifferences: 0,
       statusDifferences: 0,
+      phoneDifferences: 0,
       duplicates: 0,
       resolvable: 0,
       unmatched: 0,

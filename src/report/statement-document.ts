@@ -108,6 +108,22 @@ export function statementDocument(report: StatementReport, view: StatementView):
         report.totals.setAside,
       ),
     );
+  if (report.totals.phoneDifferences > 0)
+    sections.splice(
+      sections.length - 1,
+      0,
+      section(
+        "phones",
+        "Phone differences",
+        "The statement names the purchase's reference with another phone number: the provider says that transaction went elsewhere.",
+        table(
+          "phones",
+          [right("ID"), left("Reference"), left("Ledger"), left("Statement")],
+          report.phoneDifferences.map((r) => [String(r.id), r.reference, r.ledger, r.statement]),
+        ),
+        report.totals.phoneDifferences,
+      ),
+    );
   if (report.totals.duplicates > 0)
     sections.splice(
       sections.length - 1,
@@ -209,6 +225,7 @@ function status(report: StatementReport, view: StatementView): ReportDocument["s
     ],
     [report.totals.amountDifferences, "amount difference", "amount differences"],
     [report.totals.statusDifferences, "status difference", "status differences"],
+    [report.totals.phoneDifferences, "phone difference", "phone differences"],
     [
       report.totals.duplicates,
       "ledger purchase the statement lists more than once",

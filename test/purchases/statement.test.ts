@@ -374,6 +374,34 @@ describe("purchases reconcile --statement, on postgres", () => {
     expect(text.stdout).toContain("\nLedger purchases the statement lists more than once\n");
   });
 
+  it("a line naming a purchase's reference with another phone (the provider says it delivered elsewhere) is a phone difference, not agreement", async () => {
+    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    await buy(["08031230085", "08031230086"]);
+    const [a, b] = [await state("08031230085"), await state("08031230086")];
+    const debit = (phone: string) => sandbox.debits().find((x) => x.phone_number === phone)!;
+    const [da, db] = [debit("08031230085"), debit("08031230086")];
+    const file = join(tmpdir(), `statement-phone-${process.pid}-${Date.now()}.csv`);
+    writeFileSync(
+      file,
+      [
+        "reference,phone,amount,date,status",
+        `${da.reference},08069990011,${da.amount},${da.at},successful`, // another number
+        `${db.reference},0803****086,${db.amount},${db.at},successful`, // its own, masked: agrees
+      ].join("\n"),
+    );
+    const config = writeConfigFile(sandbox, test.url).file;
+    const json = await runCli(["-c", config, "--json", "purchases", "reconcile", "--statement", file]);
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect(report.phoneDifferences).toEqual([
+      { id: a.id, reference: da.reference, ledger: "0803****085", statement: "0806****011" },
+    ]);
+    expect(b.state).toBe("succeeded");
+    const text = await runCli(["-c", config, "purchases", "reconcile", "--statement", file]);
+    expect(text.stdout).toContain("A person should look at: 1 phone difference.");
+    expect(text.stdout).not.toContain("08069990011");
+  });
+
   it("an unverified purchase whose line the statement repeats is resolvable once, and verified once by --apply", async () => {
     sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
     const phone = "08031230081";
