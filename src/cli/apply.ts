@@ -115,7 +115,7 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
     write(
       `plan ${plan.id}: ${summary.claimed} claimed, ${summary.succeeded} succeeded, ${summary.failed} failed, ` +
         `${summary.rejected} rejected, ${summary.inDoubt} in_doubt, ${summary.unverified} unverified; spent ${summary.committed.toFixed(2)} of at most ${result.plan.total}` +
-        `${result.done ? `; ${result.done} bought by an earlier apply, not bought again` : ""}\n`,
+        `${result.done ? `; ${result.done} taken by an earlier apply or run (bought, or being sent), not bought again` : ""}\n`,
     );
     if (result.dropped.length)
       write(`left out ${result.dropped.length} stale items (--stale drop):\n${staleLines(result.dropped)}\n`);

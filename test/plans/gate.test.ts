@@ -170,6 +170,9 @@ describe("the approval gate", { timeout: 120_000 }, () => {
       expect(applied.code, applied.stdout).toBe(1);
       expect(applied.stdout).not.toContain(`plan ${id} is applied`);
       expect(applied.stdout).toContain(`plan ${id} is not finished: 3 of its purchases are still being sent`);
+      expect(applied.stdout).toContain(
+        "3 taken by an earlier apply or run (bought, or being sent), not bought again",
+      );
       const [during] = await ledger.query<{ status: string }>(
         sql`select status from saved_plans where id = ${id}`,
       );
