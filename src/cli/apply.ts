@@ -105,6 +105,7 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
         status: result.plan.status,
         done_before: result.done,
         queued: result.queued,
+        in_flight: result.inFlight,
         dropped: result.dropped.map((s) => ({ request_key: s.item.request_key, code: s.code, why: s.why })),
         unpriced: result.unpriced.map((s) => ({ request_key: s.item.request_key, code: s.code, why: s.why })),
         run: summary,
@@ -114,7 +115,7 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
     write(
       `plan ${plan.id}: ${summary.claimed} claimed, ${summary.succeeded} succeeded, ${summary.failed} failed, ` +
         `${summary.rejected} rejected, ${summary.inDoubt} in_doubt, ${summary.unverified} unverified; spent ${summary.committed.toFixed(2)} of at most ${result.plan.total}` +
-        `${result.done ? `; ${result.done} bought by an earlier apply, not bought again` : ""}\n`,
+        `${result.done ? `; ${result.done} taken by an earlier apply or run (bought, or being sent), not bought again` : ""}\n`,
     );
     if (result.dropped.length)
       write(`left out ${result.dropped.length} stale items (--stale drop):\n${staleLines(result.dropped)}\n`);
@@ -127,9 +128,11 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
         ? `plan ${plan.id} is applied\n`
         : result.plan.status === "expired"
           ? `plan ${plan.id} expired at ${result.plan.expires_at.toISOString()} while it was being applied, so it is not applied; what it left unsent is cancelled, nothing more is bought under it\n`
-          : result.unpriced.length
-            ? `plan ${plan.id} is not finished (some items could not be priced); apply it again to finish\n`
-            : `plan ${plan.id} is not finished (purchases are still queued); apply it again to finish\n`,
+          : result.inFlight > 0
+            ? `plan ${plan.id} is not finished: ${result.inFlight} of its purchases are still being sent by another run (submitting); apply it again once they are answered\n`
+            : result.unpriced.length
+              ? `plan ${plan.id} is not finished (some items could not be priced); apply it again to finish\n`
+              : `plan ${plan.id} is not finished (purchases are still queued); apply it again to finish\n`,
     );
   }
   if (summary.stoppedBy) throw new TopsyncError("RUN_STOPPED", `the run stopped: ${summary.stoppedBy}`);

@@ -4,6 +4,7 @@
 // verify read of the reference, each with an event.
 import { STATEMENT_DATE_FORMATS } from "../config/index.js";
 import { UsageError } from "../errors.js";
+import { maskPhone } from "../log/mask.js";
 import type { DateFormat } from "../purchases/sources/statement-cells.js";
 import {
   type ColumnMap,
@@ -102,7 +103,12 @@ export async function purchasesReconcileCommand(ctx: CommandContext, flags: Reco
     const rendered = renderReport(format, {
       document: () =>
         statementDocument(report, { file: flags.statement, applied, timeZone: ctx.config.timezone }),
-      json: () => ({ ...report, dry_run: !flags.apply, applied: applied ?? [] }),
+      json: () => ({
+        ...report,
+        resolvable: report.resolvable.map((r) => ({ ...r, phone: maskPhone(r.phone) })),
+        dry_run: !flags.apply,
+        applied: applied ?? [],
+      }),
     });
     deliver(processReportIo, rendered, flags.out, "the reconciliation");
   } finally {

@@ -306,10 +306,22 @@ export const prunedPurchases = pgTable(
     pruned_at: at("pruned_at").notNull().defaultNow(),
     /** The provider's reference it carried: evidence naming it is about this purchase, never another's. */
     reference: text("reference"),
+    /**
+     * A purchase sent but settled without a reference (a person settled it, or the provider refused it, not knowing
+     * its transaction) may still own a transaction the provider's evidence names: its phone, amount (charged, or
+     * else listed), plan and last POST are kept, so it stays a rival of an in_doubt purchase that evidence could
+     * otherwise be taken for (proof-match.ts; migration 0017). Null for every other purchase.
+     */
+    phone: text("phone"),
+    amount: money("amount"),
+    plan_id: text("plan_id"),
+    plan_name: text("plan_name"),
+    posted_at: at("posted_at"),
   },
   (t) => [
     index("pruned_purchases_id").on(t.purchase_id),
     index("pruned_purchases_reference").on(t.reference).where(sql`reference is not null`),
+    index("pruned_purchases_posted").on(t.posted_at).where(sql`posted_at is not null`),
   ],
 );
 

@@ -3,6 +3,7 @@
 // live catalogue, the ledger and the budgets (stale.ts); then the items are queued under their own request keys,
 // covered by the plan and capped at their planned prices, and bought by the executor's claim like any run.
 // Applying again buys nothing twice: bought keys are done, and an apply cut short resumes where it stopped.
+import { sql } from "drizzle-orm";
 import { systemClock } from "../clock.js";
 import type { Executor } from "../db/client.js";
 import { formatMoney, parseMoney } from "../money.js";
@@ -56,6 +57,8 @@ export type ApplyResult =
        * to the item): never dropped, so the plan is not finished while there are any.
        */
       unpriced: StaleItem[];
+      /** The plan's purchases still being sent (submitting) when this apply's run ended: another run's, in flight. */
+      inFlight: number;
       /**
        * True when the plan is now applied. False when some item is still queued (a retry later than the run waits)
        * or could not be priced — apply again to finish — or when the plan expired while it was being applied.
@@ -73,11 +76,41 @@ function refused(reasons: string[], plan?: SavedPlanRow, stale: StaleItem[] = []
   return { kind: "refused", plan, reasons, stale };
 }
 
+/**
+ * Advisory lock space (the first key of the two-key form) of plan applies: the second key is the plan id's hash. One
+ * apply of a plan at a time; applies of different plans do not wait for each other.
+ */
+const PLAN_APPLY_LOCK_SPACE = 7264;
+
+/**
+ * Applies the plan holding its apply lock for the whole apply. Another apply of the same plan running meanwhile (its
+ * purchases in flight) is refused at once: it buys nothing and changes nothing, and says so, rather than finding the
+ * first one's rows sent and calling the plan applied. The lock is a transaction's, so it ends with the apply or with
+ * its process (an apply killed is resumed by the next). PGlite has one process (its folder lock refuses a second).
+ */
 export async function applyPurchasePlan(
   deps: PurchaseDeps,
   planId: string,
   options: ApplyOptions,
 ): Promise<ApplyResult> {
+  const database = deps.database;
+  if (database.kind === "pglite") return applyHolding(deps, planId, options);
+  const outcome = await database.transaction(async (tx) => {
+    const [lock] = await tx.all<{ got: boolean }>(
+      sql`select pg_try_advisory_xact_lock(${PLAN_APPLY_LOCK_SPACE}::int, hashtext(${planId})) as got`,
+    );
+    if (!lock?.got) return undefined;
+    return applyHolding(deps, planId, options);
+  });
+  return (
+    outcome ??
+    refused([
+      `another apply of plan ${planId} is in progress (it holds the plan, its purchases in flight); nothing was bought by this apply: apply again once that one has finished, to see the plan applied or finish what it left`,
+    ])
+  );
+}
+
+async function applyHolding(deps: PurchaseDeps, planId: string, options: ApplyOptions): Promise<ApplyResult> {
   const db = deps.database.db;
   const actor = deps.actor ?? `apply:${process.pid}`;
   const clock = deps.clock ?? systemClock;
@@ -159,8 +192,12 @@ export async function applyPurchasePlan(
   await expireOpenPlans(db, new Date(clock.now()), actor);
   const states = await planRowStates(db, planId);
   const unpriced = check.stale.filter((s) => s.code === "unpriced");
+  // Rows still in submitting once this apply's run has ended are another run's (a daemon's, releasing the approved
+  // plan), its calls in flight: the plan is not applied until they are answered.
+  const inFlight = states.get("submitting") ?? 0;
   const complete =
     (states.get("queued") ?? 0) + (states.get("held") ?? 0) === 0 &&
+    inFlight === 0 &&
     summary.stoppedBy === undefined &&
     unpriced.length === 0;
   if (complete) await markApplied(db, planId, new Date(clock.now()));
@@ -175,6 +212,7 @@ export async function applyPurchasePlan(
     queued,
     dropped: check.stale.filter((s) => s.code !== "unpriced"),
     unpriced,
+    inFlight,
     finished: complete && current.status === "applied",
   };
 }

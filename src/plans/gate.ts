@@ -275,11 +275,15 @@ function itemOf(
   };
 }
 
-/** Released held plans with nothing left queued or held are applied. */
+/**
+ * Released held plans with nothing left queued, held or being sent are applied. A row still in submitting after
+ * this run is another run's, its call in flight: that run marks the plan applied once it is answered.
+ */
 async function settleHeldPlans(options: GateOptions, now: Date): Promise<void> {
   const db = options.database.db;
   for (const id of await applyingHeldPlans(db)) {
     const states = await planRowStates(db, id);
-    if ((states.get("queued") ?? 0) + (states.get("held") ?? 0) === 0) await markApplied(db, id, now);
+    const left = (states.get("queued") ?? 0) + (states.get("held") ?? 0) + (states.get("submitting") ?? 0);
+    if (left === 0) await markApplied(db, id, now);
   }
 }

@@ -57,6 +57,8 @@ export interface Candidate {
   plan_name: string | null;
   /** When its last purchase POST went (its last move to `submitting`). */
   posted_at: Date;
+  /** Pruned from the ledger (`purchases prune`), settled without a reference: kept as a rival only. */
+  pruned?: boolean;
 }
 
 export type ProofMatch =
@@ -97,7 +99,7 @@ export async function matchProof(db: Executor, evidence: Evidence, windowMs: num
   if (inDoubt.length === 0)
     return unmatched(`no purchase carries reference ${reference}, and ${NO_IN_DOUBT_CANDIDATE}`);
   const window = formatDuration(windowMs);
-  const rivals = others.map((c) => `${c.id} (${c.state})`).join(", ");
+  const rivals = others.map((c) => `${c.id} (${c.state}${c.pruned ? ", pruned" : ""})`).join(", ");
   if (inDoubt.length > 1)
     return unmatched(
       `${inDoubt.length} in_doubt purchases could be it (${ids.join(", ")})${rivals ? `, and purchase ${rivals} too` : ""}: a person decides`,
@@ -183,7 +185,8 @@ async function purchaseWithReference(db: Executor, reference: string): Promise<O
  * Purchases with the phone's visible digits whose last POST is within `windowMs` of `at`, among those that could own
  * a transaction nobody has the reference of: unsettled ones, submitted ones, and settled ones without a reference
  * (each part found by an index: the unsettled states, submitted_at, and settled_at of settled purchases without a
- * reference; a POST in the window was sent, answered and settled no earlier than the window's start).
+ * reference; a POST in the window was sent, answered and settled no earlier than the window's start), pruned ones
+ * of those last included (`pruned_purchases` keeps their phone, amount, plan and POST; found by posted_at).
  */
 async function nearbyPurchases(
   db: Executor,
@@ -202,6 +205,7 @@ async function nearbyPurchases(
     plan_id: string | null;
     plan_name: string | null;
     posted_at: Date | string;
+    pruned: boolean;
   }>(
     db,
     sql`with near as (
@@ -212,15 +216,26 @@ async function nearbyPurchases(
           select id from purchases where reference is null and state in ('succeeded', 'failed')
             and settled_at >= ${from} and phone like ${phone}
         )
-        select p.id, p.state, p.phone, coalesce(p.charged_amount, p.amount)::text as amount, p.plan_id, p.plan_name,
-          e.posted_at
-        from near join purchases p on p.id = near.id
-        cross join lateral (select max(at) as posted_at from purchase_events
-          where purchase_id = p.id and to_state = 'submitting') e
-        where e.posted_at between ${from} and ${to}
-        order by p.id limit ${MAX_NEARBY + 1}`,
+        select * from (
+          select p.id, p.state, p.phone, coalesce(p.charged_amount, p.amount)::text as amount, p.plan_id, p.plan_name,
+            e.posted_at, false as pruned
+          from near join purchases p on p.id = near.id
+          cross join lateral (select max(at) as posted_at from purchase_events
+            where purchase_id = p.id and to_state = 'submitting') e
+          where e.posted_at between ${from} and ${to}
+          union all
+          select q.purchase_id, q.state, q.phone, q.amount::text, q.plan_id, q.plan_name, q.posted_at, true
+          from pruned_purchases q
+          where q.posted_at between ${from} and ${to} and q.phone like ${phone}
+        ) found
+        order by id limit ${MAX_NEARBY + 1}`,
   );
-  return found.map((row) => ({ ...row, id: Number(row.id), posted_at: new Date(row.posted_at) }));
+  return found.map((row) => ({
+    ...row,
+    id: Number(row.id),
+    posted_at: new Date(row.posted_at),
+    pruned: row.pruned || undefined,
+  }));
 }
 
 /** The same phone, and the same amount or plan. */

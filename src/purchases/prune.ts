@@ -4,7 +4,8 @@
 // (answered after it), purchases flagged `reference_clash` until a person decides, every budget day, and the request
 // key of every purchase pruned (`pruned_purchases`), so a fire, an intake row or a `buy --key` repeated years later is
 // still not bought again — and its reference, so the provider's evidence naming that transaction (a statement line, a
-// notification) is not taken for another purchase's.
+// notification) is not taken for another purchase's; or, for one sent and settled without a reference, its phone,
+// amount, plan and last POST, so it stays a rival of an in_doubt purchase that evidence of its transaction could be.
 import { sql } from "drizzle-orm";
 import type { Database, Executor, Queryable } from "../db/client.js";
 import { rows } from "../db/client.js";
@@ -110,8 +111,20 @@ export async function pruneBatch(
   const [done] = await rows<{ purchases: number; events: number }>(
     tx,
     sql`with keys as (
-          insert into pruned_purchases (request_key, purchase_id, state, reference)
-          select request_key, id, state, reference from purchases where id = any(${ids}::bigint[])
+          insert into pruned_purchases (request_key, purchase_id, state, reference, phone, amount, plan_id, plan_name,
+            posted_at)
+          select p.request_key, p.id, p.state, p.reference,
+            case when s.posted_at is not null then p.phone end,
+            case when s.posted_at is not null then coalesce(p.charged_amount, p.amount) end,
+            case when s.posted_at is not null then p.plan_id end,
+            case when s.posted_at is not null then p.plan_name end,
+            s.posted_at
+          from purchases p
+          -- A purchase sent and settled without a reference keeps what makes it a rival (proof-match.ts).
+          left join lateral (select max(e.at) as posted_at from purchase_events e
+            where e.purchase_id = p.id and e.to_state = 'submitting'
+              and p.reference is null and p.state in ('succeeded', 'failed')) s on true
+          where p.id = any(${ids}::bigint[])
           on conflict (request_key) do nothing
         ), events as (
           delete from purchase_events where purchase_id = any(${ids}::bigint[]) returning 1

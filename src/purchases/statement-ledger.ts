@@ -42,6 +42,18 @@ export function purchasesByReference(
   );
 }
 
+/** The references of these purchases (ledger or pruned), by id. */
+export async function referencesOf(db: Executor, ids: readonly number[]): Promise<Map<number, string>> {
+  const wanted = sql`array(select jsonb_array_elements_text(${JSON.stringify(ids.map(String))}::jsonb)::bigint)`;
+  const found = await rows<{ id: number | string; reference: string | null }>(
+    db,
+    sql`select id, reference from purchases where id = any(${wanted})
+        union all
+        select purchase_id, reference from pruned_purchases where purchase_id = any(${wanted})`,
+  );
+  return new Map(found.filter((r) => r.reference !== null).map((r) => [Number(r.id), r.reference!]));
+}
+
 /**
  * The in_doubt purchases a line of [from, to] could be: sent in it, or moved since it began. A ledger holds few
  * (a purchase is in_doubt until a person or a proof settles it), so they are read together.

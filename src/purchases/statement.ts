@@ -5,8 +5,10 @@
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
+import { maskPhone } from "../log/mask.js";
 import { parseMoney } from "../money.js";
 import type { ResellerClient, Verification } from "../reseller/client.js";
+import { visiblePhone } from "../reseller/schemas.js";
 import {
   type Evidence,
   matchProof,
@@ -21,6 +23,7 @@ import {
   type LedgerRow,
   purchasesByReference,
   purchasesSentBetween,
+  referencesOf,
 } from "./statement-ledger.js";
 import { sameVisibleDigits } from "./verify-check.js";
 
@@ -44,6 +47,16 @@ export interface StatementReport {
   ledgerOnly: Array<{ id: number; reference: string; state: PurchaseState; amount: string | null }>;
   amountDifferences: Array<{ id: number; reference: string; ledger: string | null; statement: string }>;
   statusDifferences: Array<{ id: number; reference: string; state: PurchaseState; statement: string }>;
+  /**
+   * Lines naming a purchase's reference with a phone whose shown digits are not the purchase's: the provider says that
+   * transaction went to another number. Both phones masked.
+   */
+  phoneDifferences: Array<{ id: number; reference: string; ledger: string; statement: string }>;
+  /**
+   * Ledger purchases the statement names on more than one line (`lines`): one purchase debited more than once, or
+   * the export repeating a line. Either way not agreement: a person looks at each.
+   */
+  duplicates: Array<{ id: number; reference: string; lines: number }>;
   /** in_doubt (or unverified) purchases one statement line can be, and only that one. */
   resolvable: Array<{
     id: number;
@@ -51,9 +64,10 @@ export interface StatementReport {
     line: number;
     reference: string;
     statement: string;
-    /** The line's amount and date, which --apply matches again before it settles. */
+    /** The line's amount, date and phone (as the line shows it, masked or not), which --apply matches again with. */
     amount: string;
     date: string;
+    phone: string;
   }>;
   /**
    * Lines no purchase carries the reference of that could be an in_doubt purchase, but not only that one (another
@@ -79,6 +93,8 @@ type Listed =
   | "ledgerOnly"
   | "amountDifferences"
   | "statusDifferences"
+  | "phoneDifferences"
+  | "duplicates"
   | "resolvable"
   | "unmatched"
   | "setAside";
@@ -119,9 +135,10 @@ export async function reconcileStatement(
   const start = new Date(from.getTime() - SLACK_MS);
   const end = new Date(to.getTime() + SLACK_MS);
   const inDoubt = byAmount(await inDoubtPurchases(db, start, end));
-  const listed = new IdSet(statement.lines); // ledger purchases a line of the statement names
+  const listed = new IdSet(statement.lines); // ledger purchases a line of the statement names, once a line
   const candidates = new Map<number, number>(); // in_doubt purchase id → how many lines could be it
   const waiting = new Map<number, { line: StatementLine; purchase: { id: number; state: PurchaseState } }>(); // → the one line that can be it, so far
+  const resolvableOwn = new Set<number>(); // unverified purchases listed resolvable (few): once each, however many lines
   const providerOnly = (line: StatementLine) =>
     add(report, "providerOnly", {
       line: line.line,
@@ -148,14 +165,15 @@ export async function reconcileStatement(
       db,
       chunk.lines.map((l) => l.reference),
     );
-    // A line naming a purchase's earlier attempt does not list the purchase: its current transaction is another.
-    for (const row of ledger) if (!row.earlier) listed.add(Number(row.id));
     const byReference = new Map(ledger.map((r) => [r.reference!, r]));
     for (const line of chunk.lines) {
       const own = byReference.get(line.reference);
       if (own) {
         report.matched++;
         const id = Number(own.id);
+        // Once a line: an id added twice is a purchase the statement lists twice. A line naming a purchase's earlier
+        // attempt (before a person requeued it) does not list the purchase: its current transaction is another.
+        if (!own.earlier) listed.add(id);
         if (
           own.amount !== null &&
           own.amount !== line.amount &&
@@ -178,8 +196,19 @@ export async function reconcileStatement(
             state: own.state,
             statement: line.status,
           });
-        if (own.state === "unverified" && outcome !== "pending")
+        // A phone the line shows readably that is not the purchase's (a pruned purchase keeps no phone to compare).
+        const shown = line.phone === "" ? undefined : visiblePhone(line.phone);
+        if (own.phone !== "" && shown !== undefined && !sameVisibleDigits(line.phone, own.phone))
+          add(report, "phoneDifferences", {
+            id,
+            reference: line.reference,
+            ledger: maskPhone(own.phone),
+            statement: maskPhone(shown),
+          });
+        if (own.state === "unverified" && outcome !== "pending" && !resolvableOwn.has(id)) {
+          resolvableOwn.add(id);
           add(report, "resolvable", { id, state: own.state, ...resolvableLine(line) });
+        }
         continue;
       }
       // Only a line some in_doubt purchase could be (same amount, the phone's visible digits) is matched by the
@@ -225,6 +254,15 @@ export async function reconcileStatement(
   for (const { line, purchase } of [...waiting.values()].sort((a, b) => a.line.line - b.line.line))
     add(report, "resolvable", { id: purchase.id, state: purchase.state, ...resolvableLine(line) });
   listed.seal();
+  const repeated = listed.repeats();
+  if (repeated.length > 0) {
+    const references = await referencesOf(
+      db,
+      repeated.slice(0, MAX_LISTED).map((r) => r.id),
+    );
+    for (const { id, count } of repeated)
+      add(report, "duplicates", { id, reference: references.get(id) ?? "", lines: count });
+  }
   // The statement vouches only for its own period: a purchase sent in the slack before its first line or after its
   // last may sit on the neighbouring statement, so it is not reported missing from this one.
   for await (const page of purchasesSentBetween(db, from, to, options.ledgerPage ?? LEDGER_PAGE))
@@ -248,6 +286,8 @@ function emptyReport(lines: number): StatementReport {
     ledgerOnly: [],
     amountDifferences: [],
     statusDifferences: [],
+    phoneDifferences: [],
+    duplicates: [],
     resolvable: [],
     unmatched: [],
     setAside: [],
@@ -256,6 +296,8 @@ function emptyReport(lines: number): StatementReport {
       ledgerOnly: 0,
       amountDifferences: 0,
       statusDifferences: 0,
+      phoneDifferences: 0,
+      duplicates: 0,
       resolvable: 0,
       unmatched: 0,
       setAside: 0,
@@ -270,6 +312,7 @@ function resolvableLine(line: StatementLine) {
     statement: line.status,
     amount: line.amount,
     date: line.date.toISOString(),
+    phone: line.phone,
   };
 }
 
@@ -362,6 +405,18 @@ class IdSet {
     this.ids.subarray(0, this.size).sort();
   }
 
+  /** The ids added more than once, with how many times, in id order (sealed first). */
+  repeats(): Array<{ id: number; count: number }> {
+    const found: Array<{ id: number; count: number }> = [];
+    for (let i = 1; i < this.size; i++) {
+      if (this.ids[i] !== this.ids[i - 1]) continue;
+      const last = found[found.length - 1];
+      if (last && last.id === this.ids[i]) last.count++;
+      else found.push({ id: this.ids[i]!, count: 2 });
+    }
+    return found;
+  }
+
   has(id: number): boolean {
     let [low, high] = [0, this.size - 1];
     while (low <= high) {
@@ -438,18 +493,25 @@ async function applyLine(
       `it carries a note for a person (${row.note!.slice(0, 300)}): a verify answer that agrees now does not outweigh it; a person settles it (purchases resolve)`,
     );
   let why = `${file} line ${item.line} lists reference ${item.reference} (${item.statement})`;
+  // The match is made again as the report made it: with the phone as the line shows it (the purchase's full phone
+  // would miss a rival that shares only the digits a masked line shows), before the verify read (no read for a line
+  // that no longer matches) and after it, just before the settlement: a rival may have come while it was read.
+  const evidence = lineEvidence({ ...item, date: new Date(item.date) }, file);
+  const stillMatches = () => stillOnly(db, evidence, STATEMENT_MATCH_WINDOW_MS, item.id);
   if (row.state === "in_doubt") {
-    // The line's phone is the purchase's (it matched on every digit the line shows).
-    const evidence = lineEvidence({ ...item, phone: row.phone, date: new Date(item.date) }, file);
-    const still = await stillOnly(db, evidence, STATEMENT_MATCH_WINDOW_MS, item.id);
+    const still = await stillMatches();
     if (!still.only) return unchanged(still.reason);
-    why = `${why}, and ${still.why}`;
   }
   let verification: Verification;
   try {
     verification = await reseller.verifyTransaction(item.reference);
   } catch (error) {
     return unchanged(`verify ${item.reference} failed: ${(error as Error).message}`);
+  }
+  if (row.state === "in_doubt") {
+    const still = await stillMatches();
+    if (!still.only) return unchanged(still.reason);
+    why = `${why}, and ${still.why}`;
   }
   const purchase = { id: item.id, state: row.state, phone: row.phone, amount: row.amount ?? "0" };
   const outcome = await settleByProof(

@@ -108,6 +108,38 @@ export function statementDocument(report: StatementReport, view: StatementView):
         report.totals.setAside,
       ),
     );
+  if (report.totals.phoneDifferences > 0)
+    sections.splice(
+      sections.length - 1,
+      0,
+      section(
+        "phones",
+        "Phone differences",
+        "The statement names the purchase's reference with another phone number: the provider says that transaction went elsewhere.",
+        table(
+          "phones",
+          [right("ID"), left("Reference"), left("Ledger"), left("Statement")],
+          report.phoneDifferences.map((r) => [String(r.id), r.reference, r.ledger, r.statement]),
+        ),
+        report.totals.phoneDifferences,
+      ),
+    );
+  if (report.totals.duplicates > 0)
+    sections.splice(
+      sections.length - 1,
+      0,
+      section(
+        "duplicates",
+        "Ledger purchases the statement lists more than once",
+        "One purchase debited more than once, or the export repeating a line: a person should look at each.",
+        table(
+          "duplicates",
+          [right("ID"), left("Reference"), right("Lines")],
+          report.duplicates.map((r) => [String(r.id), r.reference, String(r.lines)]),
+        ),
+        report.totals.duplicates,
+      ),
+    );
   if (report.totals.unmatched > 0)
     sections.push(
       section(
@@ -193,6 +225,12 @@ function status(report: StatementReport, view: StatementView): ReportDocument["s
     ],
     [report.totals.amountDifferences, "amount difference", "amount differences"],
     [report.totals.statusDifferences, "status difference", "status differences"],
+    [report.totals.phoneDifferences, "phone difference", "phone differences"],
+    [
+      report.totals.duplicates,
+      "ledger purchase the statement lists more than once",
+      "ledger purchases the statement lists more than once",
+    ],
     [report.totals.setAside, "line set aside", "lines set aside"],
   ] as const;
   const found = differences.filter(([n]) => n > 0).map(([n, one, many]) => counted(n, one, many));

@@ -8,7 +8,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PurchasePlan } from "../../src/plans/document.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { CLI } from "../helpers/cli.js";
+import { sandboxSettings } from "../helpers/config.js";
 import { DB_KINDS } from "../helpers/db.js";
+import { resellerProxy } from "../helpers/reseller-proxy.js";
 import { type Ledger, mtnPhones, openLedgerFor, readJson } from "./helpers.js";
 
 const posts = (sandbox: Sandbox) => sandbox.requests().filter((r) => r.method === "POST").length;
@@ -223,6 +225,61 @@ describe("apply refuses what is not the plan as saved", { timeout: 120_000 }, ()
     );
     expect(row?.status).toBe("expired");
     expect(posts(sandbox)).toBe(0);
+  });
+
+  it("a second apply while the first one's purchases are in flight buys nothing and says another apply holds the plan (exit 1); the first finishes it", async () => {
+    const phones = mtnPhones(3, 1200);
+    const file = await queuedPlan("racing", { p101: phones, p102: [] });
+    const plan = readJson<PurchasePlan>(file);
+    // The first apply's purchase POSTs are held in front of the sandbox until the second apply has ended.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let held = 0;
+    let sent!: () => void;
+    const inFlight = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
+    const proxy = await resellerProxy(
+      sandbox.resellerUrl,
+      () => undefined,
+      async (request) => {
+        if (request.method !== "POST") return;
+        held++;
+        sent();
+        await released;
+      },
+    );
+    const reseller = sandboxSettings(sandbox).reseller as Record<string, unknown>;
+    ledger.rewrite({
+      reseller: { ...reseller, base_url: proxy.url, timeout: { connect: "1s", headers: "60s", body: "60s" } },
+    });
+    try {
+      const first = ledger.cli(["apply", file]);
+      await inFlight;
+      const second = await ledger.cli(["apply", file]);
+      expect(second.code, second.stdout).toBe(1);
+      expect(second.stderr).toContain(`another apply of plan ${plan.plan_id} is in progress`);
+      expect(second.stderr).toContain("nothing was bought by this apply");
+      expect(second.stdout).not.toContain("is applied");
+      const [during] = await ledger.query<{ status: string }>(
+        sql`select status from saved_plans where id = ${plan.plan_id}`,
+      );
+      expect(during!.status).toBe("applying");
+      expect(sandbox.debits()).toHaveLength(0);
+
+      release();
+      const done = await first;
+      expect(done.code, done.stderr).toBe(0);
+      expect(done.stdout).toContain(`plan ${plan.plan_id} is applied`);
+      expect(held).toBe(phones.length);
+      expect([...debitsByPhone(sandbox).entries()].sort()).toEqual(phones.map((p) => [p, 1]));
+    } finally {
+      release();
+      await proxy.close();
+      ledger.rewrite({});
+    }
   });
 
   it("an apply killed with SIGKILL mid-way, applied again, buys every item once and none twice", async () => {

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PurchasePlan } from "../../src/plans/document.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { CLI, type CliResult } from "../helpers/cli.js";
+import { sandboxSettings } from "../helpers/config.js";
+import { resellerProxy } from "../helpers/reseller-proxy.js";
 import { approverKey, type Ledger, mtnPhones, openLedgerFor, readJson, savePlan } from "./helpers.js";
 
 const posts = (sandbox: Sandbox) => sandbox.requests().filter((r) => r.method === "POST").length;
@@ -123,6 +125,71 @@ describe("the approval gate", { timeout: 120_000 }, () => {
     expect(sandbox.debits().map((d) => [d.phone_number, d.plan_id])).toEqual([["08034000900", "104"]]);
     expect((await ledger.cli(["apply", id])).stdout).toContain("was applied at");
     expect(sandbox.debits()).toHaveLength(1);
+  });
+
+  it("apply ID of an approved held plan whose purchases another run is sending is not reported applied: it says so, exit 1", async () => {
+    const run = await ledger.cli([
+      "purchases",
+      "run",
+      "--job",
+      "promo",
+      "--fire-time",
+      "2026-05-01T08:00:00Z",
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    const id = /saved plan (p_\w+)/.exec(run.stdout)![1]!;
+    expect((await approve(id)).code).toBe(0);
+    // The next run (a daemon's, here a `purchases run`) releases the plan and sends its purchases, held in front of
+    // the sandbox until the apply has ended.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let sent!: () => void;
+    const inFlight = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
+    const proxy = await resellerProxy(
+      sandbox.resellerUrl,
+      () => undefined,
+      async (request) => {
+        if (request.method !== "POST") return;
+        sent();
+        await released;
+      },
+    );
+    const reseller = sandboxSettings(sandbox).reseller as Record<string, unknown>;
+    ledger.rewrite({
+      ...settings,
+      reseller: { ...reseller, base_url: proxy.url, timeout: { connect: "1s", headers: "60s", body: "60s" } },
+    });
+    try {
+      const sending = ledger.cli(["purchases", "run"]);
+      await inFlight;
+      const applied = await ledger.cli(["apply", id]);
+      expect(applied.code, applied.stdout).toBe(1);
+      expect(applied.stdout).not.toContain(`plan ${id} is applied`);
+      expect(applied.stdout).toContain(`plan ${id} is not finished: 3 of its purchases are still being sent`);
+      expect(applied.stdout).toContain(
+        "3 taken by an earlier apply or run (bought, or being sent), not bought again",
+      );
+      const [during] = await ledger.query<{ status: string }>(
+        sql`select status from saved_plans where id = ${id}`,
+      );
+      expect(during!.status).toBe("applying");
+      release();
+      expect((await sending).code).toBe(0);
+    } finally {
+      release();
+      await proxy.close();
+      ledger.rewrite(settings);
+    }
+    expect(sandbox.debits()).toHaveLength(3);
+    // The run that sent them marked the plan applied once they were answered.
+    const again = await ledger.cli(["apply", id]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(`plan ${id} was applied at`);
+    expect(sandbox.debits()).toHaveLength(3);
   });
 
   it("intake: requests above the threshold are held; after approval the next run buys them", async () => {

@@ -249,6 +249,84 @@ describe("settlement from evidence, on postgres", () => {
     expect(await ledger()).toMatchObject([{ id: a!.id, state: "in_doubt", reference: null }]);
   });
 
+  it("a purchase a person settled without its reference, then pruned, still keeps its transaction's statement line and notification from the in_doubt purchase bought for the same phone", async () => {
+    const phone = "08031239020";
+    const config = testConfig(sandbox);
+    const buyAs = async (key: string) => {
+      await insertPurchases(test.database.db, [purchase(phone, key)], "test");
+      await executePurchases(
+        { database: test.database, reseller, config, logger: silentLogger() },
+        { concurrency: 1, retryWaitMs: 0 },
+      );
+    };
+    // A: the provider answers 500 before taking it (no debit). B: taken, its answer lost (a debit).
+    sandbox.setFaults({ endpoints: { data: { rate500Before: 1 } } });
+    await buyAs("A");
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await buyAs("B");
+    sandbox.setFaults({ endpoints: {} });
+    const [a, b] = await ledger();
+    expect([a!.state, b!.state]).toEqual(["in_doubt", "in_doubt"]);
+    const [debit] = sandbox.debits();
+    // A person settles B from the provider's dashboard, without its reference; B is pruned later.
+    const file = writeConfigFile(sandbox, test.url).file;
+    const resolved = await runCli([
+      "-c",
+      file,
+      "purchases",
+      "resolve",
+      String(b!.id),
+      "--as",
+      "succeeded",
+      "--note",
+      "the customer has the data",
+    ]);
+    expect(resolved.code, resolved.stderr).toBe(0);
+    await rows(
+      test.database.db,
+      sql`update kv set value = jsonb_set(value, '{seq}', '1000000') where key = 'wallet'`,
+    );
+    expect(await prunePurchases(test.database, new Date())).toMatchObject({ purchases: 1 });
+    expect((await ledger()).map((r) => r.id)).toEqual([a!.id]);
+
+    // The provider's statement lists B's transaction: its phone and amount agree with A too.
+    const statement = join(mkdtempSync(join(tmpdir(), "topsync-proof-")), "statement.csv");
+    writeFileSync(
+      statement,
+      `reference,phone,amount,date,status\n${debit!.reference},${debit!.phone_number},${debit!.amount},${debit!.at},successful\n`,
+    );
+    const out = await runCli([
+      "-c",
+      file,
+      "--json",
+      "purchases",
+      "reconcile",
+      "--statement",
+      statement,
+      "--apply",
+    ]);
+    expect(out.code, out.stderr).toBe(0);
+    const report = JSON.parse(out.stdout) as {
+      resolvable: unknown[];
+      unmatched: Array<{ why: string }>;
+      applied: unknown[];
+    };
+    expect(report.resolvable).toEqual([]);
+    expect(report.applied).toEqual([]);
+    expect(report.unmatched[0]!.why).toContain(`purchase ${b!.id} (succeeded, pruned)`);
+    expect(await ledger()).toMatchObject([{ id: a!.id, state: "in_doubt", reference: null }]);
+
+    // Nor does the provider's notification of it.
+    const { stored } = await storeNotice("successful", {
+      reference: debit!.reference,
+      amount: debit!.amount,
+      phone_number: debit!.phone_number,
+      date: debit!.at,
+    });
+    expect(await processNotification(depsThrough(), stored.id)).toMatchObject({ outcome: "unmatched" });
+    expect(await ledger()).toMatchObject([{ id: a!.id, state: "in_doubt", reference: null }]);
+  });
+
   it("a notification's date without a zone is UTC, as the seed says, whatever the machine's zone: its in_doubt purchase is found and settled", async () => {
     const zone = process.env.TZ;
     process.env.TZ = "Africa/Lagos"; // an operator's machine an hour east of UTC

@@ -182,6 +182,49 @@ describe("purchases reconcile --statement: reading the statement", () => {
     expect(bad.stderr).toContain('--date-format must be ISO or DD/MM/YYYY; got "MM/DD/YYYY"');
   });
 
+  it("reads an export separated by semicolons or tabs (as spreadsheets in decimal-comma locales write it); a UTF-16 file it cannot read is refused saying so", async () => {
+    await ledger(test.database.db, [
+      { reference: "RS", state: "succeeded", amount: "1305.00", sent: "2026-11-05T09:00:00Z" },
+    ]);
+    const semicolons = join(dir, "semicolons.csv");
+    writeFileSync(
+      semicolons,
+      "reference;phone;amount;date;status\nRS;08031230001;1.305,00;05/11/2026 10:00;successful\n",
+    );
+    const tabs = join(dir, "tabs.csv");
+    writeFileSync(
+      tabs,
+      "reference\tphone\tamount\tdate\tstatus\nRS\t08031230001\t1305.00\t2026-11-05T09:00:00Z\tsuccessful\n",
+    );
+    const read = await reconcile(semicolons, "--date-format", "DD/MM/YYYY", "--decimal-comma");
+    expect(read.code, read.stderr).toBe(0);
+    expect(JSON.parse(read.stdout)).toMatchObject({
+      lines: 1,
+      matched: 1,
+      amountDifferences: [],
+      providerOnly: [],
+    });
+    const tabbed = await reconcile(tabs);
+    expect(tabbed.code, tabbed.stderr).toBe(0);
+    expect(JSON.parse(tabbed.stdout)).toMatchObject({ lines: 1, matched: 1, providerOnly: [] });
+
+    const text = `${HEADER}\nRS,08031230001,1305.00,2026-11-05T09:00:00Z,successful\n`;
+    const bigEndian = join(dir, "utf16be.csv");
+    writeFileSync(
+      bigEndian,
+      Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, "utf16le").swap16()]),
+    );
+    const noMark = join(dir, "utf16-no-bom.csv");
+    writeFileSync(noMark, Buffer.from(text, "utf16le"));
+    const be = await reconcile(bigEndian);
+    expect(be.code).toBe(65);
+    expect(be.stderr).toContain(`${bigEndian} is UTF-16 big-endian text: save it as UTF-8`);
+    const bare = await reconcile(noMark);
+    expect(bare.code).toBe(65);
+    expect(bare.stderr).toContain(`${noMark} holds NUL bytes in its first line`);
+    expect(bare.stderr).toContain("save it as UTF-8");
+  });
+
   it("sets aside a line dated 1970 or 2100, named in the report, instead of stretching the period over the ledger", async () => {
     const [, june, later] = await ledger(test.database.db, [
       { reference: "RNOV", state: "succeeded", amount: "305.00", sent: "2026-11-05T09:00:00Z" },
@@ -317,12 +360,18 @@ describe("purchases reconcile --statement: reading the statement", () => {
       expect(result.code, `${file}: ${result.stderr}`).toBe(65);
       expect(result.stderr).toContain(`statement ${file} ${reason}`);
     }
-    // A regular file of zeros: one endless record, refused at 64 KiB rather than read whole.
+    // A regular file of one endless line: refused at 64 KiB rather than read whole.
+    const endlessFile = join(dir, "endless.csv");
+    writeFileSync(endlessFile, Buffer.alloc(5 * 1024 * 1024, "a"));
+    const endless = await reconcileWithin(endlessFile, 10_000);
+    expect(endless.code, endless.stderr).toBe(65);
+    expect(endless.stderr).toContain(`${endlessFile}: line 1: not a CSV file: Max Record Size`);
+    // A regular file of zeros is not text: refused from its first bytes.
     const zeros = join(dir, "zeros.csv");
     writeFileSync(zeros, Buffer.alloc(5 * 1024 * 1024));
-    const endless = await reconcileWithin(zeros, 10_000);
-    expect(endless.code, endless.stderr).toBe(65);
-    expect(endless.stderr).toContain(`${zeros}: line 1: not a CSV file: Max Record Size`);
+    const binary = await reconcileWithin(zeros, 10_000);
+    expect(binary.code, binary.stderr).toBe(65);
+    expect(binary.stderr).toContain(`statement ${zeros} holds NUL bytes in its first line`);
   }, 60_000);
 });
 

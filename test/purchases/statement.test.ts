@@ -10,6 +10,8 @@ import { rows } from "../../src/db/client.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
+import { type StatementLine, statementOf } from "../../src/purchases/sources/statement-csv.js";
+import { applyStatement, reconcileStatement } from "../../src/purchases/statement.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { inert } from "../../src/text/inert.js";
@@ -17,6 +19,7 @@ import { runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import { resellerProxy, verifiedReference } from "../helpers/reseller-proxy.js";
 import { needs } from "../helpers/tools.js";
 import { CHROMIUM_TOOL, DESKTOP, measureAt, PHONE } from "../report/chromium.js";
 
@@ -118,6 +121,7 @@ describe("purchases reconcile --statement, on postgres", () => {
       (await state("08031230022")).id,
       (await state("08031230023")).id,
     ]);
+    expect(report.resolvable[0].phone).toBe("0803****022"); // the line's phone, masked in output
     expect((await state("08031230022")).state).toBe("in_doubt"); // dry: nothing changed
 
     const applied = await runCli([
@@ -264,6 +268,175 @@ describe("purchases reconcile --statement, on postgres", () => {
     expect(entry).toMatchObject({ id: before.id, result: "unchanged" });
     expect(entry.why).toContain("verify_mismatch");
     expect(await state(phone)).toMatchObject({ state: "unverified", reference: before.reference });
+  });
+
+  it("--apply makes the match again as the line shows the phone (masked): a rival bought between the report and the apply keeps the line from the in_doubt purchase", async () => {
+    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    const [ours, rival] = ["08031230070", "08035550070"]; // both show as 0803****070
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await buy([ours]);
+    sandbox.setFaults({ endpoints: {} });
+    expect((await state(ours)).state).toBe("in_doubt");
+    const debit = sandbox.debits().find((d) => d.phone_number === ours)!;
+    // The provider's export masks the phone, as most do.
+    const line: StatementLine = {
+      line: 2,
+      reference: debit.reference,
+      phone: "0803****070",
+      amount: debit.amount,
+      date: new Date(debit.at),
+      status: "successful",
+    };
+    const report = await reconcileStatement(test.database.db, statementOf([line], new Date()), {
+      file: "masked.csv",
+    });
+    expect(report.resolvable.map((r) => r.id)).toEqual([(await state(ours)).id]);
+
+    // Meanwhile another run buys the same plan for the rival phone and loses its answer too: the masked line
+    // could now be either purchase.
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await buy([rival]);
+    sandbox.setFaults({ endpoints: {} });
+    expect((await state(rival)).state).toBe("in_doubt");
+
+    const applied = await applyStatement(test.database.db, reseller, report, "masked.csv");
+    expect(applied).toMatchObject([{ id: (await state(ours)).id, result: "unchanged" }]);
+    expect(applied[0]!.why).toContain("is no longer the only purchase it can be");
+    expect(applied[0]!.why).toContain("2 in_doubt purchases could be it");
+    expect(await state(ours)).toMatchObject({ state: "in_doubt", reference: null });
+    expect(await state(rival)).toMatchObject({ state: "in_doubt", reference: null });
+  });
+
+  it("--apply makes the match again after the verify read: a rival bought while the read was in flight keeps the line from the in_doubt purchase", async () => {
+    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    const [ours, rival] = ["08031230090", "08035550090"]; // both show as 0803****090
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await buy([ours]);
+    sandbox.setFaults({ endpoints: {} });
+    const debit = sandbox.debits().find((d) => d.phone_number === ours)!;
+    const line: StatementLine = {
+      line: 2,
+      reference: debit.reference,
+      phone: "0803****090",
+      amount: debit.amount,
+      date: new Date(debit.at),
+      status: "successful",
+    };
+    const report = await reconcileStatement(test.database.db, statementOf([line], new Date()), {
+      file: "masked.csv",
+    });
+    expect(report.resolvable.map((r) => r.id)).toEqual([(await state(ours)).id]);
+    // The verify read of the line's reference is held until another run has bought for the rival phone and lost
+    // its answer.
+    const proxy = await resellerProxy(
+      sandbox.resellerUrl,
+      () => undefined,
+      async (request) => {
+        if (!verifiedReference(request.path)) return;
+        sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+        await buy([rival]);
+        sandbox.setFaults({ endpoints: {} });
+      },
+    );
+    const through = resellerFor({ resellerUrl: proxy.url, apiKey: sandbox.apiKey });
+    try {
+      const applied = await applyStatement(test.database.db, through, report, "masked.csv");
+      expect((await state(rival)).state).toBe("in_doubt");
+      expect(applied).toMatchObject([{ id: (await state(ours)).id, result: "unchanged" }]);
+      expect(applied[0]!.why).toContain("2 in_doubt purchases could be it");
+      expect(await state(ours)).toMatchObject({ state: "in_doubt", reference: null });
+    } finally {
+      await through.close();
+      await proxy.close();
+    }
+  });
+
+  it("a statement listing one purchase's reference on two lines (debited twice, or a line repeated) is not reported as agreeing: the purchase is listed for a person, once", async () => {
+    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    await buy(["08031230080"]);
+    const own = await state("08031230080");
+    expect(own.state).toBe("succeeded");
+    const d = sandbox.debits().find((x) => x.phone_number === "08031230080")!;
+    const line = `${d.reference},0803****080,${d.amount},${d.at},successful`;
+    const file = join(tmpdir(), `statement-twice-${process.pid}-${Date.now()}.csv`);
+    writeFileSync(file, ["reference,phone,amount,date,status", line, line].join("\n"));
+    const config = writeConfigFile(sandbox, test.url).file;
+    const json = await runCli(["-c", config, "--json", "purchases", "reconcile", "--statement", file]);
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect(report.duplicates).toEqual([{ id: own.id, reference: d.reference, lines: 2 }]);
+    expect(report.totals.duplicates).toBe(1);
+    const text = await runCli(["-c", config, "purchases", "reconcile", "--statement", file]);
+    expect(text.stdout).not.toContain("The statement and the ledger agree");
+    expect(text.stdout).toContain(
+      "A person should look at: 1 ledger purchase the statement lists more than once.",
+    );
+    expect(text.stdout).toContain("\nLedger purchases the statement lists more than once\n");
+  });
+
+  it("a line naming a purchase's reference with another phone (the provider says it delivered elsewhere) is a phone difference, not agreement", async () => {
+    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    await buy(["08031230085", "08031230086"]);
+    const [a, b] = [await state("08031230085"), await state("08031230086")];
+    const debit = (phone: string) => sandbox.debits().find((x) => x.phone_number === phone)!;
+    const [da, db] = [debit("08031230085"), debit("08031230086")];
+    const file = join(tmpdir(), `statement-phone-${process.pid}-${Date.now()}.csv`);
+    writeFileSync(
+      file,
+      [
+        "reference,phone,amount,date,status",
+        `${da.reference},08069990011,${da.amount},${da.at},successful`, // another number
+        `${db.reference},0803****086,${db.amount},${db.at},successful`, // its own, masked: agrees
+      ].join("\n"),
+    );
+    const config = writeConfigFile(sandbox, test.url).file;
+    const json = await runCli(["-c", config, "--json", "purchases", "reconcile", "--statement", file]);
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout);
+    expect(report.phoneDifferences).toEqual([
+      { id: a.id, reference: da.reference, ledger: "0803****085", statement: "0806****011" },
+    ]);
+    expect(b.state).toBe("succeeded");
+    const text = await runCli(["-c", config, "purchases", "reconcile", "--statement", file]);
+    expect(text.stdout).toContain("A person should look at: 1 phone difference.");
+    expect(text.stdout).not.toContain("08069990011");
+  });
+
+  it("an unverified purchase whose line the statement repeats is resolvable once, and verified once by --apply", async () => {
+    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
+    const phone = "08031230081";
+    await insertPurchases(test.database.db, [purchase(phone)], "test");
+    await executePurchases(
+      {
+        database: test.database,
+        reseller,
+        config: testConfig(sandbox, {
+          verification: { initial_delay: "5ms", timeout: "1ms", max_interval: "5ms", horizon: "72h" },
+        }),
+        logger: silentLogger(),
+      },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+    const own = await state(phone);
+    await rows(test.database.db, sql`update purchases set state = 'unverified' where id = ${own.id}`);
+    const d = sandbox.debits().find((x) => x.phone_number === phone)!;
+    const line: StatementLine = {
+      line: 2,
+      reference: d.reference,
+      phone,
+      amount: d.amount,
+      date: new Date(d.at),
+      status: "successful",
+    };
+    const report = await reconcileStatement(
+      test.database.db,
+      statementOf([line, { ...line, line: 3 }], new Date()),
+    );
+    expect(report.resolvable.map((r) => r.id)).toEqual([own.id]);
+    expect(report.totals.resolvable).toBe(1);
+    expect(report.duplicates).toEqual([{ id: own.id, reference: d.reference, lines: 2 }]);
+    const applied = await applyStatement(test.database.db, reseller, report, "twice.csv");
+    expect(applied).toMatchObject([{ id: own.id, result: "succeeded" }]);
   });
 
   /** Statement cells written to act on a terminal, a markdown viewer or a browser. */

@@ -100,12 +100,13 @@ export async function openStatement(
   const handle = await openRegularFile(file);
   try {
     const size = (await handle.stat()).size;
-    const { index, times, count } = await checkStatement(handle, size, file, format);
+    const delimiter = await sniffDelimiter(handle, size, file);
+    const { index, times, count } = await checkStatement(handle, size, file, format, delimiter);
     const period = statementPeriod(times, count, now.getTime()); // the dates are not needed after this
     const statement: Statement = {
       lines: count,
       period: period && { from: new Date(period.from), to: new Date(period.to) },
-      chunks: () => chunksOf(records(handle, size, file), file, format, index, period, count),
+      chunks: () => chunksOf(records(handle, size, file, delimiter), file, format, index, period, count),
     };
     return { ...statement, close: () => handle.close() };
   } catch (error) {
@@ -153,6 +154,35 @@ async function openRegularFile(file: string): Promise<FileHandle> {
   return handle;
 }
 
+/** Bytes of the file's start read to find how it is written. */
+const SNIFFED_BYTES = 4096;
+
+/**
+ * How the file separates its cells, from its header line: commas, or — when the header has none — semicolons or
+ * tabs, as spreadsheets write CSV where the decimal mark is a comma. A text encoding the reader cannot read is
+ * refused with what it is: UTF-16 big-endian, or UTF-16 without its byte-order mark (NUL bytes in the header). UTF-8
+ * (with or without a BOM) and UTF-16 little-endian with its BOM (Excel's "Unicode text") are read.
+ */
+async function sniffDelimiter(handle: FileHandle, size: number, file: string): Promise<string> {
+  const head = Buffer.alloc(Math.min(size, SNIFFED_BYTES));
+  if (head.length > 0) await handle.read(head, 0, head.length, 0);
+  const refuse = (why: string) =>
+    new DataError(
+      `statement ${file} ${why}: save it as UTF-8 (or export it again as CSV) and read it again`,
+      "STATEMENT_ENCODING",
+    );
+  if (head[0] === 0xfe && head[1] === 0xff) throw refuse("is UTF-16 big-endian text");
+  const littleEndian = head[0] === 0xff && head[1] === 0xfe;
+  const text = littleEndian ? head.subarray(2).toString("utf16le") : head.toString("utf8");
+  const header = text.split(/\r\n|\n|\r/, 1)[0] ?? "";
+  if (header.includes("\u0000"))
+    throw refuse("holds NUL bytes in its first line (UTF-16 text without its byte-order mark, or not text)");
+  if (header.includes(",")) return ",";
+  if (header.includes(";")) return ";";
+  if (header.includes("\t")) return "\t";
+  return ",";
+}
+
 /** A record of the file and the line it starts on (the header is line 1). */
 interface CsvRecord {
   record: string[];
@@ -164,8 +194,19 @@ interface CsvRecord {
  * out. Lines are counted here rather than by the parser's `info`, which copies a dozen counters into a new object
  * for every record: with it a million-line file took three times as long to read, and twice the memory.
  */
-function records(handle: FileHandle, size: number, file: string): AsyncIterable<CsvRecord> {
-  const csv = parse({ bom: true, relax_column_count: true, trim: true, max_record_size: MAX_RECORD_CHARS });
+function records(
+  handle: FileHandle,
+  size: number,
+  file: string,
+  delimiter: string,
+): AsyncIterable<CsvRecord> {
+  const csv = parse({
+    bom: true,
+    delimiter,
+    relax_column_count: true,
+    trim: true,
+    max_record_size: MAX_RECORD_CHARS,
+  });
   if (size === 0) csv.end();
   else pipeline(handle.createReadStream({ start: 0, end: size - 1, autoClose: false }), csv, () => {});
   return numbered(csv as AsyncIterable<string[]>, file);
@@ -266,13 +307,19 @@ function cellOf(record: string[], index: ColumnIndex, field: StatementField): st
 }
 
 /** The first reading: every line checked, and its date kept (8 bytes a line) to find the period. */
-async function checkStatement(handle: FileHandle, size: number, file: string, format: StatementFormat) {
+async function checkStatement(
+  handle: FileHandle,
+  size: number,
+  file: string,
+  format: StatementFormat,
+  delimiter: string,
+) {
   let index: ColumnIndex | undefined;
   let times = new Float64Array(1024);
   let count = 0;
   const problems: string[] = [];
   let refused = 0;
-  for await (const r of records(handle, size, file)) {
+  for await (const r of records(handle, size, file, delimiter)) {
     if (!index) {
       index = columnIndex(r.record, file, format.columns);
       continue;
