@@ -24,6 +24,8 @@ export interface BuyOptions {
   dryRun: boolean;
   /** Asked after the purchase is resolved and before anything is written; false declines. */
   confirm: (resolved: Resolved) => Promise<boolean>;
+  /** Stops the run as a signal does: a call in flight finishes and is recorded, an unsent purchase stays queued. */
+  signal?: AbortSignal;
 }
 
 export async function buyOne(
@@ -71,6 +73,7 @@ export async function buyOne(
     requestKey: purchase.request_key,
     catalogue,
     concurrency: 1,
+    signal: options.signal,
   });
   return { kind: "bought", row: await find(), summary };
 }
