@@ -1,6 +1,8 @@
 // Start-up catch-up, like a Kubernetes CronJob's starting deadline: the latest fire of a
-// job missed within `catch_up` runs once; older missed fires, and a fire from before the job first appeared
-// in config, are recorded as skipped with the reason and never run.
+// job missed within `catch_up` runs once; older missed fires are recorded as skipped with the reason and never run.
+// A scheduled job's fires from before it first appeared in config were never its to miss: neither run nor recorded
+// (each would be a `missed_fire` notice for every job added). A one-off `at` from before then is recorded skipped:
+// it will never run, and the operator who wrote it is told.
 import type { PurchaseJob } from "../config/index.js";
 import { formatDuration } from "../duration.js";
 import { dueFire, firesBefore } from "../time/fires.js";
@@ -63,10 +65,7 @@ export function planCatchUp(input: CatchUpInput, limit = MAX_REPORTED): CatchUpP
 
   const latest = dueFire(job, input.globalTimeZone, now);
   const plan: CatchUpPlan = { skipped: [] };
-  if (latest && isNew(latest)) {
-    if (latest < firstSeen) plan.skipped.push(beforeFirstSeen(latest));
-    else plan.run = latest;
-  }
+  if (latest && isNew(latest) && latest >= firstSeen) plan.run = latest;
   const floor = Math.max(
     firstSeen.getTime() - 1,
     lastRecorded?.getTime() ?? Number.NEGATIVE_INFINITY,

@@ -46,7 +46,7 @@ describe("start-up catch-up", () => {
     const file = daemonConfig(fixture.sandbox, fixture.url, port, {
       purchases: [
         { name: "minutely", schedule: "* * * * *", catch_up: "10m", plan, recipients: RECIPIENTS },
-        // new in config: its latest fire predates it, so it is reported and not run
+        // new in config: its latest fire predates it, so it is neither run nor reported missed
         { name: "fresh", schedule: "* * * * * *", plan, recipients: ["08031110003"] },
       ],
       intake: { enabled: false, poll_interval: "1s", batch_size: 100 },
@@ -86,28 +86,18 @@ describe("start-up catch-up", () => {
     expect(byFire.get(latest)).toBe(RECIPIENTS.length);
     expect([...byFire.keys()].every((t) => t >= latest)).toBe(true);
 
-    // the new job: its one fire before it appeared is recorded as skipped, and none of its rows predate it
+    // the new job: its fires from before it appeared were never its own, neither run nor recorded missed (a
+    // missed_fire notice for every job added), and none of its rows predate it
     const [fresh] = await rows<{ first_seen: Date | string }>(
       fixture.database.db,
       sql`select first_seen from jobs where name = 'fresh'`,
     );
     const freshSeen = new Date(fresh!.first_seen).getTime();
-    // Catch-up runs at the instant the jobs were registered, for every job alike: the fresh job's latest fire
-    // then is the whole second before it appeared (unless it appeared on the second exactly, 1 in 1,000).
-    if (freshSeen % 1000 !== 0) {
-      // recorded at start, though not necessarily before the other job's fire is done
-      const freshFires = await waitFor("the new job's fire before it appeared, recorded", async () => {
-        const found = await fires("fresh");
-        return found.some((f) => f.time < freshSeen) ? found : undefined;
-      });
-      const before = freshFires.filter((f) => f.time < freshSeen);
-      expect(before).toHaveLength(1);
-      expect(before[0]!.time).toBe(Math.floor(freshSeen / 1000) * 1000);
-      expect(before[0]!.status).toBe("skipped");
-      expect(before[0]!.reason).toBe(
-        `before the job first appeared in config (${new Date(freshSeen).toISOString()})`,
-      );
-    }
+    const freshFires = await waitFor("the new job's first own fire", async () => {
+      const found = await fires("fresh");
+      return found.some((f) => f.time >= freshSeen) ? found : undefined;
+    });
+    expect(freshFires.filter((f) => f.time < freshSeen)).toEqual([]);
     expect([...(await purchasesByFire("fresh")).keys()].every((t) => t >= freshSeen)).toBe(true);
 
     // a restart adds nothing for the fires already decided
