@@ -210,11 +210,12 @@ export async function jobsBackfillCommand(
     );
   const failed = backfill.projection.runs.find((run) => run.error);
   if (failed) throw new DataError(`job ${failed.job}: ${failed.error}`, "RECIPIENTS_FILE");
+  const state = await readJobState(database.db, name);
+  warnBeforeFirstSeen(ctx, backfill, state?.firstSeen ?? now);
   if (flags.dryRun || backfill.toBuy === 0) {
     printBackfill(ctx, backfill, flags.dryRun ? "dry run — nothing was bought or written" : undefined);
     return;
   }
-  const state = await readJobState(database.db, name);
   if (!flags.save && state && state.state !== "active")
     throw new UsageError(
       `job "${name}" is ${state.state}${state.note ? ` (${state.note})` : ""}: a backfill would stay queued; resume it first, or save the backfill with --save FILE`,
@@ -239,6 +240,22 @@ export async function jobsBackfillCommand(
     return;
   }
   await applyBackfill(ctx, database, reseller, plan.plan_id, backfill);
+}
+
+/**
+ * Purchases are known by the job's name and fire times: fires from before the job first appeared were never the
+ * job's to buy, and whatever bought them then (the job under another name or schedule) is not seen as their buyer.
+ */
+function warnBeforeFirstSeen(ctx: CommandContext, backfill: Backfill, firstSeen: Date): void {
+  const early = backfill.missing.filter((f) => f.fireTime.getTime() < firstSeen.getTime() && f.toBuy > 0);
+  if (early.length === 0) return;
+  const buys = early.reduce((n, f) => n + f.toBuy, 0);
+  ctx.logger.warn(
+    { job: backfill.job, fires: early.length, purchases: buys },
+    `${early.length} of the fires to backfill (${buys} purchases) are from before job ${backfill.job} first appeared ` +
+      `(${formatInstant(firstSeen, backfill.timezone)} ${backfill.timezone}): purchases are known by the job's name and ` +
+      "fire time, so if it ran then under another name or at other times, what it bought then would be bought again",
+  );
 }
 
 async function applyBackfill(

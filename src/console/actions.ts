@@ -5,7 +5,7 @@
 import { cancelPurchase } from "../plans/cancel.js";
 import { DecisionRefused, decide } from "../plans/decide.js";
 import { type PersonOutcome, requeueAsPerson, resolveAsPerson } from "../purchases/by-person.js";
-import { resumeJob, suspendJob } from "../purchases/job-states.js";
+import { readJobState, resumeJob, suspendJob } from "../purchases/job-states.js";
 import { CANCELLABLE_STATES, type PurchaseRow } from "../purchases/ledger.js";
 import { signingProblem } from "./page-plans.js";
 import { purchaseVersion } from "./page-purchases.js";
@@ -147,8 +147,12 @@ export async function jobAction(
   reason: string,
 ): Promise<ActionResult> {
   const job = view.config.purchases.find((candidate) => candidate.name === name);
-  if (!job) return { ok: false, message: `no job named "${name}" in the config` };
-  if (action === "resume" && job.suspended)
+  // A job renamed or taken out of the config while stopped is still held by the ledger with its queue: it may be
+  // resumed (its queued purchases are then bought), never suspended.
+  const stopped = job || action !== "resume" ? undefined : await readJobState(view.database.db, name);
+  if (!job && (!stopped || stopped.state === "active"))
+    return { ok: false, message: `no job named "${name}" in the config` };
+  if (action === "resume" && job?.suspended)
     return {
       ok: false,
       message: `job ${name} has suspended: true in the config; take that out of the config to resume it`,

@@ -27,6 +27,7 @@ export async function jobsPage(view: ConsoleView, message?: Markup): Promise<str
     ),
   ]);
   const states = new Map(listed.map((job) => [job.name, job]));
+  const elsewhere = listed.filter((job) => !job.inConfig);
   const body = html`<h1>Jobs</h1>
 ${message ?? ""}
 ${jobs.length === 0 ? html`<p class="muted">No purchase job is configured.</p>` : ""}
@@ -45,7 +46,21 @@ ${listing?.note ? html`<p class="note">${listing.note}${listing.changedBy ? ` ($
 ${fires.length ? html`<ul>${fires.map((f) => html`<li>${instant(view, f.fire_time)} &middot; ${f.status}${f.reason ? `: ${f.reason}` : ""}</li>`)}</ul>` : ""}
 ${jobForms(view, job.name, state, job.suspended === true)}
 </article>`;
-})}`;
+})}
+${
+  elsewhere.length > 0
+    ? html`<h2>Stopped, and no longer in the config</h2>
+<p class="muted">Renamed or taken out of the config while suspended or paused: their queued purchases wait until a person resumes them (or cancels the purchases).</p>`
+    : ""
+}
+${elsewhere.map(
+  (job) => html`<article class="item job" id="job-${job.name}">
+<h3>${job.name} &middot; <span class="state state-${job.state}">${job.state}</span></h3>
+${job.note ? html`<p class="note">${job.note}${job.changedBy ? ` (${job.changedBy}, ${instant(view, job.changedAt)})` : ""}</p>` : ""}
+<p>Not in the config: it fires no more. Queued purchases: ${String(job.queued ?? 0)}</p>
+${jobForms(view, job.name, job.state, false)}
+</article>`,
+)}`;
   return render(view, "/jobs", "Jobs", body);
 }
 

@@ -11,7 +11,7 @@ import type { Logger } from "../log/logger.js";
 import { Semaphore } from "../semaphore.js";
 import { redactSecretForms } from "../text/secrets.js";
 import { type DeleteLimits, type DeleteRefusal, deleteRefusal } from "./guards.js";
-import type { CreateEntry, DeleteEntry, NoopEntry, Plan, UpdateEntry } from "./model.js";
+import type { CreateEntry, DeleteEntry, NoopEntry, OwnershipRecord, Plan, UpdateEntry } from "./model.js";
 import { forgetOwnership } from "./ownership.js";
 import { OwnershipWriter } from "./ownership-writer.js";
 import { type RetryPolicy, type WriteAction, withRetries } from "./retry.js";
@@ -149,18 +149,26 @@ async function runAll(pass: Pass, entries: readonly WriteEntry[]): Promise<void>
  * One write with its retries, holding one of `analytics.concurrency` slots. Ownership is recorded outside
  * the slot, so the next requests go out while the database stores a batch of finished ones.
  */
-function send<T>(pass: Pass, action: WriteAction, call: () => Promise<T>): Promise<T> {
+function send<T>(pass: Pass, action: WriteAction, call: () => Promise<T>, around: Around = {}): Promise<T> {
   const { retry, random, signal } = pass.deps;
   return pass.slots.run(async () => {
     if (pass.stopped) throw new NotAttempted(pass.stopped);
+    await around.before?.();
     try {
       return await withRetries(action, call, { retry, clock: pass.clock, random, signal });
     } catch (error) {
       // Before the slot is free again, so the next write in line already sees it.
       if (error instanceof AuthError) pass.stopped = error;
+      await around.failed?.(error);
       throw error;
     }
   });
+}
+
+/** What a write does in its slot: just before it is sent, and when it failed (before the next write goes). */
+interface Around {
+  before?: () => Promise<void>;
+  failed?: (error: unknown) => Promise<void>;
 }
 
 async function runOne(pass: Pass, entry: WriteEntry): Promise<void> {
@@ -179,18 +187,24 @@ async function runOne(pass: Pass, entry: WriteEntry): Promise<void> {
 async function create(pass: Pass, entry: CreateEntry): Promise<void> {
   const { api } = pass.deps;
   const input = { domain: entry.domain, ...entry.send, ...passwordFor(pass, entry) };
-  // The domain is topsync's before the create goes, so that whatever happens to this process meanwhile, the next
-  // pass adopts the website the service may have made instead of leaving it unowned for ever.
-  const previous = await pass.owners.pending(entry.domain, entry.secrets);
+  // The domain is topsync's once the create's turn has come, so that whatever happens to this process meanwhile,
+  // the next pass adopts the website the service may have made instead of leaving it unowned for ever. When the
+  // service certainly did not make it (the request never went, or was refused), the domain's row is put back as it
+  // was; otherwise it may exist now, the domain stays owned, and the next pass adopts what it finds.
+  let previous: OwnershipRecord | null = null;
+  const around: Around = {
+    before: async () => {
+      previous = await pass.owners.pending(entry.domain, entry.secrets);
+    },
+    failed: async (error) => {
+      if (error instanceof HttpError && error.outcome !== "unknown")
+        await pass.owners.record({ kind: "restored", domain: entry.domain, previous });
+    },
+  };
   let website: RemoteWebsite;
   try {
-    website = await send(pass, "create", () => api.createWebsite(input));
+    website = await send(pass, "create", () => api.createWebsite(input), around);
   } catch (error) {
-    // Certainly not made (never sent, or refused): the domain's row is as it was. Otherwise it may exist now: the
-    // domain stays owned, and the next pass adopts what it finds.
-    const notMade =
-      error instanceof NotAttempted || (error instanceof HttpError && error.outcome !== "unknown");
-    if (notMade) await pass.owners.record({ kind: "restored", domain: entry.domain, previous });
     const taken = domainTakenMessage(error);
     if (taken !== undefined) return conflict(pass, entry.domain, taken);
     throw error;

@@ -82,7 +82,11 @@ export function planWebsites(
  * another account) for a moment would otherwise have topsync forget what it owns and create everything again.
  */
 function vanishedOwned(ownership: Ownership, found: Map<string, RemoteWebsite[]>): string[] {
-  const owned = [...ownership.values()].filter(isOwned).map((record) => record.domain);
+  // Only websites known to have existed (their id recorded): a create whose outcome is unknown, or that a killed
+  // process never sent, may have made nothing, and its absence says nothing about the account.
+  const owned = [...ownership.values()]
+    .filter((record) => isOwned(record) && record.website_id !== null)
+    .map((record) => record.domain);
   return owned.length > 0 && owned.every((domain) => !found.has(domain)) ? owned.sort() : [];
 }
 

@@ -378,6 +378,35 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     ]);
   });
 
+  it("lists a job stopped and then taken out of the config, with its queue, and an operator resumes it", async () => {
+    await f.ledger.query(
+      sql`insert into jobs (name, state, note, state_changed_by) values ('old-promo', 'paused', 'provider down', 'run:1')`,
+    );
+    await f.ledger.query(
+      sql`insert into purchases (request_key, source, job_name, network, phone, amount, state)
+          values ('job:old-promo:2026-01-01T07:00:00.000Z:08031239901', 'job', 'old-promo', 'MTN', '08031239901', 305, 'queued')`,
+    );
+    const operator = new Client(f.base);
+    await operator.login("olu");
+    const page = (await operator.get("/console/jobs")).body;
+    expect(page).toContain("Stopped, and no longer in the config");
+    expect(page).toContain("Queued purchases: 1");
+    expect(
+      (await operator.post("/console/jobs/old-promo/suspend", formFields(page, "job-old-promo-resume")))
+        .status,
+    ).not.toBe(303);
+    const resumed = await operator.post("/console/jobs/old-promo/resume", {
+      ...formFields(page, "job-old-promo-resume"),
+      reason: "renamed; buy what it queued",
+    });
+    expect(resumed.status, resumed.body).toBe(303);
+    const [row] = await f.ledger.query<{ state: string }>(
+      sql`select state from jobs where name = 'old-promo'`,
+    );
+    expect(row?.state).toBe("active");
+    await f.ledger.query(sql`update purchases set state = 'cancelled' where job_name = 'old-promo'`);
+  });
+
   it("finds a purchase by its request key", async () => {
     const client = new Client(f.base);
     await client.login("vic");

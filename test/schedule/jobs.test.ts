@@ -563,6 +563,28 @@ describe("jobs backfill", () => {
     expect(backwards.code).toBe(64);
   });
 
+  it("warns when fires to buy are from before the job first appeared (a job renamed would buy them again)", async () => {
+    // "daily-v2" is "daily" renamed today: its name is new, so last week's fires of "daily" look missing.
+    const renamed = { ...job, name: "daily-v2", recipients: ["08036680001"] };
+    const file = config([renamed]);
+    const window = ["--from", fire(1).toISOString(), "--to", fire(2).toISOString(), "--dry-run"];
+    const dry = await runCli(["-c", file, "jobs", "backfill", "daily-v2", ...window]);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain(
+      "2 of the fires to backfill (2 purchases) are from before job daily-v2 first appeared",
+    );
+    expect(dry.stderr).toContain("would be bought again");
+
+    // A job seen before the window: its missing fires are its own, nothing to warn about.
+    await database.all(
+      sql`insert into jobs (name, first_seen) values ('daily-v2', now() - interval '30 days')
+          on conflict (name) do update set first_seen = excluded.first_seen`,
+    );
+    const own = await runCli(["-c", file, "jobs", "backfill", "daily-v2", ...window]);
+    expect(own.code, own.stderr).toBe(0);
+    expect(own.stderr).not.toContain("first appeared");
+  });
+
   it("refuses a window of more purchases than a backfill takes before deciding any, saying how many", async () => {
     const csv = join(mkdtempSync(join(tmpdir(), "topsync-huge-")), "recipients.csv");
     const phones = Array.from({ length: 10_500 }, (_, i) => `0803${String(7_000_000 + i).padStart(7, "0")}`);

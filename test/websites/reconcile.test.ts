@@ -367,6 +367,21 @@ describe("a create whose outcome was unknown", () => {
     expect(sandbox.websites().map((w) => w.id)).toContain(theirs!.id);
   });
 
+  it("made nothing: the next pass creates them, not held back as an account that looks empty", async () => {
+    // Every create answered 500 without making anything: the domains are topsync's, ids unknown, and none is listed.
+    sandbox.setFaults({ endpoints: { "websites.create": { rate500Before: 1 } } });
+    const items = [{ domain: "a.example.com" }, { domain: "b.example.com" }];
+    const first = await pass({ items });
+    expect(first.errors).toHaveLength(2);
+    expect(sandbox.websites()).toEqual([]);
+    sandbox.setFaults({ endpoints: {} });
+    const next = await pass({ items });
+    expect(next.status).toBe("ok");
+    expect(next.plan.remote.complete).toBe(true);
+    expect(next.counts.created).toBe(2);
+    expect((await plan({ items })).plan.summary).toMatchObject({ create: 0, unchanged: 2 });
+  });
+
   it("a plan pass finds it without pinning anything (plan changes no ownership)", async () => {
     sandbox.setFaults({ endpoints: { "websites.create": { rate500After: 1 } } });
     await pass({ items: [{ domain: "doubt.example.com" }, { domain: "kept.example.com" }] });
