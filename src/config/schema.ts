@@ -342,6 +342,13 @@ const serverSchema = z.strictObject({
   max_connections: integer(1, 100_000).prefault(512),
   /** A request's line and headers must arrive within this, or the connection is closed (408). */
   headers_timeout: serverTimeout("10s"),
+  /**
+   * When set, /metrics answers only a request carrying `Authorization: Bearer <this>` (401 otherwise): the wallet,
+   * budgets and job names are not for whoever reaches the port. /healthz and /readyz stay open for probes.
+   */
+  metrics_token: apiKey()
+    .refine((token) => token.length >= 16, { error: "must be at least 16 characters (a long random token)" })
+    .optional(),
 });
 
 const SIGNATURE_ALGORITHMS = ["sha256", "sha512"] as const;

@@ -65,6 +65,7 @@ export class Notifier {
         config.reseller.api_key,
         config.analytics.api_key,
         ...(config.webhooks.secret ? [config.webhooks.secret] : []),
+        ...(config.server.metrics_token ? [config.server.metrics_token] : []),
       ],
     };
   }

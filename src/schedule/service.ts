@@ -110,6 +110,7 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
         requestTimeout: config.server.headers_timeout + config.webhooks.body_timeout + 1000,
       },
       onRefused: (reason) => metrics.refused(reason),
+      metricsToken: config.server.metrics_token,
       metrics: async () => {
         const [ledger, outbox] = await Promise.all([ledgerStats(database, options), outboxStats(database)]);
         metrics.setLedger(ledger, config);
@@ -205,9 +206,12 @@ function receiver(
   return createWebhookReceiver({
     config: config.webhooks,
     database: () => database()?.db,
-    secrets: [config.webhooks.secret, config.reseller.api_key, config.analytics.api_key].filter(
-      (s): s is string => typeof s === "string",
-    ),
+    secrets: [
+      config.webhooks.secret,
+      config.reseller.api_key,
+      config.analytics.api_key,
+      config.server.metrics_token,
+    ].filter((s): s is string => typeof s === "string"),
     logger,
     now: () => options.clock.now(),
     onRejected: (reason) => {

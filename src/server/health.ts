@@ -4,6 +4,7 @@
 // (server.max_connections), a request's headers must come within server.headers_timeout (and the whole request
 // within that and webhooks.body_timeout), and a request that is not HTTP, or whose target is not a URL, is
 // answered 4xx and closed. Each such refusal is counted and logged, never with the request's target.
+import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { TopsyncError } from "../errors.js";
@@ -19,7 +20,8 @@ export type ServerRefusal =
   | "bad_request"
   | "headers_too_large"
   | "bad_url"
-  | "method";
+  | "method"
+  | "unauthenticated";
 
 export interface ServerLimits {
   maxConnections: number;
@@ -35,6 +37,8 @@ export interface HealthServerOptions {
   readiness: Readiness;
   /** The Prometheus exposition: its content type and text. */
   metrics: () => Promise<{ contentType: string; body: string }>;
+  /** When set, /metrics needs `Authorization: Bearer <token>` (`server.metrics_token`). */
+  metricsToken?: string;
   logger: Logger;
   /** The provider-notification receiver (webhook.ts), when webhooks are enabled. */
   webhook?: WebhookReceiver;
@@ -173,6 +177,20 @@ async function handle(
       return;
     }
     case "/metrics": {
+      if (
+        options.metricsToken !== undefined &&
+        !bearerIs(request.headers.authorization, options.metricsToken)
+      ) {
+        refuse("unauthenticated", "a /metrics request without the metrics token");
+        response.setHeader("www-authenticate", 'Bearer realm="topsync metrics"');
+        send(
+          response,
+          401,
+          "text/plain",
+          "unauthorized: /metrics needs Authorization: Bearer <server.metrics_token>\n",
+        );
+        return;
+      }
       const metrics = await options.metrics();
       send(response, 200, metrics.contentType, metrics.body);
       return;
@@ -180,6 +198,13 @@ async function handle(
     default:
       send(response, 404, "text/plain", "not found: try /healthz, /readyz or /metrics\n");
   }
+}
+
+/** Whether an Authorization header carries `Bearer <token>`, compared in constant time (as digests of one length). */
+function bearerIs(header: string | undefined, token: string): boolean {
+  const given = /^Bearer +(\S+) *$/i.exec(header ?? "")?.[1] ?? "";
+  const digest = (text: string) => createHash("sha256").update(text).digest();
+  return timingSafeEqual(digest(given), digest(token)) && given.length > 0;
 }
 
 function pathOf(target: string): string | undefined {
