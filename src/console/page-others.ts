@@ -109,10 +109,12 @@ ${errors.slice(0, 100).map((e) => html`<p>${e.domain ?? "*"} &middot; ${e.action
  * Where the Report page's period starts. A period of days (`7d`) is that many calendar days in the configured time
  * zone, today's included, from midnight: every bar of its daily chart is a whole day, as a dashboard's "last 7 days"
  * reads (a period starting at this hour of a week ago drew a first day of a few hours). Any other duration (`24h`)
- * reaches back from now. At most 366 days.
+ * reaches back from now. At most 366 days; a period of no time (`0d`) throws.
  */
 export function reportStart(asked: string, now: Date, timeZone: string): Date {
   const back = Math.min(parseDuration(asked), 366 * DAY_MS);
+  // A period of no time is none: "0d" started tomorrow at midnight, after its own end (the page is told why).
+  if (!(back > 0)) throw new Error("a report's period is longer than no time");
   if (!/^\s*\d+\s*d\s*$/.test(asked)) return new Date(now.getTime() - back);
   const day = localTime(now.getTime() - back + DAY_MS, timeZone);
   return new Date(wallClockInstant({ ...day, hour: 0, minute: 0, second: 0 }, timeZone).ms);
