@@ -138,15 +138,15 @@ export async function reportPage(view: ConsoleView, params: URLSearchParams): Pr
     timeZone: view.config.timezone,
   });
   const doc = ledgerDocument(report, { showPhone: false });
+  // The period shown is the one chosen in the form, also when it is not one of the list (48h): the browser chose the
+  // list's first, and Show changed the period to one the page had not said.
+  const shown = problem ? "7d" : asked;
+  const periods = ["24h", "7d", "30d", "90d", "365d"];
   const body = html`<form method="get" action="${view.base}/report" class="search">
-<div><label for="since">Since</label><select id="since" name="since">${[
-    "24h",
-    "7d",
-    "30d",
-    "90d",
-    "365d",
-  ].map(
-    (s) => html`<option${s === asked ? html` selected` : ""}>${s}</option>`,
+<div><label for="since">Since</label><select id="since" name="since">${(
+    periods.includes(shown) ? periods : [...periods, shown]
+  ).map(
+    (s) => html`<option${s === shown ? html` selected` : ""}>${s}</option>`,
   )}</select></div><div><button type="submit">Show</button></div></form>
 ${problem ? notice("error", problem) : ""}
 <div class="document">${trustedMarkup(renderHtmlBody(inertDocument(doc)))}</div>`;

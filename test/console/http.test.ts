@@ -635,6 +635,22 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
     }
     expect(seen.size).toBe(60);
   });
+
+  it("shows the report's period it was asked for in its form, one of the list or not", async () => {
+    // since=48h drew the 48 hours, but the form's list had no 48h and showed 24h chosen: pressing Show changed the
+    // period to one the page had not said.
+    const client = new Client(f.base);
+    expect((await client.login("vic")).status).toBe(303);
+    const asked = await client.get("/console/report?since=48h");
+    expect(asked.body).toContain("<option selected>48h</option>");
+    expect(asked.body.match(/<option selected>/g)).toHaveLength(1);
+    const listed = await client.get("/console/report?since=30d");
+    expect(listed.body).toContain("<option selected>30d</option>");
+    expect(listed.body).not.toContain("48h");
+    const refused = await client.get("/console/report?since=0d");
+    expect(refused.body).toContain("since must be a duration like 24h or 7d; showing 7d");
+    expect(refused.body).toContain("<option selected>7d</option>");
+  });
 });
 
 describe("console settings", { timeout: 60_000 }, () => {
