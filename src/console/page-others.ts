@@ -45,7 +45,8 @@ ${listing?.note ? html`<p class="note">${listing.note}${listing.changedBy ? ` ($
 ${fires.length ? html`<ul>${fires.map((f) => html`<li>${instant(view, f.fire_time)} &middot; ${f.status}${f.reason ? `: ${f.reason}` : ""}</li>`)}</ul>` : ""}
 ${jobForms(view, job.name, state, job.suspended === true)}
 </article>`;
-})}`;
+})}
+${view.config.purchases.length > jobs.length ? html`<p class="muted">${view.config.purchases.length - jobs.length} more jobs are not listed here: <code>topsync jobs list</code> shows them all.</p>` : ""}`;
   return render(view, "/jobs", "Jobs", body);
 }
 
