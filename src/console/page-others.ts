@@ -15,6 +15,8 @@ import { actionForm, type ConsoleView, can, instant, notice, render } from "./vi
 const LAST_SHOWN = 5;
 /** Jobs listed on one page; a config rarely has more. */
 const JOBS_SHOWN = 200;
+/** A website pass's errors listed; the rest are counted. */
+const ERRORS_SHOWN = 100;
 
 export async function jobsPage(view: ConsoleView, message?: Markup): Promise<string> {
   const jobs = view.config.purchases.slice(0, JOBS_SHOWN);
@@ -101,7 +103,8 @@ ${drift.length === 0 ? html`<p>No change: the remote websites matched the declar
 <tbody>${drift.map((d) => html`<tr><td>${d.action}</td><td>${d.domain}</td><td>${d.fields?.join(", ") ?? ""}</td></tr>`)}</tbody></table></div>
 <h2>Errors</h2>
 ${errors.length === 0 ? html`<p class="muted">None.</p>` : ""}
-${errors.slice(0, 100).map((e) => html`<p>${e.domain ?? "*"} &middot; ${e.action ?? "-"}: ${e.message ?? ""}</p>`)}`
+${errors.slice(0, ERRORS_SHOWN).map((e) => html`<p>${e.domain ?? "*"} &middot; ${e.action ?? "-"}: ${e.message ?? ""}</p>`)}
+${errors.length > ERRORS_SHOWN ? html`<p class="muted">${errors.length - ERRORS_SHOWN} more errors are not listed here: <code>topsync report</code> shows the pass.</p>` : ""}`
     : html`<h1>Websites</h1><p class="muted">No website pass has run yet.</p>`;
   return render(view, "/websites", "Websites", body);
 }
