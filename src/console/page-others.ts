@@ -15,6 +15,8 @@ import { actionForm, type ConsoleView, can, instant, notice, render } from "./vi
 const LAST_SHOWN = 5;
 /** Jobs listed on one page; a config rarely has more. */
 const JOBS_SHOWN = 200;
+/** A website pass's errors listed; the rest are counted. */
+const ERRORS_SHOWN = 100;
 
 export async function jobsPage(view: ConsoleView, message?: Markup): Promise<string> {
   const jobs = view.config.purchases.slice(0, JOBS_SHOWN);
@@ -47,6 +49,7 @@ ${fires.length ? html`<ul>${fires.map((f) => html`<li>${instant(view, f.fire_tim
 ${jobForms(view, job.name, state, job.suspended === true)}
 </article>`;
 })}
+${view.config.purchases.length > jobs.length ? html`<p class="muted">${view.config.purchases.length - jobs.length} more jobs are not listed here: <code>topsync jobs list</code> shows them all.</p>` : ""}
 ${
   elsewhere.length > 0
     ? html`<h2>Stopped, and no longer in the config</h2>
@@ -115,7 +118,8 @@ ${drift.length === 0 ? html`<p>No change: the remote websites matched the declar
 <tbody>${drift.map((d) => html`<tr><td>${d.action}</td><td>${d.domain}</td><td>${d.fields?.join(", ") ?? ""}</td></tr>`)}</tbody></table></div>
 <h2>Errors</h2>
 ${errors.length === 0 ? html`<p class="muted">None.</p>` : ""}
-${errors.slice(0, 100).map((e) => html`<p>${e.domain ?? "*"} &middot; ${e.action ?? "-"}: ${e.message ?? ""}</p>`)}`
+${errors.slice(0, ERRORS_SHOWN).map((e) => html`<p>${e.domain ?? "*"} &middot; ${e.action ?? "-"}: ${e.message ?? ""}</p>`)}
+${errors.length > ERRORS_SHOWN ? html`<p class="muted">${errors.length - ERRORS_SHOWN} more errors are not listed here: <code>topsync report</code> shows the pass.</p>` : ""}`
     : html`<h1>Websites</h1><p class="muted">No website pass has run yet.</p>`;
   return render(view, "/websites", "Websites", body);
 }
@@ -124,10 +128,12 @@ ${errors.slice(0, 100).map((e) => html`<p>${e.domain ?? "*"} &middot; ${e.action
  * Where the Report page's period starts. A period of days (`7d`) is that many calendar days in the configured time
  * zone, today's included, from midnight: every bar of its daily chart is a whole day, as a dashboard's "last 7 days"
  * reads (a period starting at this hour of a week ago drew a first day of a few hours). Any other duration (`24h`)
- * reaches back from now. At most 366 days.
+ * reaches back from now. At most 366 days; a period of no time (`0d`) throws.
  */
 export function reportStart(asked: string, now: Date, timeZone: string): Date {
   const back = Math.min(parseDuration(asked), 366 * DAY_MS);
+  // A period of no time is none: "0d" started tomorrow at midnight, after its own end (the page is told why).
+  if (!(back > 0)) throw new Error("a report's period is longer than no time");
   if (!/^\s*\d+\s*d\s*$/.test(asked)) return new Date(now.getTime() - back);
   const day = localTime(now.getTime() - back + DAY_MS, timeZone);
   return new Date(wallClockInstant({ ...day, hour: 0, minute: 0, second: 0 }, timeZone).ms);
@@ -151,15 +157,15 @@ export async function reportPage(view: ConsoleView, params: URLSearchParams): Pr
     timeZone: view.config.timezone,
   });
   const doc = ledgerDocument(report, { showPhone: false });
+  // The period shown is the one chosen in the form, also when it is not one of the list (48h): the browser chose the
+  // list's first, and Show changed the period to one the page had not said.
+  const shown = problem ? "7d" : asked;
+  const periods = ["24h", "7d", "30d", "90d", "365d"];
   const body = html`<form method="get" action="${view.base}/report" class="search">
-<div><label for="since">Since</label><select id="since" name="since">${[
-    "24h",
-    "7d",
-    "30d",
-    "90d",
-    "365d",
-  ].map(
-    (s) => html`<option${s === asked ? html` selected` : ""}>${s}</option>`,
+<div><label for="since">Since</label><select id="since" name="since">${(
+    periods.includes(shown) ? periods : [...periods, shown]
+  ).map(
+    (s) => html`<option${s === shown ? html` selected` : ""}>${s}</option>`,
   )}</select></div><div><button type="submit">Show</button></div></form>
 ${problem ? notice("error", problem) : ""}
 <div class="document">${trustedMarkup(renderHtmlBody(inertDocument(doc)))}</div>`;

@@ -31,14 +31,18 @@ export async function plansPage(view: ConsoleView, params: URLSearchParams): Pro
   const beforeAt = params.get("before_at");
   const beforeId = params.get("before_id");
   const before =
-    // A year the ledger can take (what the pager writes): "-000001-01-01T00:00:00Z" parses, and the query failed.
-    beforeAt && beforeId && /^\d{4}-\d{2}-\d{2}T/.test(beforeAt) && !Number.isNaN(Date.parse(beforeAt))
-      ? { at: new Date(beforeAt), id: beforeId }
+    // What the pager writes, to the microsecond, with a year the ledger can take ("-000001-01-01T00:00:00Z" parses,
+    // and the query failed).
+    beforeAt &&
+    beforeId &&
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/.test(beforeAt) &&
+    !Number.isNaN(Date.parse(beforeAt))
+      ? { at: beforeAt, id: beforeId }
       : undefined;
   const plans = await plansByStatus(view.database.db, group, before);
   const last = plans[plans.length - 1];
   const next = last
-    ? new URLSearchParams({ status: group, before_at: last.created_at.toISOString(), before_id: last.id })
+    ? new URLSearchParams({ status: group, before_at: last.created_key, before_id: last.id })
     : undefined;
   const body = html`<h1>Plans</h1>
 <nav aria-label="plan status"><ul>${(Object.keys(GROUP_TITLES) as PlanGroup[]).map(

@@ -137,15 +137,16 @@ export type PlanGroup = keyof typeof PLAN_STATUS_GROUPS;
 export async function plansByStatus(
   db: Executor,
   group: PlanGroup,
-  before: { at: Date; id: string } | undefined,
-): Promise<OpenPlan[]> {
+  before: { at: string; id: string } | undefined,
+): Promise<Array<OpenPlan & { created_key: string }>> {
   const statuses = PLAN_STATUS_GROUPS[group];
-  const after = before
-    ? sql`and (created_at, id) < (${before.at.toISOString()}::timestamptz, ${before.id})`
-    : sql``;
-  const found = await rows<Raw<OpenPlan>>(
+  const after = before ? sql`and (created_at, id) < (${before.at}::timestamptz, ${before.id})` : sql``;
+  // created_key: the time to the microsecond, as the ledger keeps it, for the pager (a Date keeps milliseconds, and
+  // the plans made within the millisecond of the last one listed were on no page).
+  const found = await rows<Raw<OpenPlan & { created_key: string }>>(
     db,
-    sql`select id, kind, origin, author, status, total::text as total, items, approvals_required, created_at, expires_at
+    sql`select id, kind, origin, author, status, total::text as total, items, approvals_required, created_at, expires_at,
+          to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key
         from saved_plans where status in (${sql.join(
           statuses.map((s) => sql`${s}`),
           sql`, `,

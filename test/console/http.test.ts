@@ -640,6 +640,46 @@ describe("the console over HTTP", { timeout: 180_000 }, () => {
       expect(approved).toBeGreaterThan(at("p_listed_expiring"));
     }
   });
+
+  it("pages through plans made in the same millisecond without skipping any", async () => {
+    // The pager carried the last plan's time to the millisecond while the ledger keeps microseconds: the plans made
+    // within the millisecond of the last one listed were after it on no page at all.
+    await f.ledger.query(
+      sql`insert into saved_plans (id, kind, origin, author, status, digest, document, total, items,
+            approvals_required, created_at, expires_at, ended_at, reason)
+          select 'p_paged_' || lpad(g::text, 3, '0'), 'purchases', 'saved', 'bola', 'expired', 'sha256:x',
+            '{"items":[]}'::json, 305, 1, 1, timestamptz '2026-11-20 10:00:00.123456+00', now(), now(), 'test'
+          from generate_series(1, 60) g`,
+    );
+    const client = new Client(f.base);
+    expect((await client.login("vic")).status).toBe(303);
+    const seen = new Set<string>();
+    let path: string | undefined = "/console/plans?status=ended";
+    for (let pages = 0; path && pages < 10; pages++) {
+      const page = await client.get(path);
+      expect(page.status).toBe(200);
+      for (const match of page.body.matchAll(/>(p_paged_\d{3})</g)) seen.add(match[1]!);
+      const older = /<p class="pager"><a href="([^"]+)">/.exec(page.body)?.[1];
+      path = older?.replaceAll("&amp;", "&");
+    }
+    expect(seen.size).toBe(60);
+  });
+
+  it("shows the report's period it was asked for in its form, one of the list or not", async () => {
+    // since=48h drew the 48 hours, but the form's list had no 48h and showed 24h chosen: pressing Show changed the
+    // period to one the page had not said.
+    const client = new Client(f.base);
+    expect((await client.login("vic")).status).toBe(303);
+    const asked = await client.get("/console/report?since=48h");
+    expect(asked.body).toContain("<option selected>48h</option>");
+    expect(asked.body.match(/<option selected>/g)).toHaveLength(1);
+    const listed = await client.get("/console/report?since=30d");
+    expect(listed.body).toContain("<option selected>30d</option>");
+    expect(listed.body).not.toContain("48h");
+    const refused = await client.get("/console/report?since=0d");
+    expect(refused.body).toContain("since must be a duration like 24h or 7d; showing 7d");
+    expect(refused.body).toContain("<option selected>7d</option>");
+  });
 });
 
 describe("console settings", { timeout: 60_000 }, () => {

@@ -20,4 +20,8 @@ describe("the console report's period", () => {
     expect(reportStart("24h", now, "Africa/Lagos").toISOString()).toBe("2026-11-25T10:30:00.000Z");
     expect(reportStart("900d", now, "UTC").toISOString()).toBe("2025-11-26T00:00:00.000Z");
   });
+
+  it("refuses a period of no time: 0d started tomorrow at midnight, after its own end", () => {
+    for (const asked of ["0d", "0h", "0s"]) expect(() => reportStart(asked, now, "Africa/Lagos")).toThrow();
+  });
 });
