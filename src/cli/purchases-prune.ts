@@ -53,6 +53,10 @@ export async function purchasesPruneCommand(ctx: CommandContext, flags: PruneFla
       "PRUNE_RUNNING",
       "another purchases prune is running on this ledger; nothing was pruned (run it again once that one has finished)",
     );
+  if (outcome.lostLock)
+    ctx.logger.warn(
+      `the session holding the prune's lock ended before the prune did (${outcome.lostLock}); what it pruned stands`,
+    );
   const pruned = outcome.value;
   if (ctx.globals.json)
     return write(

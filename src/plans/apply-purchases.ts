@@ -95,19 +95,32 @@ export async function applyPurchasePlan(
 ): Promise<ApplyResult> {
   const database = deps.database;
   if (database.kind === "pglite") return applyHolding(deps, planId, options);
-  const outcome = await database.transaction(async (tx) => {
+  let applying: Promise<ApplyResult> | undefined;
+  const held = database.transaction(async (tx) => {
     const [lock] = await tx.all<{ got: boolean }>(
       sql`select pg_try_advisory_xact_lock(${PLAN_APPLY_LOCK_SPACE}::int, hashtext(${planId})) as got`,
     );
-    if (!lock?.got) return undefined;
-    return applyHolding(deps, planId, options);
+    if (!lock?.got) return;
+    applying = applyHolding(deps, planId, options);
+    await applying; // the transaction, and so the lock, lasts as long as the apply
   });
-  return (
-    outcome ??
-    refused([
-      `another apply of plan ${planId} is in progress (it holds the plan, its purchases in flight); nothing was bought by this apply: apply again once that one has finished, to see the plan applied or finish what it left`,
-    ])
-  );
+  try {
+    await held;
+  } catch (error) {
+    if (!applying) throw error;
+    // The lock's session ended under the apply (a database blip, an idle-transaction timeout): the apply goes on to
+    // its end, and what it did is reported (a failure of its own is thrown here); only the lock was lost.
+    const result = await applying;
+    deps.logger.warn(
+      { plan: planId },
+      `plan ${planId}: the session holding its apply lock ended before the apply did (${(error as Error).message}); the apply's result stands`,
+    );
+    return result;
+  }
+  if (applying) return applying;
+  return refused([
+    `another apply of plan ${planId} is in progress (it holds the plan, its purchases in flight); nothing was bought by this apply: apply again once that one has finished, to see the plan applied or finish what it left`,
+  ]);
 }
 
 async function applyHolding(deps: PurchaseDeps, planId: string, options: ApplyOptions): Promise<ApplyResult> {

@@ -1,6 +1,6 @@
 // A provider's transaction export (a statement CSV) matched against the ledger for its period: debits with no
-// ledger row, ledger purchases the provider does not list, amount and status differences, and in_doubt
-// purchases a statement line could resolve. Applying settles only what a verify read of the reference proves
+// ledger row, ledger purchases the provider does not list, amount, status and phone differences, purchases listed on
+// more than one line, and in_doubt purchases a statement line could resolve. Applying settles only what a verify read of the reference proves
 // (verify-check.ts), each with an event; everything else is a report for a person.
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";

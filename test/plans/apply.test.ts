@@ -282,6 +282,52 @@ describe("apply refuses what is not the plan as saved", { timeout: 120_000 }, ()
     }
   });
 
+  it("an apply whose plan lock's session the database ends mid-way (a blip) still reports what it bought", async () => {
+    const phones = mtnPhones(2, 1300);
+    const file = await queuedPlan("blip", { p101: phones, p102: [] });
+    const plan = readJson<PurchasePlan>(file);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let sent!: () => void;
+    const inFlight = new Promise<void>((resolve) => {
+      sent = resolve;
+    });
+    const proxy = await resellerProxy(
+      sandbox.resellerUrl,
+      () => undefined,
+      async (request) => {
+        if (request.method !== "POST") return;
+        sent();
+        await released;
+      },
+    );
+    const reseller = sandboxSettings(sandbox).reseller as Record<string, unknown>;
+    ledger.rewrite({
+      reseller: { ...reseller, base_url: proxy.url, timeout: { connect: "1s", headers: "60s", body: "60s" } },
+    });
+    try {
+      const applying = ledger.cli(["apply", file]);
+      await inFlight;
+      // The session holding the plan's lock waits in its transaction while the purchases are sent: end it.
+      const ended = await ledger.query<{ ended: boolean }>(
+        sql`select pg_terminate_backend(pid) as ended from pg_stat_activity
+            where datname = current_database() and state = 'idle in transaction' and pid <> pg_backend_pid()`,
+      );
+      expect(ended.map((e) => e.ended)).toEqual([true]);
+      release();
+      const done = await applying;
+      expect(done.code, `${done.rawStderr}\n${done.stdout}`).toBe(0);
+      expect(done.stdout).toContain(`plan ${plan.plan_id} is applied`);
+      expect([...debitsByPhone(sandbox).entries()].sort()).toEqual(phones.map((p) => [p, 1]));
+    } finally {
+      release();
+      await proxy.close();
+      ledger.rewrite({});
+    }
+  });
+
   it("an apply killed with SIGKILL mid-way, applied again, buys every item once and none twice", async () => {
     const phones = mtnPhones(120, 1000);
     const file = await queuedPlan("killed", { p101: phones, p102: [] });

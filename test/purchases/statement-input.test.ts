@@ -204,6 +204,14 @@ describe("purchases reconcile --statement: reading the statement", () => {
       amountDifferences: [],
       providerOnly: [],
     });
+    const quoted = join(dir, "quoted.csv");
+    writeFileSync(
+      quoted,
+      'reference;phone;amount;"fee, NGN";date;status\nRS;08031230001;1.305,00;0,00;05/11/2026 10:00;successful\n',
+    );
+    const named = await reconcile(quoted, "--date-format", "DD/MM/YYYY", "--decimal-comma");
+    expect(named.code, named.stderr).toBe(0);
+    expect(JSON.parse(named.stdout)).toMatchObject({ lines: 1, matched: 1, amountDifferences: [] });
     const tabbed = await reconcile(tabs);
     expect(tabbed.code, tabbed.stderr).toBe(0);
     expect(JSON.parse(tabbed.stdout)).toMatchObject({ lines: 1, matched: 1, providerOnly: [] });

@@ -174,9 +174,10 @@ async function sniffDelimiter(handle: FileHandle, size: number, file: string): P
   if (head[0] === 0xfe && head[1] === 0xff) throw refuse("is UTF-16 big-endian text");
   const littleEndian = head[0] === 0xff && head[1] === 0xfe;
   const text = littleEndian ? head.subarray(2).toString("utf16le") : head.toString("utf8");
-  const header = text.split(/\r\n|\n|\r/, 1)[0] ?? "";
-  if (header.includes("\u0000"))
+  const first = text.split(/\r\n|\n|\r/, 1)[0] ?? "";
+  if (first.includes("\u0000"))
     throw refuse("holds NUL bytes in its first line (UTF-16 text without its byte-order mark, or not text)");
+  const header = first.replace(/"[^"]*"/g, ""); // a quoted column name may hold any delimiter
   if (header.includes(",")) return ",";
   if (header.includes(";")) return ";";
   if (header.includes("\t")) return "\t";
