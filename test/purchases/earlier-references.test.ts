@@ -2,9 +2,6 @@
 // not as its current reference: its new attempt's transaction is another one. Evidence naming the failed attempt's
 // reference is about this purchase (never another's); evidence about the new attempt, when a person settled it
 // without naming its reference, could be this purchase's, so it settles no other purchase.
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../src/clock.js";
@@ -24,10 +21,10 @@ import {
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import type { Debit } from "../../src/sandbox/records.js";
-import { runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import { reconcileApplied, statementOf } from "../helpers/statement.js";
 
 const PHONE = "08031239301";
 const purchase = (key: string): NewPurchase => ({
@@ -174,28 +171,13 @@ describe("a requeued purchase's earlier reference, on postgres", () => {
     const q = await rivalInDoubt();
 
     // The provider's statement says the failed attempt's transaction went through after all.
-    const statement = join(mkdtempSync(join(tmpdir(), "topsync-earlier-")), "statement.csv");
-    writeFileSync(
-      statement,
-      `reference,phone,amount,date,status\n${failed.reference},${failed.phone_number},${failed.amount},${failed.at},successful\n`,
-    );
     const file = writeConfigFile(sandbox, test.url).file;
-    const out = await runCli([
-      "-c",
-      file,
-      "--json",
-      "purchases",
-      "reconcile",
-      "--statement",
-      statement,
-      "--apply",
-    ]);
-    expect(out.code, out.stderr).toBe(0);
-    const report = JSON.parse(out.stdout) as {
+    const { code, stderr, report } = await reconcileApplied<{
       resolvable: unknown[];
       providerOnly: unknown[];
       statusDifferences: unknown[];
-    };
+    }>(file, statementOf([failed]));
+    expect(code, stderr).toBe(0);
     expect(report.resolvable).toEqual([]);
     expect(report.providerOnly).toEqual([]);
     expect(report.statusDifferences).toMatchObject([{ id: p }]);

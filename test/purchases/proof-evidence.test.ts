@@ -34,6 +34,7 @@ import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
 import { type ResellerProxy, resellerProxy, verifiedReference } from "../helpers/reseller-proxy.js";
+import { reconcileApplied, statementOf } from "../helpers/statement.js";
 
 const purchase = (phone: string, key = phone): NewPurchase => ({
   request_key: `proof:${key}`,
@@ -155,12 +156,7 @@ describe("settlement from evidence, on postgres", () => {
     await buyLosingAnswers(["08031239002"]);
     const [debit] = sandbox.debits();
     const lying = await verifyWithoutPhoneOrAmount();
-    const dir = mkdtempSync(join(tmpdir(), "topsync-proof-"));
-    const statement = join(dir, "statement.csv");
-    writeFileSync(
-      statement,
-      `reference,phone,amount,date,status\n${debit!.reference},${debit!.phone_number},${debit!.amount},${debit!.at},successful\n`,
-    );
+    const statement = statementOf([debit!]);
     const file = writeConfigFile(
       {
         resellerUrl: lying.url,
@@ -170,18 +166,11 @@ describe("settlement from evidence, on postgres", () => {
       } as Sandbox,
       test.url,
     ).file;
-    const out = await runCli([
-      "-c",
-      file,
-      "--json",
-      "purchases",
-      "reconcile",
-      "--statement",
-      statement,
-      "--apply",
-    ]);
-    expect(out.code, out.stderr).toBe(0);
-    const report = JSON.parse(out.stdout) as { resolvable: unknown[]; applied: Array<{ result: string }> };
+    const { code, stderr, report } = await reconcileApplied<{
+      resolvable: unknown[];
+      applied: Array<{ result: string }>;
+    }>(file, statement);
+    expect(code, stderr).toBe(0);
     expect(report.resolvable).toHaveLength(1);
     expect(report.applied).toMatchObject([{ result: "unchanged" }]);
     expect(await ledger()).toMatchObject([{ state: "in_doubt", reference: null }]);
@@ -207,29 +196,13 @@ describe("settlement from evidence, on postgres", () => {
     expect(await prunePurchases(test.database, new Date())).toMatchObject({ purchases: 1 });
     expect((await ledger()).map((r) => r.id)).toEqual([a!.id]);
 
-    const dir = mkdtempSync(join(tmpdir(), "topsync-proof-"));
-    const statement = join(dir, "statement.csv");
-    writeFileSync(
-      statement,
-      `reference,phone,amount,date,status\n${bought.reference},${bought.phone_number},${bought.amount},${bought.at},successful\n`,
-    );
     const file = writeConfigFile(sandbox, test.url).file;
-    const out = await runCli([
-      "-c",
-      file,
-      "--json",
-      "purchases",
-      "reconcile",
-      "--statement",
-      statement,
-      "--apply",
-    ]);
-    expect(out.code, out.stderr).toBe(0);
-    const report = JSON.parse(out.stdout) as {
+    const { code, stderr, report } = await reconcileApplied<{
       matched: number;
       resolvable: unknown[];
       providerOnly: unknown[];
-    };
+    }>(file, statementOf([bought]));
+    expect(code, stderr).toBe(0);
     expect(report.resolvable).toEqual([]);
     expect(report).toMatchObject({ matched: 1, providerOnly: [] });
     expect(await ledger()).toMatchObject([{ id: a!.id, state: "in_doubt", reference: null }]);
@@ -290,27 +263,12 @@ describe("settlement from evidence, on postgres", () => {
     expect((await ledger()).map((r) => r.id)).toEqual([a!.id]);
 
     // The provider's statement lists B's transaction: its phone and amount agree with A too.
-    const statement = join(mkdtempSync(join(tmpdir(), "topsync-proof-")), "statement.csv");
-    writeFileSync(
-      statement,
-      `reference,phone,amount,date,status\n${debit!.reference},${debit!.phone_number},${debit!.amount},${debit!.at},successful\n`,
-    );
-    const out = await runCli([
-      "-c",
-      file,
-      "--json",
-      "purchases",
-      "reconcile",
-      "--statement",
-      statement,
-      "--apply",
-    ]);
-    expect(out.code, out.stderr).toBe(0);
-    const report = JSON.parse(out.stdout) as {
+    const { code, stderr, report } = await reconcileApplied<{
       resolvable: unknown[];
       unmatched: Array<{ why: string }>;
       applied: unknown[];
-    };
+    }>(file, statementOf([debit!]));
+    expect(code, stderr).toBe(0);
     expect(report.resolvable).toEqual([]);
     expect(report.applied).toEqual([]);
     expect(report.unmatched[0]!.why).toContain(`purchase ${b!.id} (succeeded, pruned)`);
