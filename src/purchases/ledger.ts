@@ -115,9 +115,9 @@ const TRANSITION_NOTICES = purchaseNotices(
  */
 const transitionStatement = fixedStatement(2, (payload: string, ids: string): SQL => {
   // An item attaching a reference that another purchase carries (or carried: `purchases prune` keeps the references
-  // of the purchases it takes, and a requeue those of the attempts before), or that an item of a lower id in this statement attaches, does not move (`clash_with`
-  // names the other): a reference belongs to one purchase (the unique index would otherwise fail the whole
-  // statement, every other purchase of the batch with it).
+  // of the purchases it takes, and a requeue those of the attempts before), or that an item of a lower id in this
+  // statement attaches, does not move (`clash_with` names the other): a reference belongs to one purchase (the
+  // unique index would otherwise fail the whole statement, every other purchase of the batch with it).
   return sql`with given as (
       select * from json_to_recordset(${payload}::json) as v(id bigint, from_states text[], to_state text,
         actor text, event_reason text, event_response json, set_columns text[], answered boolean, ${COLUMN_SHAPE})
