@@ -50,12 +50,28 @@ async function interrupted(
   return { code, stderr: readableStderr(stderr) };
 }
 
+/** Whether a purchase of the ledger at `url` is being sent (the moment to interrupt). */
+const sending = (url: string) => async () => (await ledgerOf(url)).some((row) => row.state === "submitting");
+
 describe("purchases run stopped by a signal", () => {
   let sandbox: Sandbox;
   beforeAll(async () => {
     sandbox = await startSandbox({ verifyLag: "reads", seed: 12 });
   });
   afterAll(() => sandbox.close());
+
+  /** A config whose job `bulk` buys `count` MTN numbers from a recipients file, 4 at a time. */
+  function bulkJob(databaseUrl: string, count: number, first: number) {
+    const { file, dir } = writeConfigFile(sandbox, databaseUrl, {
+      reseller: { base_url: sandbox.resellerUrl, api_key: sandbox.apiKey, concurrency: 4, rate_limit: 1000 },
+      purchases: [
+        { name: "bulk", plan: { network: "MTN", plan_id: "102" }, recipients_file: "recipients.csv" },
+      ],
+    });
+    const phones = Array.from({ length: count }, (_, i) => `0803${String(first + i)}`);
+    writeFileSync(join(dir, "recipients.csv"), `phone\n${phones.join("\n")}\n`);
+    return { file, dir, phones };
+  }
 
   it.each(["SIGINT", "SIGTERM", "SIGHUP"] as const)(
     "%s mid-run: calls in flight finish and are recorded, the rest stays queued, nothing in doubt",
@@ -64,23 +80,11 @@ describe("purchases run stopped by a signal", () => {
       sandbox.reset({ faults: { endpoints: { data: { latencyMs: 500 } } } });
       const created = await createPostgresDatabase();
       try {
-        const { file, dir } = writeConfigFile(sandbox, created.url, {
-          reseller: {
-            base_url: sandbox.resellerUrl,
-            api_key: sandbox.apiKey,
-            concurrency: 4,
-            rate_limit: 1000,
-          },
-          purchases: [
-            { name: "bulk", plan: { network: "MTN", plan_id: "102" }, recipients_file: "recipients.csv" },
-          ],
-        });
-        const phones = Array.from({ length: 60 }, (_, i) => `0803${String(3_000_000 + i)}`);
-        writeFileSync(join(dir, "recipients.csv"), `phone\n${phones.join("\n")}\n`);
+        const { file } = bulkJob(created.url, 60, 3_000_000);
         const { code, stderr } = await interrupted(
           ["-c", file, "purchases", "run", "--job", "bulk", "--now"],
           signal,
-          async () => (await ledgerOf(created.url)).some((row) => row.state === "submitting"),
+          sending(created.url),
         );
         expect(stderr).toContain(`${signal}: stopping`);
         expect(code, stderr).toBe(1);
@@ -106,26 +110,12 @@ describe("purchases run stopped by a signal", () => {
     sandbox.reset({ faults: { endpoints: { data: { latencyMs: 500 } } } });
     const created = await createPostgresDatabase();
     try {
-      const { file, dir } = writeConfigFile(sandbox, created.url, {
-        reseller: {
-          base_url: sandbox.resellerUrl,
-          api_key: sandbox.apiKey,
-          concurrency: 4,
-          rate_limit: 1000,
-        },
-        purchases: [
-          { name: "bulk", plan: { network: "MTN", plan_id: "102" }, recipients_file: "recipients.csv" },
-        ],
-      });
-      const phones = Array.from({ length: 40 }, (_, i) => `0803${String(3_100_000 + i)}`);
-      writeFileSync(join(dir, "recipients.csv"), `phone\n${phones.join("\n")}\n`);
+      const { file, dir, phones } = bulkJob(created.url, 40, 3_100_000);
       const plan = join(dir, "bulk.plan");
       const saved = await runCli(["-c", file, "purchases", "plan", "--job", "bulk", "--now", "--save", plan]);
       expect(saved.code, saved.stderr).toBe(0);
 
-      const { code, stderr } = await interrupted(["-c", file, "apply", plan], "SIGINT", async () =>
-        (await ledgerOf(created.url)).some((row) => row.state === "submitting"),
-      );
+      const { code, stderr } = await interrupted(["-c", file, "apply", plan], "SIGINT", sending(created.url));
       expect(stderr).toContain("SIGINT: stopping");
       expect(code, stderr).toBe(1);
       expect(stderr).toMatch(/the run stopped: SIGINT: .*apply p_\w+ again to buy the rest/);
@@ -159,7 +149,7 @@ describe("purchases run stopped by a signal", () => {
       const { code, stderr } = await interrupted(
         ["-c", file, "buy", "--network", "MTN", "--plan", "102", "--phone", "08033200001", "--yes"],
         "SIGTERM",
-        async () => (await ledgerOf(created.url)).some((row) => row.state === "submitting"),
+        sending(created.url),
       );
       expect(stderr).toContain("SIGTERM: stopping");
       expect(code, stderr).toBe(1);
