@@ -23,6 +23,7 @@ export const GROUPED: ReadonlySet<string> = new Set([
   "unverified",
   "verify_mismatch",
   "price_mismatch",
+  "reversed",
   "run_failed",
   "notification_unmatched",
   "missed_fire",

@@ -6,7 +6,7 @@ import { type Database, type Db, type Executor, rows } from "../db/client.js";
 import { fixedStatement } from "../db/fixed-statement.js";
 import type { PurchaseState, purchases } from "../db/schema.js";
 import { purchaseNotices } from "../notify/outbox/write.js";
-import { cappedResponse, cappedResponseJson, capText } from "../text/cap.js";
+import { cappedResponse, cappedResponseJson, capText, MAX_STORED_TEXT_CHARS } from "../text/cap.js";
 import { mayHoldUnstorable, storable } from "../text/storable.js";
 import { recentlyBeating } from "./run-liveness.js";
 
@@ -628,6 +628,47 @@ export async function flagReferenceClash(
         select id from flagged`,
   );
   return flagged.map((row) => Number(row.id));
+}
+
+/** The note of a succeeded purchase the provider has since reversed (flagReversed). */
+export const REVERSED = "reversed";
+
+/**
+ * Flags a succeeded purchase whose transaction the provider has since reversed (a verify answer said so): the note
+ * says what happened, an event keeps the answer, and the `reversed` episode opens, in one statement. The state stays
+ * `succeeded` (final: the purchase was delivered once; whether the customer kept the data, and whether to buy again,
+ * is for a person), and the spend it counted stays counted. A note already on the purchase (a `price_mismatch`) is
+ * kept after it. False when the purchase is no longer succeeded with that reference, or is flagged already (a
+ * notification delivered twice flags once).
+ */
+export async function flagReversed(
+  db: Executor,
+  id: number,
+  reference: string,
+  why: string,
+  event: Omit<TransitionEvent, "reason">,
+): Promise<boolean> {
+  const note = capText(`${REVERSED}: ${why}`);
+  const flagged = await rows<{ id: number | string }>(
+    db,
+    sql`with flagged as (
+          update purchases set
+            note = left(${note} || coalesce(' (earlier note: ' || note || ')', ''), ${MAX_STORED_TEXT_CHARS}),
+            updated_at = now()
+          where id = ${id} and state = 'succeeded' and reference = ${reference}
+            and coalesce(note, '') not like ${`${REVERSED}:%`}
+          returning id, state, note
+        ), event as (
+          insert into purchase_events (purchase_id, actor, from_state, to_state, reason, response)
+          select id, ${event.actor}, state, state, note, ${json(cappedResponse(event.response))}::json from flagged
+          returning id, purchase_id, from_state, to_state, reason
+        ), notice as (${purchaseNotices(
+          sql`select id as event_id, purchase_id, from_state, to_state, reason, reason as note,
+                null::text as reference, null::numeric as charged from event`,
+        )})
+        select id from flagged`,
+  );
+  return flagged.length > 0;
 }
 
 /**

@@ -3,7 +3,9 @@
 // verified now; one for a reference on no purchase may settle the one in_doubt purchase it can be, and nothing else
 // could (proof-match.ts), when the verify answer of that reference is about that purchase and final. The provider's
 // verify may lag its own notification, so both read with the backoff of any poll until final or
-// `verification.timeout`. Anything else changes nothing and the notification stays `unmatched` with the reason.
+// `verification.timeout`. One saying a `succeeded` purchase's transaction failed or was reversed since flags that
+// purchase for a person once its verify says so too (forReversal). Anything else changes nothing and the
+// notification stays `unmatched` with the reason.
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
@@ -13,8 +15,10 @@ import type { NotificationOutcome, PurchaseState } from "../db/schema.js";
 import type { Logger } from "../log/logger.js";
 import { fitsLedger, isMoneyText, parseMoney } from "../money.js";
 import type { ResellerClient } from "../reseller/client.js";
+import { classifyStatus } from "../reseller/schemas.js";
 import { Semaphore } from "../semaphore.js";
 import { capText } from "../text/cap.js";
+import { flagReversed, REVERSED } from "./ledger.js";
 import {
   type Candidate,
   type Evidence,
@@ -386,7 +390,12 @@ async function decide(deps: NotificationDeps, n: ClaimedNotification): Promise<N
   // the notification came.
   const deadline = new Date(n.received_at).getTime() + deps.verification.timeout;
   const match = await matchProof(deps.db, evidence, deps.matchWindow);
-  if (match.kind === "owned") return forOwnPurchase(deps, match.purchase, reference, deadline);
+  if (match.kind === "owned") {
+    const own = match.purchase;
+    if (own.state === "succeeded" && !own.earlier && takesBack(n.status))
+      return forReversal(deps, own, reference, n.status!, deadline);
+    return forOwnPurchase(deps, own, reference, deadline);
+  }
   if (match.kind === "unmatched")
     return unmatched(match.reason, match.candidates.length === 1 ? match.candidates[0]! : null);
   return forInDoubt(deps, evidence, match.purchase, deadline);
@@ -438,6 +447,65 @@ async function forOwnPurchase(
   return {
     outcome: "matched",
     reason: `purchase ${purchaseId} verified now and is still ${state}${after?.note ? ` (${after.note})` : ""}`,
+    purchaseId,
+  };
+}
+
+/** Whether a notification's status says its transaction failed or was reversed (refunded). */
+function takesBack(status: string | null): boolean {
+  if (status === null) return false;
+  const finality = classifyStatus(status);
+  return finality === "failed" || finality === "reversed";
+}
+
+/**
+ * A notification that a transaction of a `succeeded` purchase failed or was reversed after all: providers refund
+ * delivered purchases on a timer, and say so by notification first (REFERENCE.md). The verify answer is the proof, and
+ * it lags the notification: it is read until it says so too, disagrees with the purchase, or `verification.timeout`
+ * has passed. Confirmed, the purchase is flagged for a person (flagReversed: still `succeeded`, with a `reversed`
+ * note, and the `reversed` episode told); not confirmed, nothing changes and the reason says why.
+ */
+async function forReversal(
+  deps: NotificationDeps,
+  own: OwnPurchase,
+  reference: string,
+  status: string,
+  deadline: number,
+): Promise<NotificationResult> {
+  const purchaseId = own.id;
+  const said = `the notification says ${reference} ${status} after purchase ${purchaseId} succeeded`;
+  if (own.note?.startsWith(`${REVERSED}:`))
+    return { outcome: "matched", reason: `${said}; it is flagged reversed already`, purchaseId };
+  const purchase = { id: purchaseId, state: own.state, phone: own.phone, amount: own.amount };
+  const answer = await deps.verifier.readUntil(
+    reference,
+    Math.max(deadline, deps.clock.now()),
+    (v) =>
+      v.status === "failed" || v.status === "reversed" || proofProblems(purchase, reference, v).length > 0,
+  );
+  const unconfirmed = (why: string): NotificationResult => ({
+    outcome: "matched",
+    reason: `${said}, but ${why}: nothing changed`,
+    purchaseId,
+  });
+  if (!answer?.found) return unconfirmed(`the provider's verify does not know ${reference}`);
+  const problems = proofProblems(purchase, reference, answer);
+  if (problems.length > 0)
+    return unconfirmed(`its verify answer disagrees with the purchase: ${problems.join("; ")}`);
+  if (answer.status !== "failed" && answer.status !== "reversed")
+    return unconfirmed(`its verify still says ${answer.rawStatus} after verification.timeout`);
+  const flagged = await flagReversed(
+    deps.db,
+    purchaseId,
+    reference,
+    `the provider's verify of ${reference} now says ${answer.rawStatus} (its notification said ${status}), after the purchase succeeded: the data may not have been delivered, and the charge is usually refunded to the wallet; a person decides whether to buy again`,
+    { actor: NOTIFICATION_ACTOR, response: answer.raw },
+  );
+  return {
+    outcome: "matched",
+    reason: flagged
+      ? `${said}, and its verify now says ${answer.rawStatus}: flagged reversed, for a person`
+      : `${said}; it was flagged, or changed, meanwhile`,
     purchaseId,
   };
 }

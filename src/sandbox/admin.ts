@@ -1,5 +1,6 @@
 // The admin endpoint under /__admin/ on both servers (no auth): views of the wallet, debits and website
-// mutations, and reset, options, faults and website seeding, for tests and demos driving the sandbox remotely.
+// mutations, and reset, options, faults, website seeding and the reversal of a delivered purchase, for tests and demos
+// driving the sandbox remotely.
 import * as z from "zod";
 import {
   debitRecords,
@@ -14,6 +15,7 @@ import {
   stateSnapshot,
   walletText,
 } from "./controls.js";
+import { reverseTransaction } from "./notify.js";
 import type { Reply } from "./route.js";
 import type { SandboxState } from "./state.js";
 
@@ -51,6 +53,12 @@ function seed(state: SandboxState, value: unknown): Reply {
   return ok({ created: created.length, websites: created });
 }
 
+function reverse(state: SandboxState, value: unknown): Reply {
+  const { reference } = z.object({ reference: z.string().min(1) }).parse(value);
+  const problem = reverseTransaction(state, reference);
+  return problem ? { status: 404, body: { message: problem } } : ok({ reversed: reference });
+}
+
 function route(state: SandboxState, method: string, path: string, body: Buffer): Reply {
   const key = `${method} ${path.replace(/\/+$/, "")}`;
   switch (key) {
@@ -77,6 +85,8 @@ function route(state: SandboxState, method: string, path: string, body: Buffer):
       return ok({ ok: true });
     case "POST /__admin/websites":
       return seed(state, readJson(body));
+    case "POST /__admin/reverse":
+      return reverse(state, readJson(body));
     default:
       return { status: 404, body: { message: `No admin route ${key}.` } };
   }

@@ -44,7 +44,7 @@ export type {
 } from "./records.js";
 
 import { stringify } from "csv-stringify/sync";
-import { deliverNotifications } from "./notify.js";
+import { deliverNotifications, reverseTransaction } from "./notify.js";
 import { statementRows } from "./transactions.js";
 
 export interface Sandbox {
@@ -68,6 +68,11 @@ export interface Sandbox {
   statementCsv(): string;
   /** Sends the notifications held back (`notifyHold`) and resolves when every delivery has finished. */
   deliverNotifications(): Promise<void>;
+  /**
+   * Takes back a delivered purchase: `reversed`, refunded, its notification sent again; verify catches up after its
+   * lag. Throws when there is no such successful transaction.
+   */
+  reverse(reference: string): void;
   /** Where notifications land: Slack (`/slack/…`), Telegram (`/bot<token>/sendMessage`), webhooks (`/hooks/…`). */
   receivers: Receivers;
   /** Resolves promptly even with hanging requests: open sockets are destroyed. */
@@ -109,6 +114,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       seedWebsites: (records) => seedWebsites(state, records),
       reset: (o) => resetSandbox(state, o ?? {}),
       deliverNotifications: () => deliverNotifications(state),
+      reverse: (reference) => {
+        const problem = reverseTransaction(state, reference);
+        if (problem) throw new Error(`sandbox reverse: ${problem}`);
+      },
       statementCsv: () => stringify(statementRows(state.transactions.values())),
       receivers,
       close: closeAll,

@@ -25,6 +25,26 @@ export function notifyTransaction(state: SandboxState, tx: Transaction): void {
   } else track(state, deliver(state, tx));
 }
 
+/**
+ * A delivered purchase taken back by the reseller ("pending purchases refunded by a timer although they had been
+ * delivered", REFERENCE.md): the transaction is now `reversed`, its amount back in the wallet, and its notification
+ * sent again saying so. Verify lags it as it lags any notification. Undefined when done; else why not.
+ */
+export function reverseTransaction(state: SandboxState, reference: string): string | undefined {
+  const tx = state.transactions.get(reference);
+  if (!tx) return `no transaction ${reference}`;
+  if (tx.finalStatus !== "success") return `transaction ${reference} is ${tx.finalStatus}, not success`;
+  const now = state.clock().getTime();
+  tx.reversal = { before: tx.finalStatus, visibleAt: now + state.options.notifyLeadMs };
+  tx.finalStatus = "reversed";
+  tx.readsSinceNotified = 0;
+  refundOnce(state, tx);
+  if (!state.options.notifyUrl) tx.notified = true;
+  else if (state.options.notifyHold) state.heldNotifications.push(tx);
+  else track(state, deliver(state, tx));
+  return undefined;
+}
+
 /** Sends what is held and waits for every delivery in progress. */
 export async function deliverNotifications(state: SandboxState): Promise<void> {
   for (const tx of state.heldNotifications.splice(0)) track(state, deliver(state, tx));

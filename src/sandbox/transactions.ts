@@ -27,6 +27,11 @@ export interface Transaction {
   /** With the time-based lag (epoch ms): verify answers 404 before `knownAt`, pending before `settledAt`. */
   knownAt: number;
   settledAt: number;
+  /**
+   * A success the reseller took back later (`reverseTransaction`): what verify showed before, until it catches up
+   * with the reversal (`notifiedPendingPolls` reads, or `notifyLeadMs` with the time-based lag).
+   */
+  reversal?: { before: FinalStatus; visibleAt: number };
 }
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";

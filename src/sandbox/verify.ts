@@ -4,7 +4,8 @@
 // `verifyNotFoundPolls` calls, pending for the next `verifyPendingPolls`, then final; once the reseller has sent
 // its notification the reference is known, but verify still lags it: pending for `notifiedPendingPolls` more
 // calls, then final (sooner when its own polls are over). A failed or reversed transaction is refunded the first
-// time a verify or the notification reveals it.
+// time a verify or the notification reveals it. A success the reseller takes back later (notify.ts,
+// reverseTransaction) still shows as success until verify catches up with the reversal.
 import { answerText } from "./lies.js";
 import type { Call, Reply } from "./route.js";
 import { type Transaction, transactionView, type VisibleStatus } from "./transactions.js";
@@ -33,6 +34,14 @@ export function verifyTransaction({ state, params }: Call): Reply {
 
 /** What verify shows of `tx` now (after counting this read); undefined: not found yet. */
 function visibleStatus(state: Call["state"], tx: Transaction): VisibleStatus | undefined {
+  const { reversal } = tx;
+  if (reversal) {
+    const behind =
+      state.options.verifyLag === "time"
+        ? state.clock().getTime() < reversal.visibleAt
+        : tx.readsSinceNotified <= state.options.notifiedPendingPolls;
+    return behind ? reversal.before : tx.finalStatus;
+  }
   if (state.options.verifyLag === "time") {
     const now = state.clock().getTime();
     if (now < tx.knownAt) return undefined;

@@ -7,14 +7,14 @@ import { PURCHASE_STATES } from "../db/schema.js";
 import { budgetDay } from "../purchases/guards.js";
 import type { PlanSummary } from "../websites/model.js";
 
-export const NOTE_KINDS = ["price_mismatch", "verify_mismatch", "reference_clash"] as const;
+export const NOTE_KINDS = ["price_mismatch", "verify_mismatch", "reference_clash", "reversed"] as const;
 
 export interface LedgerStats {
   /** Every state, 0 when no purchase is in it. */
   byState: Record<string, number>;
   /** Decimal string. */
   spentToday: string;
-  /** Purchases with a note an operator should see, by kind: price_mismatch, verify_mismatch, reference_clash. */
+  /** Purchases with a note an operator should see, by kind: price_mismatch, verify_mismatch, reference_clash, reversed. */
   noted: Record<string, number>;
   fires: Array<{ job: string; status: string; count: number }>;
   /** Every job the ledger knows: its state and its last fire that was not skipped. */

@@ -250,6 +250,18 @@ function messages(): Record<string, NotifyMessage> {
         "plan:p-1",
       ),
     ]),
+    reversed: groupMessage("reversed", "open", [
+      event(
+        "reversed",
+        purchaseFacts(8, {
+          state: "succeeded",
+          amount: "305.00",
+          reference: "REF-8",
+          note: "reversed: the provider's verify of REF-8 now says reversed (its notification said failed), after the purchase succeeded",
+        }),
+        1,
+      ),
+    ]),
   };
   return byTrigger;
 }

@@ -322,6 +322,7 @@ async function expectCountersEqualTheLedger(db: Executor): Promise<void> {
     price_mismatch: noted("price_mismatch"),
     verify_mismatch: noted("verify_mismatch"),
     reference_clash: noted("reference_clash"),
+    reversed: noted("reversed"),
   });
 
   // The sealed days the rollups hold (those not changed since): what filing their purchases gives.

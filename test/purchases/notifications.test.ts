@@ -19,6 +19,7 @@ import { makeLedgerReport } from "../../src/report/ledger.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { type HealthServer, startHealthServer } from "../../src/server/health.js";
+import { readLedgerStats } from "../../src/server/ledger-stats.js";
 import { Readiness } from "../../src/server/readiness.js";
 import { createWebhookReceiver } from "../../src/server/webhook.js";
 import { freePort } from "../daemon/helpers.js";
@@ -369,6 +370,106 @@ describe("provider notifications, on postgres", () => {
     const text = await runCli(["-c", file, "purchases", "show", String(row!.id)]);
     expect(text.stdout).toMatch(/provider notifications:\n[^\n]*OUTCOME[^\n]*\n[^\n]*settled/);
     expect(text.stdout).toMatch(/\nproof {8}settled by proof: provider notification \d+ named reference /);
+  });
+
+  /** Buys one purchase that settles succeeded by its own answer and verify; returns it and its debit. */
+  async function buySucceeded(phone: string) {
+    await insertPurchases(test.database.db, [purchase(phone)], "test");
+    await executePurchases(
+      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
+      { concurrency: 1, retryWaitMs: 0 },
+    );
+    const [row] = await ledger();
+    const [debit] = sandbox.debits();
+    expect(row).toMatchObject({ state: "succeeded", reference: debit!.reference });
+    return { row: row!, debit: debit! };
+  }
+
+  const flagOf = async (id: number) => {
+    const [row] = await rows<{ state: string; note: string | null }>(
+      test.database.db,
+      sql`select state, note from purchases where id = ${id}`,
+    );
+    const events = await rows<{ actor: string; from_state: string; to_state: string; reason: string }>(
+      test.database.db,
+      sql`select actor, from_state, to_state, reason from purchase_events
+          where purchase_id = ${id} and from_state = 'succeeded' order by id`,
+    );
+    const told = await rows<{ trigger: string; kind: string; facts: { state: string; note: string } }>(
+      test.database.db,
+      sql`select trigger, kind, facts from notification_outbox where trigger = 'reversed'`,
+    );
+    return { ...row!, events, told };
+  };
+
+  it("a succeeded purchase the provider reverses later: its notification, confirmed once verify catches up, flags it reversed and tells it once", async () => {
+    const { row, debit } = await buySucceeded("08031230011");
+    const hook = await startReceiver();
+    // Verify lags the reversal's notification: it still says success for two reads after it.
+    sandbox.setOptions({
+      notifyUrl: hook.url,
+      notifyHold: true,
+      notifyDuplicates: 1,
+      notifiedPendingPolls: 2,
+    });
+    const walletBefore = Number(sandbox.wallet());
+    sandbox.reverse(debit.reference);
+    expect(Number(sandbox.wallet())).toBe(walletBefore + Number(debit.amount)); // refunded
+    await sandbox.deliverNotifications();
+    const [result] = await hook.settled();
+    expect(result).toMatchObject({ outcome: "matched", purchaseId: row.id });
+    expect(result!.reason).toContain("its verify now says reversed: flagged reversed, for a person");
+    const reads = sandbox
+      .requests()
+      .filter((r) => r.method === "GET" && r.path.includes(encodeURIComponent(debit.reference)));
+    expect(reads.length).toBeGreaterThanOrEqual(4); // its own verify, two lagging successes, then reversed
+
+    const flagged = await flagOf(row.id);
+    expect(flagged.state).toBe("succeeded"); // final: a person decides
+    expect(flagged.note).toMatch(
+      new RegExp(
+        `^reversed: the provider's verify of ${debit.reference} now says reversed \\(its notification said failed\\)`,
+      ),
+    );
+    expect(flagged.events).toEqual([
+      expect.objectContaining({ actor: "webhook+verify", to_state: "succeeded", reason: flagged.note }),
+    ]);
+    expect(flagged.told).toEqual([
+      { trigger: "reversed", kind: "open", facts: expect.objectContaining({ state: "succeeded" }) },
+    ]);
+    expect(flagged.told[0]!.facts.note).toMatch(/^reversed: /);
+    const stats = await readLedgerStats(test.database.db, new Date(), "UTC");
+    expect(stats.noted.reversed).toBe(1);
+
+    // The same notification processed again (a retry, another replica) flags nothing twice.
+    const [stored] = await notifications();
+    await processNotification(
+      notificationDeps({
+        db: test.database.db,
+        reseller,
+        config: testConfig(sandbox),
+        logger: silentLogger(),
+        clock: systemClock,
+      }),
+      stored!.id,
+    );
+    const again = await flagOf(row.id);
+    expect(again.events).toHaveLength(1);
+    expect(again.told).toHaveLength(1);
+  });
+
+  it("a signed notification that a succeeded purchase was reversed, which its verify never confirms: nothing changes, the reason says why", async () => {
+    const { row, debit } = await buySucceeded("08031230012");
+    const hook = await startReceiver();
+    const body = notificationFor(debit, "reversed");
+    expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
+    const [result] = await hook.settled();
+    expect(result).toMatchObject({ outcome: "matched", purchaseId: row.id });
+    expect(result!.reason).toBe(
+      `the notification says ${debit.reference} reversed after purchase ${row.id} succeeded, but its verify still says success after verification.timeout: nothing changed`,
+    );
+    const unchanged = await flagOf(row.id);
+    expect(unchanged).toMatchObject({ state: "succeeded", note: null, events: [], told: [] });
   });
 
   // The other ways a purchase answer is lost after the debit (500-after above, hang-after below): the connection

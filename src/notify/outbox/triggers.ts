@@ -6,6 +6,7 @@ export const TRIGGERS = [
   "unverified",
   "verify_mismatch",
   "price_mismatch",
+  "reversed",
   "run_failed",
   "budget",
   "wallet_low",
@@ -26,7 +27,13 @@ export const NOTICE_KINDS = ["open", "repeat", "resolved"] as const;
 export type NoticeKind = (typeof NOTICE_KINDS)[number];
 
 /** Triggers whose episode is one purchase: their rows carry the purchase's facts (`PurchaseFacts`). */
-export const PURCHASE_TRIGGERS = ["in_doubt", "unverified", "verify_mismatch", "price_mismatch"] as const;
+export const PURCHASE_TRIGGERS = [
+  "in_doubt",
+  "unverified",
+  "verify_mismatch",
+  "price_mismatch",
+  "reversed",
+] as const;
 
 export function isTrigger(value: string): value is Trigger {
   return (TRIGGERS as readonly string[]).includes(value);
