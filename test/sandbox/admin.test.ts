@@ -42,6 +42,31 @@ describe("admin endpoint", () => {
     }
   });
 
+  it("reverses a delivered purchase: refunded, and verify says reversed once it catches up (after notifiedPendingPolls reads)", async () => {
+    const reference = (await buy(sandbox)).body.data.reference;
+    const verify = async () =>
+      (await json(await reseller(sandbox, "GET", `/public/api/transaction/${reference}`))).data?.transaction
+        ?.status;
+    sandbox.setOptions({ verifyNotFoundPolls: 0, verifyPendingPolls: 0, notifiedPendingPolls: 1 });
+    expect(await verify()).toBe("success");
+    expect(await admin(sandbox.resellerUrl, "POST", "reverse", { reference })).toEqual({
+      status: 200,
+      body: { reversed: reference },
+    });
+    expect(sandbox.wallet()).toBe("1000000.00");
+    expect(sandbox.refunds()).toMatchObject([{ reference, amount: "305.00" }]);
+    expect(await verify()).toBe("success"); // verify lags the reversal
+    expect(await verify()).toBe("reversed");
+    // Only a successful transaction can be reversed, once.
+    const again = await admin(sandbox.resellerUrl, "POST", "reverse", { reference });
+    expect(again).toEqual({
+      status: 404,
+      body: { message: `transaction ${reference} is reversed, not success` },
+    });
+    expect((await admin(sandbox.resellerUrl, "POST", "reverse", { reference: "NOPE" })).status).toBe(404);
+    expect((await admin(sandbox.resellerUrl, "POST", "reverse", {})).status).toBe(400);
+  });
+
   it("lists website mutations", async () => {
     await analytics(sandbox, "POST", "/api/v1/websites", { form: { domain: "m.example.com" } });
     const { body } = await admin(sandbox.resellerUrl, "GET", "website-mutations");
