@@ -27,7 +27,15 @@ import {
   type OwnPurchase,
   stillOnly,
 } from "./proof-match.js";
-import { isFinalAnswer, isForAPerson, proofProblems, settleByProof } from "./proof-settle.js";
+import {
+  isFinalAnswer,
+  isForAPerson,
+  proofProblems,
+  REVERSED_CONSEQUENCE,
+  reversalUnconfirmed,
+  settleByProof,
+  takesBackAnswer,
+} from "./proof-settle.js";
 import { readStatementDate } from "./sources/statement-cells.js";
 import { Verifier, type VerifyReadTally } from "./verifier.js";
 
@@ -480,25 +488,20 @@ async function forReversal(
   const answer = await deps.verifier.readUntil(
     reference,
     Math.max(deadline, deps.clock.now()),
-    (v) =>
-      v.status === "failed" || v.status === "reversed" || proofProblems(purchase, reference, v).length > 0,
+    (v) => takesBackAnswer(v) || proofProblems(purchase, reference, v).length > 0,
   );
-  const unconfirmed = (why: string): NotificationResult => ({
-    outcome: "matched",
-    reason: `${said}, but ${why}: nothing changed`,
-    purchaseId,
-  });
-  if (!answer?.found) return unconfirmed(`the provider's verify does not know ${reference}`);
-  const problems = proofProblems(purchase, reference, answer);
-  if (problems.length > 0)
-    return unconfirmed(`its verify answer disagrees with the purchase: ${problems.join("; ")}`);
-  if (answer.status !== "failed" && answer.status !== "reversed")
-    return unconfirmed(`its verify still says ${answer.rawStatus} after verification.timeout`);
+  const unconfirmed = reversalUnconfirmed(purchase, reference, answer);
+  if (unconfirmed !== undefined || !answer?.found)
+    return {
+      outcome: "matched",
+      reason: `${said}, but ${unconfirmed?.why}${unconfirmed?.still ? " after verification.timeout" : ""}: nothing changed`,
+      purchaseId,
+    };
   const flagged = await flagReversed(
     deps.db,
     purchaseId,
     reference,
-    `the provider's verify of ${reference} now says ${answer.rawStatus} (its notification said ${status}), after the purchase succeeded: the data may not have been delivered, and the charge is usually refunded to the wallet; a person decides whether to buy again`,
+    `the provider's verify of ${reference} now says ${answer.rawStatus} (its notification said ${status}), ${REVERSED_CONSEQUENCE}`,
     { actor: NOTIFICATION_ACTOR, response: answer.raw },
   );
   return {

@@ -59,6 +59,34 @@ export function proofProblems(
   return problems;
 }
 
+/** Whether a verify answer says the transaction failed or was reversed (refunded). */
+export function takesBackAnswer(verification: Verification & { found: true }): boolean {
+  return verification.status === "failed" || verification.status === "reversed";
+}
+
+/**
+ * Why a verify answer does not confirm that a `succeeded` purchase's transaction was taken back since (undefined
+ * when it does): the answer must be about that purchase and say failed or reversed. `still`: it is about the
+ * purchase and says it stands.
+ */
+export function reversalUnconfirmed(
+  purchase: ProvenPurchase,
+  reference: string,
+  verification: Verification | undefined,
+): { why: string; still: boolean } | undefined {
+  if (!verification?.found) return { why: `the provider's verify does not know ${reference}`, still: false };
+  const problems = proofProblems(purchase, reference, verification);
+  if (problems.length > 0)
+    return { why: `its verify answer disagrees with the purchase: ${problems.join("; ")}`, still: false };
+  if (!takesBackAnswer(verification))
+    return { why: `its verify still says ${verification.rawStatus}`, still: true };
+  return undefined;
+}
+
+/** What a `reversed` note says after what led to it (flagReversed). */
+export const REVERSED_CONSEQUENCE =
+  "after the purchase succeeded: the data may not have been delivered, and the charge is usually refunded to the wallet; a person decides whether to buy again";
+
 /**
  * Settles `purchase` (in_doubt, or the states given in `from`) with `reference` when `verification` proves it.
  * `event.reason` says what led to the reference and why the match was unique; the event's response is the answer.

@@ -1,7 +1,8 @@
 // A provider's transaction export (a statement CSV) matched against the ledger for its period: debits with no
 // ledger row, ledger purchases the provider does not list, amount, status and phone differences, purchases listed on
-// more than one line, and in_doubt purchases a statement line could resolve. Applying settles only what a verify read of the reference proves
-// (verify-check.ts), each with an event; everything else is a report for a person.
+// more than one line, and in_doubt purchases a statement line could resolve. Applying settles only what a verify read
+// of the reference proves (verify-check.ts), each with an event, and flags a succeeded purchase the line lists as
+// failed or reversed when verify says so too; everything else is a report for a person.
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
@@ -9,6 +10,7 @@ import { maskPhone } from "../log/mask.js";
 import { parseMoney } from "../money.js";
 import type { ResellerClient, Verification } from "../reseller/client.js";
 import { visiblePhone } from "../reseller/schemas.js";
+import { flagReversed, REVERSED } from "./ledger.js";
 import {
   type Evidence,
   matchProof,
@@ -16,7 +18,7 @@ import {
   type ProofMatch,
   stillOnly,
 } from "./proof-match.js";
-import { isForAPerson, settleByProof } from "./proof-settle.js";
+import { isForAPerson, REVERSED_CONSEQUENCE, reversalUnconfirmed, settleByProof } from "./proof-settle.js";
 import type { Statement, StatementLine } from "./sources/statement-csv.js";
 import {
   inDoubtPurchases,
@@ -439,14 +441,16 @@ export interface SettleProgress {
 export interface Applied {
   id: number;
   reference: string;
-  result: "succeeded" | "failed" | "unchanged";
+  /** `reversed`: a succeeded purchase the statement lists as failed, flagged once verify confirmed it (flagReversed). */
+  result: "succeeded" | "failed" | "reversed" | "unchanged";
   why: string;
 }
 
 /**
  * Settles the resolvable purchases the verify answer of their reference proves: the answer is about that
  * purchase (reference, phone, amount, envelope) and final, and an in_doubt purchase is still the only one its line
- * can be. Anything else is left as it is, with the reason.
+ * can be. Then flags the succeeded purchases the statement lists as failed or reversed, where the verify answer says
+ * so too (flagReversed: they stay succeeded, for a person). Anything else is left as it is, with the reason.
  */
 export async function applyStatement(
   db: Executor,
@@ -456,13 +460,72 @@ export async function applyStatement(
   options: { onProgress?: (progress: SettleProgress) => void } = {},
 ): Promise<Applied[]> {
   const applied: Applied[] = [];
-  const total = report.resolvable.length;
+  const reversals = takenBack(report);
+  const total = report.resolvable.length + reversals.length;
   for (const item of report.resolvable) {
     options.onProgress?.({ done: applied.length, total }); // one entry in applied per purchase checked
     applied.push(await applyLine(db, reseller, item, file));
   }
+  for (const item of reversals) {
+    options.onProgress?.({ done: applied.length, total });
+    applied.push(await flagLine(db, reseller, item, file));
+  }
   options.onProgress?.({ done: applied.length, total });
   return applied;
+}
+
+/** The succeeded purchases whose line says failed or reversed: what `--apply` checks by verify and may flag. */
+export function takenBack(report: StatementReport): StatementReport["statusDifferences"] {
+  return report.statusDifferences.filter(
+    (d) => d.state === "succeeded" && statementOutcome(d.statement) === "failed",
+  );
+}
+
+/** Flags a succeeded purchase its line lists as failed or reversed, when its verify answer says so too. */
+async function flagLine(
+  db: Executor,
+  reseller: ResellerClient,
+  item: StatementReport["statusDifferences"][number],
+  file: string,
+): Promise<Applied> {
+  const unchanged = (why: string): Applied => ({
+    id: item.id,
+    reference: item.reference,
+    result: "unchanged",
+    why,
+  });
+  const [row] = await rows<{
+    phone: string;
+    amount: string | null;
+    state: PurchaseState;
+    note: string | null;
+  }>(
+    db,
+    sql`select phone, coalesce(charged_amount, amount)::text as amount, state, note from purchases
+        where id = ${item.id} and reference = ${item.reference}`,
+  );
+  if (!row || row.state !== "succeeded") return unchanged(`it is ${row?.state ?? "gone"} now`);
+  if (row.note?.startsWith(`${REVERSED}:`)) return unchanged("it is flagged reversed already");
+  let verification: Verification;
+  try {
+    verification = await reseller.verifyTransaction(item.reference);
+  } catch (error) {
+    return unchanged(`verify ${item.reference} failed: ${(error as Error).message}`);
+  }
+  const purchase = { id: item.id, state: row.state, phone: row.phone, amount: row.amount ?? "0" };
+  const unconfirmed = reversalUnconfirmed(purchase, item.reference, verification);
+  if (unconfirmed !== undefined || !verification.found)
+    return unchanged(`${unconfirmed?.why ?? "not confirmed"}: the line's ${item.statement} is not confirmed`);
+  const flagged = await flagReversed(
+    db,
+    item.id,
+    item.reference,
+    `${file} lists reference ${item.reference} as ${item.statement}, and the provider's verify now says ${verification.rawStatus}, ${REVERSED_CONSEQUENCE}`,
+    { actor: STATEMENT_ACTOR, response: verification.raw },
+  );
+  return flagged
+    ? { id: item.id, reference: item.reference, result: "reversed", why: `verify: ${verification.rawStatus}` }
+    : unchanged("it was flagged, or changed, meanwhile");
 }
 
 async function applyLine(

@@ -5,7 +5,7 @@
 // each renderer escapes its own markup.
 import { maskPhonesIn } from "../log/mask.js";
 import { parseMoney } from "../money.js";
-import { type Applied, MAX_LISTED, type StatementReport } from "../purchases/statement.js";
+import { type Applied, MAX_LISTED, type StatementReport, takenBack } from "../purchases/statement.js";
 import { type Block, type DocSection, left, type ReportDocument, right, table, text } from "./document.js";
 import { counted, formatAmount, formatInstant } from "./format.js";
 import { inertDocument } from "./inert-document.js";
@@ -31,7 +31,10 @@ export function statementDocument(report: StatementReport, view: StatementView):
       "lines",
       `${report.lines}, ${report.matched} on ledger purchases${report.totals.setAside > 0 ? `, ${report.totals.setAside} set aside` : ""}`,
     ],
-    ["mode", view.applied ? "--apply: settled what a verify read proves" : "dry run: nothing was changed"],
+    [
+      "mode",
+      view.applied ? "--apply: settled or flagged what a verify read proves" : "dry run: nothing was changed",
+    ],
   ];
   const sections: DocSection[] = [
     section(
@@ -72,17 +75,7 @@ export function statementDocument(report: StatementReport, view: StatementView):
       ),
       report.totals.amountDifferences,
     ),
-    section(
-      "statuses",
-      "Status differences",
-      undefined,
-      table(
-        "statuses",
-        [right("ID"), left("Reference"), left("Ledger"), left("Statement")],
-        report.statusDifferences.map((r) => [String(r.id), r.reference, r.state, r.statement]),
-      ),
-      report.totals.statusDifferences,
-    ),
+    statusSection(report, view),
     resolvableSection(report, view),
   ];
   if (report.totals.setAside > 0)
@@ -198,11 +191,34 @@ function resolvableSection(report: StatementReport, view: StatementView): DocSec
   return found;
 }
 
+/** Status differences; a succeeded purchase listed as failed or reversed is one `--apply` checks by verify. */
+function statusSection(report: StatementReport, view: StatementView): DocSection {
+  const found = section(
+    "statuses",
+    "Status differences",
+    undefined,
+    table(
+      "statuses",
+      [right("ID"), left("Reference"), left("Ledger"), left("Statement")],
+      report.statusDifferences.map((r) => [String(r.id), r.reference, r.state, r.statement]),
+    ),
+    report.totals.statusDifferences,
+  );
+  if (!view.applied && takenBack(report).length > 0)
+    found.blocks.push(
+      text(
+        "Dry run: --apply flags a succeeded purchase listed as failed or reversed (still succeeded, with a `reversed` note, for a person) when a verify read of its reference says so too.",
+        "note",
+      ),
+    );
+  return found;
+}
+
 function appliedSection(applied: Applied[]): DocSection {
   return section(
     "applied",
     "Applied",
-    "Settled only where the verify answer of the reference names the purchase's phone and amount and is final.",
+    "Settled only where the verify answer of the reference names the purchase's phone and amount and is final; flagged `reversed` where a succeeded purchase's verify answer says failed or reversed.",
     table(
       "applied",
       [right("ID"), left("Reference"), left("Result"), left("Why")],
@@ -234,13 +250,15 @@ function status(report: StatementReport, view: StatementView): ReportDocument["s
     [report.totals.setAside, "line set aside", "lines set aside"],
   ] as const;
   const found = differences.filter(([n]) => n > 0).map(([n, one, many]) => counted(n, one, many));
-  const settled = view.applied?.filter((a) => a.result !== "unchanged").length;
+  const settled = view.applied?.filter((a) => a.result === "succeeded" || a.result === "failed").length;
+  const flagged = view.applied?.filter((a) => a.result === "reversed").length ?? 0;
   const resolvable =
-    report.resolvable.length === 0
+    (report.resolvable.length === 0
       ? ""
       : settled === undefined
         ? ` ${counted(report.resolvable.length, "purchase")} the statement can resolve (dry run).`
-        : ` ${settled} of ${counted(report.resolvable.length, "resolvable purchase")} settled.`;
+        : ` ${settled} of ${counted(report.resolvable.length, "resolvable purchase")} settled.`) +
+    (flagged > 0 ? ` ${counted(flagged, "succeeded purchase")} flagged reversed.` : "");
   if (found.length > 0)
     return { tone: "warning", text: `A person should look at: ${found.join(", ")}.${resolvable}` };
   if (report.lines === 0) return { tone: "note", text: "The statement has no lines." };

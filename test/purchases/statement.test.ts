@@ -20,6 +20,7 @@ import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
 import { resellerProxy, verifiedReference } from "../helpers/reseller-proxy.js";
+import { reconcileApplied, statementOf as statementFileOf } from "../helpers/statement.js";
 import { needs } from "../helpers/tools.js";
 import { CHROMIUM_TOOL, DESKTOP, measureAt, PHONE } from "../report/chromium.js";
 
@@ -448,6 +449,73 @@ describe("purchases reconcile --statement, on postgres", () => {
     terminal: "REF5\u001b[2J\u001b]0;owned\u0007\u202Eright-to-left",
   };
   const csvQuote = (value: string) => `"${value.replace(/"/g, '""')}"`;
+
+  it("--apply flags a succeeded purchase the statement lists as reversed once its verify says so too; it stays succeeded, for a person", async () => {
+    await buy(["08031230049"]);
+    const bought = await state("08031230049");
+    expect(bought.state).toBe("succeeded");
+    sandbox.reverse(bought.reference!); // verify says success for one more read, then reversed
+    const debit = sandbox.debits().find((d) => d.reference === bought.reference)!;
+    const file = statementFileOf([debit], "reversed");
+    const config = writeConfigFile(sandbox, test.url).file;
+    type Report = {
+      statusDifferences: Array<{ id: number; state: string; statement: string }>;
+      applied: Array<{ id: number; result: string; why: string }>;
+    };
+    const noted = async () =>
+      (
+        await rows<{ state: string; note: string | null }>(
+          test.database.db,
+          sql`select state, note from purchases where id = ${bought.id}`,
+        )
+      )[0]!;
+
+    const dry = await runCli(["-c", config, "purchases", "reconcile", "--statement", file]);
+    expect(dry.stdout).toContain("Dry run: --apply flags a succeeded purchase listed as failed or reversed");
+
+    const lagging = await reconcileApplied<Report>(config, file);
+    expect(lagging.report.statusDifferences).toEqual([
+      { id: bought.id, reference: bought.reference, state: "succeeded", statement: "reversed" },
+    ]);
+    expect(lagging.report.applied).toEqual([
+      {
+        id: bought.id,
+        reference: bought.reference,
+        result: "unchanged",
+        why: "its verify still says success: the line's reversed is not confirmed",
+      },
+    ]);
+    expect(await noted()).toEqual({ state: "succeeded", note: null });
+
+    const confirmed = await runCli(["-c", config, "purchases", "reconcile", "--statement", file, "--apply"]);
+    expect(confirmed.code).toBe(0);
+    expect(confirmed.stdout).toContain("1 succeeded purchase flagged reversed.");
+    expect(confirmed.stdout).toMatch(
+      new RegExp(`${bought.id}\\s+${bought.reference}\\s+reversed\\s+verify: reversed`),
+    );
+    const flagged = await noted();
+    expect(flagged.state).toBe("succeeded");
+    expect(flagged.note).toMatch(
+      new RegExp(
+        `^reversed: \\S+ lists reference ${bought.reference} as reversed, and the provider's verify now says reversed, after the purchase succeeded`,
+      ),
+    );
+    const told = await rows<{ trigger: string; subject: string }>(
+      test.database.db,
+      sql`select trigger, subject from notification_outbox where trigger = 'reversed'`,
+    );
+    expect(told).toEqual([{ trigger: "reversed", subject: `purchase:${bought.id}` }]);
+
+    const again = await reconcileApplied<Report>(config, file);
+    expect(again.report.applied).toEqual([
+      {
+        id: bought.id,
+        reference: bought.reference,
+        result: "unchanged",
+        why: "it is flagged reversed already",
+      },
+    ]);
+  });
 
   it("reports as text, markdown, json and html (--format, --out like report); hostile statement cells stay inert", async () => {
     await buy(["08031230040"]); // succeeded
