@@ -504,7 +504,7 @@ async function flagLine(
     sql`select phone, coalesce(charged_amount, amount)::text as amount, state, note from purchases
         where id = ${item.id} and reference = ${item.reference}`,
   );
-  if (!row || row.state !== "succeeded") return unchanged(`it is ${row?.state ?? "gone"} now`);
+  if (row?.state !== "succeeded") return unchanged(`it is ${row?.state ?? "gone"} now`);
   if (row.note?.startsWith(`${REVERSED}:`)) return unchanged("it is flagged reversed already");
   let verification: Verification;
   try {
