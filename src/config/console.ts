@@ -67,7 +67,10 @@ export function buildConsoleSchema() {
           userSchema,
         )
         .prefault({}),
-      /** Failed logins allowed per user name, and per source address, in `login_window`; then logins wait. */
+      /**
+       * Failed logins allowed per user name from one source address (ten times as many from all sources together),
+       * and per source address, in `login_window`; then logins wait.
+       */
       login_attempts: integer(1, 1000).prefault(5),
       login_attempts_per_source: integer(1, 10_000).prefault(20),
       login_window: duration({ min: 1000, max: MAX_SPAN_MS }).prefault("15m"),

@@ -206,7 +206,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
       return;
     }
     attempt.release();
-    throttle.succeeded(name);
+    throttle.succeeded(name, source);
     const created = await createSession(
       db.db,
       { name, passwordHash: user.password_hash },

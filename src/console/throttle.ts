@@ -1,12 +1,18 @@
-// Login throttling: failed logins are counted per user name and per source address within a window; past the
-// limit, logins for that name (or from that source) are refused until the window has moved on, whatever the
-// password. Counted in this process: each replica throttles on its own (at most replicas × the limit tries).
+// Login throttling: failed logins are counted per user name from one source, per source address, and per user name
+// from every source together, within a window; past a limit, those logins are refused until the window has moved
+// on, whatever the password. A name is locked for one source after `perUser` failures from it, so a stranger who
+// fails a user's logins on purpose locks only themselves out, not the user (OWASP's advice against lockout as a
+// denial of service); from all sources together only after USER_WIDE_FACTOR times as many, which still stops a
+// guesser spread over many addresses. Counted in this process: each replica throttles on its own (at most
+// replicas × the limit tries).
 // A source is an IPv4 address (an IPv4-mapped IPv6 address is its IPv4 address) or an IPv6 /64: one host holds
 // a whole /64, so counting each IPv6 address on its own let one host try without limit. The names of configured
 // users are never forgotten to make room: thousands of made-up names (from many sources) pushed a real user's
 // failures out of memory, and that user's name could be tried again at once.
 /** Names and sources remembered at most; past it the oldest entries go (an attacker cannot grow memory). */
 const MAX_KEYS = 10_000;
+/** A name's failures from every source together that lock it everywhere, as a multiple of `perUser`. */
+export const USER_WIDE_FACTOR = 10;
 
 export class LoginThrottle {
   private readonly failures = new Map<string, number[]>();
@@ -22,17 +28,18 @@ export class LoginThrottle {
     this.kept = new Set([...users].map((name) => `user:${name.toLowerCase()}`));
   }
 
-  /** Milliseconds to wait before this user or source may try again (0: may try now). */
+  /** Milliseconds to wait before this user may try again from this source (0: may try now). */
   wait(user: string, source: string): number {
+    const [pair, name, from] = keysOf(user, source);
     return Math.max(
-      this.waitFor(`user:${user.toLowerCase()}`, this.limits.perUser),
-      this.waitFor(`source:${sourceKey(source)}`, this.limits.perSource),
+      this.waitFor(pair, this.limits.perUser),
+      this.waitFor(name, this.limits.perUser * USER_WIDE_FACTOR),
+      this.waitFor(from, this.limits.perSource),
     );
   }
 
   failed(user: string, source: string): void {
-    this.add(`user:${user.toLowerCase()}`);
-    this.add(`source:${sourceKey(source)}`);
+    for (const key of keysOf(user, source)) this.add(key);
   }
 
   /**
@@ -42,7 +49,7 @@ export class LoginThrottle {
    */
   attempt(user: string, source: string): { release(): void } {
     const at = this.now();
-    const keys = [`user:${user.toLowerCase()}`, `source:${sourceKey(source)}`];
+    const keys = keysOf(user, source);
     for (const key of keys) this.add(key, at);
     return {
       release: () => {
@@ -55,8 +62,9 @@ export class LoginThrottle {
     };
   }
 
-  succeeded(user: string): void {
-    this.failures.delete(`user:${user.toLowerCase()}`);
+  /** A right password: this user's failures from this source are forgotten (not those from elsewhere). */
+  succeeded(user: string, source: string): void {
+    this.failures.delete(keysOf(user, source)[0]);
   }
 
   private recent(key: string): number[] {
@@ -84,6 +92,16 @@ export class LoginThrottle {
       if (!this.kept.has(oldest)) this.failures.delete(oldest);
     }
   }
+}
+
+/**
+ * The keys a login counts under: the name from this source, the name from anywhere (kept however many other keys
+ * come, for a configured user), and the source.
+ */
+function keysOf(user: string, source: string): [pair: string, name: string, from: string] {
+  const name = user.toLowerCase();
+  const from = sourceKey(source);
+  return [`pair:${name}@${from}`, `user:${name}`, `source:${from}`];
 }
 
 /** The address a source is counted under: IPv4 as it is, IPv6 by its /64. */
