@@ -20,7 +20,7 @@ export const LAYERS = [
   ["notify/outbox"],
   ["reseller", "analytics"],
   ["http", "db"],
-  ["time", "log", "text", "package-root.ts", "money.ts", "duration.ts", "clock.ts", "errors.ts", "semaphore.ts", "v8-flags.ts", "timings.ts", "file-problem.ts", "own-entry.ts"],
+  ["time", "log", "text", "package-root.ts", "money.ts", "duration.ts", "clock.ts", "errors.ts", "semaphore.ts", "v8-flags.ts", "timings.ts", "file-problem.ts", "own-entry.ts", "source-address.ts"],
 ];
 
 const root = resolve(dirname(new URL(import.meta.url).pathname), "..", "src");

@@ -340,6 +340,12 @@ const serverSchema = z.strictObject({
   shutdown_grace: duration().prefault("30s"),
   /** Connections open at once; past it a new connection is closed at once (probes included). */
   max_connections: integer(1, 100_000).prefault(512),
+  /**
+   * Connections open at once from one source address (an IPv6 /64); past it that source's new connection is closed
+   * at once, so one client cannot take every connection from the probes, scrapes and deliveries of others. Behind a
+   * proxy every connection comes from the proxy: keep it above what the proxy opens.
+   */
+  max_connections_per_source: integer(1, 100_000).prefault(128),
   /** A request's line and headers must arrive within this, or the connection is closed (408). */
   headers_timeout: serverTimeout("10s"),
   /**

@@ -9,6 +9,8 @@
 // a whole /64, so counting each IPv6 address on its own let one host try without limit. The names of configured
 // users are never forgotten to make room: thousands of made-up names (from many sources) pushed a real user's
 // failures out of memory, and that user's name could be tried again at once.
+import { sourceKey } from "../source-address.js";
+
 /** Names and sources remembered at most; past it the oldest entries go (an attacker cannot grow memory). */
 const MAX_KEYS = 10_000;
 /** A name's failures from every source together that lock it everywhere, as a multiple of `perUser`. */
@@ -102,29 +104,4 @@ function keysOf(user: string, source: string): [pair: string, name: string, from
   const name = user.toLowerCase();
   const from = sourceKey(source);
   return [`pair:${name}@${from}`, `user:${name}`, `source:${from}`];
-}
-
-/** The address a source is counted under: IPv4 as it is, IPv6 by its /64. */
-export function sourceKey(address: string): string {
-  const text = address.toLowerCase().replace(/%.*$/, "");
-  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/.exec(text);
-  if (mapped) return mapped[1]!;
-  if (!text.includes(":")) return text;
-  let tail = text;
-  const v4 = /(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(tail);
-  if (v4) {
-    const [a, b, c, d] = v4.slice(1).map(Number) as [number, number, number, number];
-    tail = `${tail.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = "", rest] = tail.split("::") as [string, string | undefined];
-  const left = head ? head.split(":") : [];
-  const right = rest ? rest.split(":") : [];
-  const groups =
-    rest === undefined
-      ? left
-      : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((group) => Number.parseInt(group || "0", 16).toString(16))
-    .join(":")}::/64`;
 }

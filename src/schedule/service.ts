@@ -105,6 +105,7 @@ export async function runService(options: ServiceOptions, stop: AbortSignal): Pr
       webhook,
       limits: {
         maxConnections: config.server.max_connections,
+        maxConnectionsPerSource: config.server.max_connections_per_source,
         headersTimeout: config.server.headers_timeout,
         // Past the webhook's own body deadline, so that a slow delivery gets the receiver's 408.
         requestTimeout: config.server.headers_timeout + config.webhooks.body_timeout + 1000,

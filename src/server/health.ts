@@ -1,13 +1,14 @@
 // The daemon's HTTP endpoints on server.host:server.port: /healthz (the process is alive), /readyz (see
 // readiness.ts; 503 until ready), /metrics (Prometheus text), and the webhook receiver when enabled. A port already
-// in use is a clear error. The port is open to anyone who can reach it: connections are capped
-// (server.max_connections), a request's headers must come within server.headers_timeout (and the whole request
+// in use is a clear error. The port is open to anyone who can reach it: connections are capped, in all
+// (server.max_connections) and per source address (server.max_connections_per_source), a request's headers must come within server.headers_timeout (and the whole request
 // within that and webhooks.body_timeout), and a request that is not HTTP, or whose target is not a URL, is
 // answered 4xx and closed. Each such refusal is counted and logged, never with the request's target.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import { TopsyncError } from "../errors.js";
+import { sourceKey } from "../source-address.js";
 import type { Logger } from "../log/logger.js";
 import type { Readiness } from "./readiness.js";
 import { RefusalLog } from "./refusal-log.js";
@@ -16,6 +17,7 @@ import type { WebhookReceiver } from "./webhook.js";
 /** Why the server itself refused a request or connection: the `reason` of topsync_http_refusals_total. */
 export type ServerRefusal =
   | "max_connections"
+  | "source_connections"
   | "request_timeout"
   | "bad_request"
   | "headers_too_large"
@@ -25,6 +27,8 @@ export type ServerRefusal =
 
 export interface ServerLimits {
   maxConnections: number;
+  /** Connections open at once from one source (sourceKey: an address, or an IPv6 /64). */
+  maxConnectionsPerSource: number;
   /** The request line and headers must arrive within this (ms). */
   headersTimeout: number;
   /** The whole request, body included, must arrive within this (ms); the webhook path has its own, shorter. */
@@ -60,7 +64,12 @@ export interface HealthServer {
   close(): Promise<void>;
 }
 
-const DEFAULT_LIMITS: ServerLimits = { maxConnections: 512, headersTimeout: 10_000, requestTimeout: 21_000 };
+const DEFAULT_LIMITS: ServerLimits = {
+  maxConnections: 512,
+  maxConnectionsPerSource: 128,
+  headersTimeout: 10_000,
+  requestTimeout: 21_000,
+};
 
 export async function startHealthServer(options: HealthServerOptions): Promise<HealthServer> {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -91,6 +100,7 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
       `a connection was closed at once: ${limits.maxConnections} are open (server.max_connections)`,
     ),
   );
+  capPerSource(server, limits.maxConnectionsPerSource, refuse);
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Socket) =>
     clientError(error, socket, refuse),
   );
@@ -107,6 +117,36 @@ export async function startHealthServer(options: HealthServerOptions): Promise<H
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Closes at once a connection from a source that has `cap` open already (counted when one is accepted, until it
+ * closes). The global cap (server.maxConnections) is checked by Node.js before this.
+ */
+function capPerSource(
+  server: Server,
+  cap: number,
+  refuse: (reason: ServerRefusal, message: string) => void,
+): void {
+  const open = new Map<string, number>();
+  server.on("connection", (socket: Socket) => {
+    const key = sourceKey(socket.remoteAddress ?? "");
+    const count = open.get(key) ?? 0;
+    if (count >= cap) {
+      refuse(
+        "source_connections",
+        `a connection was closed at once: its source has ${cap} open (server.max_connections_per_source)`,
+      );
+      socket.destroy();
+      return;
+    }
+    open.set(key, count + 1);
+    socket.once("close", () => {
+      const left = (open.get(key) ?? 1) - 1;
+      if (left > 0) open.set(key, left);
+      else open.delete(key);
+    });
+  });
 }
 
 /** A request Node.js could not read as HTTP, or that came too slowly: answered (when it can be) and closed. */

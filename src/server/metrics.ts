@@ -175,8 +175,8 @@ export class DaemonMetrics {
   private readonly refusals = new Counter({
     name: "topsync_http_refusals_total",
     help:
-      "Requests and connections this replica's HTTP server refused, by reason: max_connections, request_timeout, " +
-      "bad_request, headers_too_large, bad_url, method, and for webhook deliveries forbidden_source, source_limit, " +
+      "Requests and connections this replica's HTTP server refused, by reason: max_connections, source_connections, " +
+      "request_timeout, bad_request, headers_too_large, bad_url, method, and for webhook deliveries forbidden_source, source_limit, " +
       "unauthenticated, too_large, body_timeout, incomplete, not_a_notification, not_ready.",
     labelNames: ["reason"],
     registers: [this.registry],

@@ -15,6 +15,7 @@ import { formatDuration } from "../duration.js";
 import { parseJsonExact } from "../http/json-text.js";
 import type { Logger } from "../log/logger.js";
 import { bodyHash, parseNotification, storeNotification } from "../purchases/notifications.js";
+import { sourceKey } from "../source-address.js";
 import { redactSecretForms } from "../text/secrets.js";
 import { RefusalLog } from "./refusal-log.js";
 
@@ -270,25 +271,6 @@ function decodeSignature(text: string, encoding: "hex" | "base64"): Buffer | und
 function sameText(a: string, b: string): boolean {
   const hash = (text: string) => createHmac("sha256", "topsync-token").update(text).digest();
   return timingSafeEqual(hash(a), hash(b)) && a === b;
-}
-
-/**
- * What `max_per_source` counts by: the address, or for IPv6 its /64 (one host is commonly given a whole /64, so
- * counting by address would let it open as many deliveries as it has addresses).
- */
-function sourceKey(address: string): string {
-  if (isIP(address) !== 6) return address;
-  const [head = "", tail] = address.split("::");
-  const groups = head === "" ? [] : head.split(":");
-  if (tail !== undefined) {
-    const rest = tail === "" ? [] : tail.split(":");
-    while (groups.length + rest.length < 8) groups.push("0");
-    groups.push(...rest);
-  }
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, "").toLowerCase())
-    .join(":")}::/64`;
 }
 
 function normaliseAddress(address: string): string {

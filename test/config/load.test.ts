@@ -44,6 +44,7 @@ describe("a valid config", () => {
       port: 9464,
       shutdown_grace: 30_000,
       max_connections: 512,
+      max_connections_per_source: 128,
       headers_timeout: 10_000,
     });
     expect(config.webhooks).toMatchObject({ enabled: false, body_timeout: 10_000, max_per_source: 64 });

@@ -2,7 +2,8 @@
 // addresses it uses, a stranger's wrong passwords lock a name for that stranger only, and a real user's failures stay
 // counted however many made-up names fail after them.
 import { describe, expect, it } from "vitest";
-import { LoginThrottle, sourceKey } from "../../src/console/throttle.js";
+import { LoginThrottle } from "../../src/console/throttle.js";
+import { sourceKey } from "../../src/source-address.js";
 
 const limits = { perUser: 5, perSource: 20, windowMs: 15 * 60_000 };
 

@@ -80,8 +80,13 @@ describe("the daemon's port under abuse", () => {
     timeout: 180_000,
   }, async () => {
     const port = await freePort();
+    // Every connection here comes from 127.0.0.1, the probes' too: the per-source connection cap (its own test,
+    // source-connections.test.ts) is lifted so that the receiver's own limits and deadlines are what is tried.
     const daemon = spawnDaemon(
-      daemonConfig(ledger.sandbox, ledger.url, port, { webhooks: { enabled: true, secret: SECRET } }),
+      daemonConfig(ledger.sandbox, ledger.url, port, {
+        webhooks: { enabled: true, secret: SECRET },
+        server: { host: "127.0.0.1", port, shutdown_grace: "30s", max_connections_per_source: 1000 },
+      }),
       port,
     );
     const clients: RawClient[] = [];
