@@ -15,13 +15,34 @@ export function formatAmount(value: Money): string {
   return `${CURRENCY} ${value.lt(0) ? "-" : ""}${grouped}.${fraction}`;
 }
 
-/** "2026-12-01 08:00" in `timeZone`. */
+/**
+ * "2026-12-01 08:00" in `timeZone`. A time the clocks show twice (the hour repeated when they go back) says which
+ * of the two it is: "2026-11-01 01:30 (-04:00)", then "2026-11-01 01:30 (-05:00)".
+ */
 export function formatInstant(instant: Date, timeZone: string): string {
   const ms = instant.getTime();
   if (Number.isNaN(ms)) return "Invalid Date";
-  const local = new Date(ms + offsetInHour(ms, timeZone));
+  const offset = offsetInHour(ms, timeZone);
+  const local = new Date(ms + offset);
   const two = (n: number) => String(n).padStart(2, "0");
-  return `${local.getUTCFullYear()}-${two(local.getUTCMonth() + 1)}-${two(local.getUTCDate())} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}`;
+  const text = `${local.getUTCFullYear()}-${two(local.getUTCMonth() + 1)}-${two(local.getUTCDate())} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}`;
+  if (!shownTwice(ms, offset, timeZone)) return text;
+  const minutes = Math.abs(offset) / 60_000;
+  return `${text} (${offset < 0 ? "-" : "+"}${two(Math.floor(minutes / 60))}:${two(minutes % 60)})`;
+}
+
+/**
+ * Whether the wall time at `ms` (read with `offset`) is also the wall time of another instant: an offset read a few
+ * hours away differs, and the instant that shows the same wall time under it does have that offset.
+ */
+function shownTwice(ms: number, offset: number, timeZone: string): boolean {
+  for (const near of [ms - 3 * HOUR_MS, ms + 3 * HOUR_MS]) {
+    const other = offsetInHour(near, timeZone);
+    if (other === offset) continue;
+    const twin = ms + offset - other;
+    if (offsetInHour(twin, timeZone) === other) return true;
+  }
+  return false;
 }
 
 /**
