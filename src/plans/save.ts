@@ -5,6 +5,7 @@ import type { Db } from "../db/client.js";
 import { DataError, TopsyncError } from "../errors.js";
 import type { PurchaseDeps } from "../purchases/executor.js";
 import type { PurchaseProjection } from "../purchases/projection.js";
+import { checkMissingOwned, hiddenProblem } from "../websites/missing.js";
 import type { Plan } from "../websites/model.js";
 import { loadOwnership } from "../websites/ownership.js";
 import { planWebsites } from "../websites/plan.js";
@@ -90,10 +91,23 @@ export async function saveWebsitePlan(
       "PLAN_INCOMPLETE",
       `cannot save the plan: the remote listing was incomplete (${listing.problem ?? "the pages disagreed"}); nothing was saved`,
     );
-  const planned = planWebsites(deps.config.websites.items, listing.websites, await ownership, {
-    prune: deps.config.websites.prune,
-    secretKey: deriveSecretKey(deps.config.analytics.api_key),
-  });
+  const owned = await ownership;
+  const planFrom = (unconfirmed?: Set<string>) =>
+    planWebsites(deps.config.websites.items, listing.websites, owned, {
+      prune: deps.config.websites.prune,
+      secretKey: deriveSecretKey(deps.config.analytics.api_key),
+      ...(unconfirmed ? { unconfirmed } : {}),
+    });
+  let planned = planFrom();
+  // An owned website the listing does not show is looked up by id first, as a pass does (missing.ts): one the
+  // service still holds means the listing was not whole, and a plan to create it again is no plan to approve.
+  const missing = await checkMissingOwned(deps.api, planned, owned);
+  if (missing.hidden.length > 0)
+    throw new TopsyncError(
+      "PLAN_INCOMPLETE",
+      `cannot save the plan: ${hiddenProblem(missing.hidden)}; nothing was saved`,
+    );
+  if (missing.unconfirmed.length > 0) planned = planFrom(new Set(missing.unconfirmed));
   // A listing that shows none of the websites topsync owns is not one to approve creates from.
   if (!planned.remote.complete)
     throw new TopsyncError(

@@ -1,6 +1,10 @@
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.js";
+import { saveWebsitePlan } from "../../src/plans/save.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { applyPlan } from "../../src/websites/apply.js";
 import { loadOwnership } from "../../src/websites/ownership.js";
@@ -460,6 +464,29 @@ describe("the service changing while it is listed", () => {
     expect(
       (await plan({ items: [{ domain: "owned.example.com" }, { domain: "kept.example.com" }] })).plan.summary,
     ).toMatchObject({ create: 0, unchanged: 2 });
+  });
+
+  it("refuses to save a website plan over a listing one page boundary hid an owned website from", async () => {
+    const { proxy, owned, changed } = await shifted();
+    const websites = { items: [{ domain: "owned.example.com" }, { domain: "kept.example.com" }] };
+    const deps = depsFor(proxy, configFor(proxy, websites), test.database.db);
+    const file = join(mkdtempSync(join(tmpdir(), "topsync-saved-")), "sites.plan");
+    try {
+      await expect(
+        saveWebsitePlan(
+          { api: deps.api, db: test.database.db, config: configFor(proxy, websites) },
+          { file, author: "ada", configDigest: null, now: new Date() },
+        ),
+      ).rejects.toThrow(
+        `cannot save the plan: the listing did not show owned.example.com (id ${owned}), which the service still holds when asked by id`,
+      );
+    } finally {
+      await deps.close();
+      await proxy.close();
+    }
+    expect(changed()).toBe(true);
+    expect(existsSync(file)).toBe(false);
+    expect(await rows(test.database.db, sql`select id from saved_plans`)).toEqual([]);
   });
 
   it("forgets an owned website, and creates a declared one again, once the service says it is gone (404)", async () => {
