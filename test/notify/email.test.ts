@@ -10,11 +10,11 @@ import type { Config } from "../../src/config/schema.js";
 import { type Database, rows } from "../../src/db/client.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { Notifier } from "../../src/notify/notifier.js";
-import { writeNotices } from "../../src/notify/outbox/write.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { testConfig } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
 import { freePort } from "../helpers/ports.js";
+import { budgetHalfSpent } from "./helpers.js";
 
 let sandbox: Sandbox;
 let test: TestDatabase;
@@ -69,18 +69,6 @@ function emailConfig(smtpPort: number, to: string[], more: Record<string, unknow
       ...more,
     },
   });
-}
-
-/** The outbox's notice that `day`'s spending reached 50% of its budget. */
-function budgetHalfSpent(database: Database, day: string) {
-  return writeNotices(database.db, [
-    {
-      trigger: "budget",
-      subject: `budget_day:${day}`,
-      episode: "50%",
-      facts: { day, threshold: 50, limit: "1000.00", committed: "500.00", refused: false },
-    },
-  ]);
 }
 
 function notifierOn(database: Database, config: Config): Notifier {
