@@ -14,12 +14,14 @@ import { type StatementLine, statementOf } from "../../src/purchases/sources/sta
 import { applyStatement, reconcileStatement } from "../../src/purchases/statement.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import type { Debit } from "../../src/sandbox/records.js";
 import { inert } from "../../src/text/inert.js";
 import { runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
 import { resellerProxy, verifiedReference } from "../helpers/reseller-proxy.js";
+import { reconcileApplied } from "../helpers/statement.js";
 import { needs } from "../helpers/tools.js";
 import { CHROMIUM_TOOL, DESKTOP, measureAt, PHONE } from "../report/chromium.js";
 
@@ -62,6 +64,24 @@ describe("purchases reconcile --statement, on postgres", () => {
       { concurrency: 1, retryWaitMs: 0 },
     );
   };
+  /** Buys the phones with every purchase answer lost after the debit (a 500): each ends in_doubt. */
+  const buyLosingAnswers = async (phones: string[]) => {
+    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
+    await buy(phones);
+    sandbox.setFaults({ endpoints: {} });
+  };
+  /** The report of a statement listing `debit` on line 2 with its phone shown as `shown`, as most exports mask it. */
+  const maskedReport = (debit: Debit, shown: string) => {
+    const line: StatementLine = {
+      line: 2,
+      reference: debit.reference,
+      phone: shown,
+      amount: debit.amount,
+      date: new Date(debit.at),
+      status: "successful",
+    };
+    return reconcileStatement(test.database.db, statementOf([line], new Date()), { file: "masked.csv" });
+  };
   const state = async (phone: string) =>
     (
       await rows<{ id: number; state: string; reference: string | null }>(
@@ -72,9 +92,7 @@ describe("purchases reconcile --statement, on postgres", () => {
 
   it("reports what differs, and --apply settles only what a verify read proves", async () => {
     await buy(["08031230020", "08031230021"]); // both succeeded
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await buy(["08031230022", "08031230023"]); // both in_doubt
-    sandbox.setFaults({ endpoints: {} });
+    await buyLosingAnswers(["08031230022", "08031230023"]); // both in_doubt
     const direct = await reseller.buyData({ network_id: "1", plan_id: "102", phone_number: "08031230024" });
     expect(direct.accepted).toBe(true);
     const debit = (phone: string) => sandbox.debits().find((d) => d.phone_number === phone)!;
@@ -253,50 +271,29 @@ describe("purchases reconcile --statement, on postgres", () => {
     const file = writeConfigFile(sandbox, test.url).file;
     const statement = join(tmpdir(), `statement-mismatch-${process.pid}-${Date.now()}.csv`);
     writeFileSync(statement, sandbox.statementCsv());
-    const applied = await runCli([
-      "-c",
+    const { code, stderr, report } = await reconcileApplied<{ applied: Array<{ why: string }> }>(
       file,
-      "--json",
-      "purchases",
-      "reconcile",
-      "--statement",
       statement,
-      "--apply",
-    ]);
-    expect(applied.code, applied.stderr).toBe(0);
-    const [entry] = JSON.parse(applied.stdout).applied;
+    );
+    expect(code, stderr).toBe(0);
+    const [entry] = report.applied;
     expect(entry).toMatchObject({ id: before.id, result: "unchanged" });
-    expect(entry.why).toContain("verify_mismatch");
+    expect(entry!.why).toContain("verify_mismatch");
     expect(await state(phone)).toMatchObject({ state: "unverified", reference: before.reference });
   });
 
   it("--apply makes the match again as the line shows the phone (masked): a rival bought between the report and the apply keeps the line from the in_doubt purchase", async () => {
     sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
     const [ours, rival] = ["08031230070", "08035550070"]; // both show as 0803****070
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await buy([ours]);
-    sandbox.setFaults({ endpoints: {} });
+    await buyLosingAnswers([ours]);
     expect((await state(ours)).state).toBe("in_doubt");
     const debit = sandbox.debits().find((d) => d.phone_number === ours)!;
-    // The provider's export masks the phone, as most do.
-    const line: StatementLine = {
-      line: 2,
-      reference: debit.reference,
-      phone: "0803****070",
-      amount: debit.amount,
-      date: new Date(debit.at),
-      status: "successful",
-    };
-    const report = await reconcileStatement(test.database.db, statementOf([line], new Date()), {
-      file: "masked.csv",
-    });
+    const report = await maskedReport(debit, "0803****070");
     expect(report.resolvable.map((r) => r.id)).toEqual([(await state(ours)).id]);
 
     // Meanwhile another run buys the same plan for the rival phone and loses its answer too: the masked line
     // could now be either purchase.
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await buy([rival]);
-    sandbox.setFaults({ endpoints: {} });
+    await buyLosingAnswers([rival]);
     expect((await state(rival)).state).toBe("in_doubt");
 
     const applied = await applyStatement(test.database.db, reseller, report, "masked.csv");
@@ -310,21 +307,9 @@ describe("purchases reconcile --statement, on postgres", () => {
   it("--apply makes the match again after the verify read: a rival bought while the read was in flight keeps the line from the in_doubt purchase", async () => {
     sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
     const [ours, rival] = ["08031230090", "08035550090"]; // both show as 0803****090
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await buy([ours]);
-    sandbox.setFaults({ endpoints: {} });
+    await buyLosingAnswers([ours]);
     const debit = sandbox.debits().find((d) => d.phone_number === ours)!;
-    const line: StatementLine = {
-      line: 2,
-      reference: debit.reference,
-      phone: "0803****090",
-      amount: debit.amount,
-      date: new Date(debit.at),
-      status: "successful",
-    };
-    const report = await reconcileStatement(test.database.db, statementOf([line], new Date()), {
-      file: "masked.csv",
-    });
+    const report = await maskedReport(debit, "0803****090");
     expect(report.resolvable.map((r) => r.id)).toEqual([(await state(ours)).id]);
     // The verify read of the line's reference is held until another run has bought for the rival phone and lost
     // its answer.
@@ -333,9 +318,7 @@ describe("purchases reconcile --statement, on postgres", () => {
       () => undefined,
       async (request) => {
         if (!verifiedReference(request.path)) return;
-        sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-        await buy([rival]);
-        sandbox.setFaults({ endpoints: {} });
+        await buyLosingAnswers([rival]);
       },
     );
     const through = resellerFor({ resellerUrl: proxy.url, apiKey: sandbox.apiKey });
@@ -451,9 +434,7 @@ describe("purchases reconcile --statement, on postgres", () => {
 
   it("reports as text, markdown, json and html (--format, --out like report); hostile statement cells stay inert", async () => {
     await buy(["08031230040"]); // succeeded
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await buy(["08031230041"]); // in_doubt
-    sandbox.setFaults({ endpoints: {} });
+    await buyLosingAnswers(["08031230041"]); // in_doubt
     const debit = (phone: string) => sandbox.debits().find((d) => d.phone_number === phone)!;
     const good = debit("08031230040");
     const lost = debit("08031230041");
