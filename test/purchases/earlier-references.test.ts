@@ -56,9 +56,7 @@ describe("a requeued purchase's earlier reference, on postgres", () => {
     const row = await findPurchase(env.test.database.db, String(failed!.id));
     expect(await requeueAsPerson(env.test.database.db, row, person)).toMatchObject({ ok: true });
     env.sandbox.setOptions({ failRate: 0 });
-    env.sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await env.run();
-    env.sandbox.setFaults({ endpoints: {} });
+    await env.runLosingAnswers();
     const [p] = await ledger();
     expect(p).toMatchObject({ id: failed!.id, state: "in_doubt" });
     const debits = debitsOfPhone();
@@ -69,10 +67,8 @@ describe("a requeued purchase's earlier reference, on postgres", () => {
 
   /** Purchase Q for the same phone and plan, its answer lost after the debit: in_doubt. */
   async function rivalInDoubt(): Promise<number> {
-    env.sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
     await insertPurchases(env.test.database.db, [purchase("q")], "test");
-    await env.run();
-    env.sandbox.setFaults({ endpoints: {} });
+    await env.runLosingAnswers();
     const q = (await ledger()).at(-1)!;
     expect(q).toMatchObject({ state: "in_doubt" });
     return q.id;

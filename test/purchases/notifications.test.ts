@@ -134,14 +134,12 @@ describe("provider notifications, on postgres", () => {
 
   /** Buys the phones with every purchase answer lost after the debit (a 500): each ends in_doubt. */
   async function buyLosingAnswers(phones: string[]) {
-    env.sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
     await insertPurchases(
       env.test.database.db,
       phones.map((p, i) => purchase(p, `${p}:${i}`)),
       "test",
     );
-    await env.run();
-    env.sandbox.setFaults({ endpoints: {} });
+    await env.runLosingAnswers();
     expect((await ledger()).map((r) => r.state)).toEqual(phones.map(() => "in_doubt"));
   }
 
@@ -369,15 +367,7 @@ describe("provider notifications, on postgres", () => {
       const impatient = resellerFor(env.sandbox, { timeout: { connect: 1000, headers: 300, body: 300 } });
       try {
         await insertPurchases(env.test.database.db, [purchase("08031230030")], "test");
-        await executePurchases(
-          {
-            database: env.test.database,
-            reseller: impatient,
-            config: testConfig(env.sandbox),
-            logger: silentLogger(),
-          },
-          { concurrency: 1, retryWaitMs: 0 },
-        );
+        await env.run({ through: impatient });
       } finally {
         await impatient.close();
       }
@@ -461,17 +451,11 @@ describe("provider notifications, on postgres", () => {
     const hook = await startReceiver();
     env.sandbox.setOptions({ verifyPendingPolls: 1000 }); // verify says pending until the run gives up
     await insertPurchases(env.test.database.db, [purchase("08031230007")], "test");
-    await executePurchases(
-      {
-        database: env.test.database,
-        reseller: env.reseller,
-        config: testConfig(env.sandbox, {
-          verification: { initial_delay: "1ms", timeout: "30ms", max_interval: "10ms", horizon: "72h" },
-        }),
-        logger: silentLogger(),
+    await env.run({
+      settings: {
+        verification: { initial_delay: "1ms", timeout: "30ms", max_interval: "10ms", horizon: "72h" },
       },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
+    });
     const [before] = await ledger();
     expect(before!.state).toBe("unverified");
     env.sandbox.setOptions({ verifyPendingPolls: 0 });
@@ -645,17 +629,11 @@ describe("provider notifications, on postgres", () => {
       notifyDuplicates: 0,
     });
     await insertPurchases(env.test.database.db, [purchase("08031240400")], "test");
-    await executePurchases(
-      {
-        database: env.test.database,
-        reseller: env.reseller,
-        config: testConfig(env.sandbox, {
-          verification: { initial_delay: "1ms", timeout: "30ms", max_interval: "10ms", horizon: "72h" },
-        }),
-        logger: silentLogger(),
+    await env.run({
+      settings: {
+        verification: { initial_delay: "1ms", timeout: "30ms", max_interval: "10ms", horizon: "72h" },
       },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
+    });
     const [before] = await ledger();
     expect(before!.state).toBe("unverified");
     await env.sandbox.deliverNotifications();

@@ -10,7 +10,6 @@ import { afterEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../src/clock.js";
 import { rows } from "../../src/db/client.js";
 import { silentLogger } from "../../src/log/logger.js";
-import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
 import { NotificationBacklog } from "../../src/purchases/notification-backlog.js";
 import {
@@ -33,7 +32,7 @@ import { runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
 import { type ResellerProxy, resellerProxy, verifiedReference } from "../helpers/reseller-proxy.js";
-import { sandboxLedger } from "../helpers/sandbox-ledger.js";
+import { rivalSettledByPerson, sandboxLedger } from "../helpers/sandbox-ledger.js";
 import { reconcileApplied, statementOf } from "../helpers/statement.js";
 
 const purchase = (phone: string, key = phone): NewPurchase => ({
@@ -61,14 +60,12 @@ describe("settlement from evidence, on postgres", () => {
 
   /** Buys the phones with every purchase answer lost after the debit (a 500): each ends in_doubt. */
   async function buyLosingAnswers(phones: string[]) {
-    env.sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
     await insertPurchases(
       env.test.database.db,
       phones.map((p) => purchase(p)),
       "test",
     );
-    await env.run();
-    env.sandbox.setFaults({ endpoints: {} });
+    await env.runLosingAnswers();
     expect((await ledger()).map((r) => r.state)).toEqual(phones.map(() => "in_doubt"));
   }
 
@@ -199,65 +196,37 @@ describe("settlement from evidence, on postgres", () => {
 
   it("a purchase a person settled without its reference, then pruned, still keeps its transaction's statement line and notification from the in_doubt purchase bought for the same phone", async () => {
     const phone = "08031239020";
-    const config = testConfig(env.sandbox);
-    const buyAs = async (key: string) => {
-      await insertPurchases(env.test.database.db, [purchase(phone, key)], "test");
-      await executePurchases(
-        { database: env.test.database, reseller: env.reseller, config, logger: silentLogger() },
-        { concurrency: 1, retryWaitMs: 0 },
-      );
-    };
-    // A: the provider answers 500 before taking it (no debit). B: taken, its answer lost (a debit).
-    env.sandbox.setFaults({ endpoints: { data: { rate500Before: 1 } } });
-    await buyAs("A");
-    env.sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await buyAs("B");
-    env.sandbox.setFaults({ endpoints: {} });
-    const [a, b] = await ledger();
-    expect([a!.state, b!.state]).toEqual(["in_doubt", "in_doubt"]);
-    const [debit] = env.sandbox.debits();
-    // A person settles B from the provider's dashboard, without its reference; B is pruned later.
-    const file = writeConfigFile(env.sandbox, env.test.url).file;
-    const resolved = await runCli([
-      "-c",
-      file,
-      "purchases",
-      "resolve",
-      String(b!.id),
-      "--as",
-      "succeeded",
-      "--note",
-      "the customer has the data",
-    ]);
-    expect(resolved.code, resolved.stderr).toBe(0);
+    // A: the provider answers 500 before taking it (no debit). B: taken, its answer lost (a debit). A person settles
+    // B from the provider's dashboard, without its reference; B is pruned later.
+    const { a, b, debit, file } = await rivalSettledByPerson(env, purchase(phone, "A"), purchase(phone, "B"));
     await rows(
       env.test.database.db,
       sql`update kv set value = jsonb_set(value, '{seq}', '1000000') where key = 'wallet'`,
     );
     expect(await prunePurchases(env.test.database, new Date())).toMatchObject({ purchases: 1 });
-    expect((await ledger()).map((r) => r.id)).toEqual([a!.id]);
+    expect((await ledger()).map((r) => r.id)).toEqual([a]);
 
     // The provider's statement lists B's transaction: its phone and amount agree with A too.
     const { code, stderr, report } = await reconcileApplied<{
       resolvable: unknown[];
       unmatched: Array<{ why: string }>;
       applied: unknown[];
-    }>(file, statementOf([debit!]));
+    }>(file, statementOf([debit]));
     expect(code, stderr).toBe(0);
     expect(report.resolvable).toEqual([]);
     expect(report.applied).toEqual([]);
-    expect(report.unmatched[0]!.why).toContain(`purchase ${b!.id} (succeeded, pruned)`);
-    expect(await ledger()).toMatchObject([{ id: a!.id, state: "in_doubt", reference: null }]);
+    expect(report.unmatched[0]!.why).toContain(`purchase ${b} (succeeded, pruned)`);
+    expect(await ledger()).toMatchObject([{ id: a, state: "in_doubt", reference: null }]);
 
     // Nor does the provider's notification of it.
     const { stored } = await storeNotice("successful", {
-      reference: debit!.reference,
-      amount: debit!.amount,
-      phone_number: debit!.phone_number,
-      date: debit!.at,
+      reference: debit.reference,
+      amount: debit.amount,
+      phone_number: debit.phone_number,
+      date: debit.at,
     });
     expect(await processNotification(depsThrough(), stored.id)).toMatchObject({ outcome: "unmatched" });
-    expect(await ledger()).toMatchObject([{ id: a!.id, state: "in_doubt", reference: null }]);
+    expect(await ledger()).toMatchObject([{ id: a, state: "in_doubt", reference: null }]);
   });
 
   it("a notification's date without a zone is UTC, as the seed says, whatever the machine's zone: its in_doubt purchase is found and settled", async () => {
@@ -413,15 +382,7 @@ describe("settlement from evidence, on postgres", () => {
     const cached = resellerFor({ resellerUrl: proxy.url, apiKey: env.sandbox.apiKey });
     try {
       await insertPurchases(env.test.database.db, [purchase("08031239007", "this-month")], "test");
-      await executePurchases(
-        {
-          database: env.test.database,
-          reseller: cached,
-          config: testConfig(env.sandbox),
-          logger: silentLogger(),
-        },
-        { concurrency: 1, retryWaitMs: 0 },
-      );
+      await env.run({ through: cached });
     } finally {
       await cached.close();
     }

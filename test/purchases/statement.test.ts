@@ -7,8 +7,6 @@ import { join } from "node:path";
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.js";
-import { silentLogger } from "../../src/log/logger.js";
-import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
 import { type StatementLine, statementOf } from "../../src/purchases/sources/statement-csv.js";
 import { applyStatement, reconcileStatement } from "../../src/purchases/statement.js";
@@ -16,9 +14,9 @@ import type { Debit } from "../../src/sandbox/records.js";
 import { inert } from "../../src/text/inert.js";
 import { runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
-import { testConfig, writeConfigFile } from "../helpers/config.js";
+import { writeConfigFile } from "../helpers/config.js";
 import { resellerProxy, verifiedReference } from "../helpers/reseller-proxy.js";
-import { sandboxLedger } from "../helpers/sandbox-ledger.js";
+import { rivalSettledByPerson, sandboxLedger } from "../helpers/sandbox-ledger.js";
 import { reconcileApplied } from "../helpers/statement.js";
 import { needs } from "../helpers/tools.js";
 import { CHROMIUM_TOOL, DESKTOP, measureAt, PHONE } from "../report/chromium.js";
@@ -42,9 +40,8 @@ describe("purchases reconcile --statement, on postgres", () => {
   };
   /** Buys the phones with every purchase answer lost after the debit (a 500): each ends in_doubt. */
   const buyLosingAnswers = async (phones: string[]) => {
-    env.sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await buy(phones);
-    env.sandbox.setFaults({ endpoints: {} });
+    await insertPurchases(env.test.database.db, phones.map(purchase), "test");
+    await env.runLosingAnswers();
   };
   /** The report of a statement listing `debit` on line 2 with its phone shown as `shown`, as most exports mask it. */
   const maskedReport = (debit: Debit, shown: string) => {
@@ -69,7 +66,11 @@ describe("purchases reconcile --statement, on postgres", () => {
   it("reports what differs, and --apply settles only what a verify read proves", async () => {
     await buy(["08031230020", "08031230021"]); // both succeeded
     await buyLosingAnswers(["08031230022", "08031230023"]); // both in_doubt
-    const direct = await env.reseller.buyData({ network_id: "1", plan_id: "102", phone_number: "08031230024" });
+    const direct = await env.reseller.buyData({
+      network_id: "1",
+      plan_id: "102",
+      phone_number: "08031230024",
+    });
     expect(direct.accepted).toBe(true);
     const debit = (phone: string) => env.sandbox.debits().find((d) => d.phone_number === phone)!;
     const line = (phone: string, extra: { amount?: string; reference?: string } = {}) => {
@@ -171,47 +172,16 @@ describe("purchases reconcile --statement, on postgres", () => {
 
   it("--apply does not settle in_doubt purchase A by the line of purchase B, which a person settled without its reference: A stays in_doubt, the line goes to a person", async () => {
     const phone = "08031230050";
-    const config = testConfig(env.sandbox);
-    const buyAs = async (key: string) => {
-      await insertPurchases(
-        env.test.database.db,
-        [{ ...purchase(phone), request_key: `stmt:${key}` }],
-        "test",
-      );
-      await executePurchases(
-        { database: env.test.database, reseller: env.reseller, config, logger: silentLogger() },
-        { concurrency: 1, retryWaitMs: 0 },
-      );
-    };
     const ledger = () =>
       rows<{ id: number; state: string; reference: string | null }>(
         env.test.database.db,
         sql`select id::int as id, state, reference from purchases order by id`,
       );
-    // A: the provider answers 500 before taking it (no debit). B: taken, its answer lost (a debit).
-    env.sandbox.setFaults({ endpoints: { data: { rate500Before: 1 } } });
-    await buyAs("A");
-    env.sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await buyAs("B");
-    env.sandbox.setFaults({ endpoints: {} });
-    const [a, b] = await ledger();
-    expect([a!.state, b!.state]).toEqual(["in_doubt", "in_doubt"]);
+    // A: the provider answers 500 before taking it (no debit). B: taken, its answer lost (a debit). A person settles
+    // B from the provider's dashboard, without its reference.
+    const as = (key: string) => ({ ...purchase(phone), request_key: `stmt:${key}` });
+    const { a, b, debit, file } = await rivalSettledByPerson(env, as("A"), as("B"));
     expect(env.sandbox.debits()).toHaveLength(1);
-    const debit = env.sandbox.debits()[0]!;
-    // A person settles B from the provider's dashboard, without its reference.
-    const file = writeConfigFile(env.sandbox, env.test.url).file;
-    const resolved = await runCli([
-      "-c",
-      file,
-      "purchases",
-      "resolve",
-      String(b!.id),
-      "--as",
-      "succeeded",
-      "--note",
-      "the customer has the data",
-    ]);
-    expect(resolved.code, resolved.stderr).toBe(0);
 
     // The provider's statement lists B's transaction: phone and amount agree with A too.
     const statement = join(tmpdir(), `statement-ab-${process.pid}-${Date.now()}.csv`);
@@ -224,15 +194,15 @@ describe("purchases reconcile --statement, on postgres", () => {
     expect(dry.unmatched).toHaveLength(1);
     expect(dry.unmatched[0]).toMatchObject({ line: 2, reference: debit.reference });
     expect(dry.unmatched[0].why).toContain(
-      `in_doubt purchase ${a!.id} could be it, but so could purchase ${b!.id} (succeeded)`,
+      `in_doubt purchase ${a} could be it, but so could purchase ${b} (succeeded)`,
     );
 
     const applied = await reconcile("--apply");
     expect(applied.stderr).toBe("");
     expect(JSON.parse(applied.stdout).applied).toEqual([]);
     expect(await ledger()).toEqual([
-      { id: a!.id, state: "in_doubt", reference: null },
-      { id: b!.id, state: "succeeded", reference: null },
+      { id: a, state: "in_doubt", reference: null },
+      { id: b, state: "succeeded", reference: null },
     ]);
     const text = await runCli(["-c", file, "purchases", "reconcile", "--statement", statement]);
     expect(text.stdout).toContain("\nLines an in_doubt purchase could be, but not the only one\n");
@@ -363,17 +333,11 @@ describe("purchases reconcile --statement, on postgres", () => {
   it("an unverified purchase whose line the statement repeats is resolvable once, and verified once by --apply", async () => {
     const phone = "08031230081";
     await insertPurchases(env.test.database.db, [purchase(phone)], "test");
-    await executePurchases(
-      {
-        database: env.test.database,
-        reseller: env.reseller,
-        config: testConfig(env.sandbox, {
-          verification: { initial_delay: "5ms", timeout: "1ms", max_interval: "5ms", horizon: "72h" },
-        }),
-        logger: silentLogger(),
+    await env.run({
+      settings: {
+        verification: { initial_delay: "5ms", timeout: "1ms", max_interval: "5ms", horizon: "72h" },
       },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
+    });
     const own = await state(phone);
     await rows(env.test.database.db, sql`update purchases set state = 'unverified' where id = ${own.id}`);
     const d = env.sandbox.debits().find((x) => x.phone_number === phone)!;
