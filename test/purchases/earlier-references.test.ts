@@ -10,15 +10,10 @@ import { silentLogger } from "../../src/log/logger.js";
 import { requeueAsPerson, resolveAsPerson } from "../../src/purchases/by-person.js";
 import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
 import { findPurchase } from "../../src/purchases/ledger-read.js";
-import {
-  bodyHash,
-  notificationDeps,
-  parseNotification,
-  processNotification,
-  storeNotification,
-} from "../../src/purchases/notifications.js";
+import { notificationDeps, processNotification } from "../../src/purchases/notifications.js";
 import type { Debit } from "../../src/sandbox/records.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
+import { storeNotice } from "../helpers/notification.js";
 import { sandboxLedger } from "../helpers/sandbox-ledger.js";
 import { reconcileApplied, statementOf } from "../helpers/statement.js";
 
@@ -75,24 +70,11 @@ describe("a requeued purchase's earlier reference, on postgres", () => {
   }
 
   async function notify(debit: Debit, status = "successful") {
-    const raw = Buffer.from(
-      JSON.stringify({
-        status,
-        data: {
-          reference: debit.reference,
-          amount: debit.amount,
-          phone_number: debit.phone_number,
-          date: debit.at,
-        },
-      }),
-    );
-    const parsed = parseNotification(JSON.parse(raw.toString()));
-    if ("problem" in parsed) throw new Error(parsed.problem);
-    const stored = await storeNotification(env.test.database.db, {
-      sha256: bodyHash(raw),
-      source: "127.0.0.1",
-      body: raw.toString(),
-      parsed,
+    const { stored } = await storeNotice(env.test.database.db, status, {
+      reference: debit.reference,
+      amount: debit.amount,
+      phone_number: debit.phone_number,
+      date: debit.at,
     });
     const deps = notificationDeps({
       db: env.test.database.db,

@@ -13,12 +13,10 @@ import { silentLogger } from "../../src/log/logger.js";
 import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
 import { NotificationBacklog } from "../../src/purchases/notification-backlog.js";
 import {
-  bodyHash,
   type NotificationResult,
   notificationDeps,
   parseNotification,
   processNotification,
-  storeNotification,
 } from "../../src/purchases/notifications.js";
 import { matchProof } from "../../src/purchases/proof-match.js";
 import { prunePurchases } from "../../src/purchases/prune.js";
@@ -31,6 +29,7 @@ import { freePort } from "../daemon/helpers.js";
 import { runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
+import { storeNotice } from "../helpers/notification.js";
 import { type ResellerProxy, resellerProxy, verifiedReference } from "../helpers/reseller-proxy.js";
 import { rivalSettledByPerson, sandboxLedger } from "../helpers/sandbox-ledger.js";
 import { reconcileApplied, statementOf } from "../helpers/statement.js";
@@ -69,20 +68,6 @@ describe("settlement from evidence, on postgres", () => {
     expect((await ledger()).map((r) => r.state)).toEqual(phones.map(() => "in_doubt"));
   }
 
-  /** Stores a notification of `data` as the webhook receiver does. */
-  async function storeNotice(status: string, data: Record<string, unknown>) {
-    const raw = Buffer.from(JSON.stringify({ status, data }));
-    const parsed = parseNotification(JSON.parse(raw.toString()));
-    if ("problem" in parsed) throw new Error(parsed.problem);
-    const stored = await storeNotification(env.test.database.db, {
-      sha256: bodyHash(raw),
-      source: "127.0.0.1",
-      body: raw.toString(),
-      parsed,
-    });
-    return { parsed, stored };
-  }
-
   /** What processing a notification needs, verifying through `through` (the sandbox by default). */
   const depsThrough = (through: ResellerClient = env.reseller) =>
     notificationDeps({
@@ -111,7 +96,7 @@ describe("settlement from evidence, on postgres", () => {
     const lying = await verifyWithoutPhoneOrAmount();
     const through = resellerFor({ resellerUrl: lying.url, apiKey: env.sandbox.apiKey });
     try {
-      const { stored } = await storeNotice("successful", {
+      const { stored } = await storeNotice(env.test.database.db, "successful", {
         reference: debit!.reference,
         amount: debit!.amount,
         phone_number: debit!.phone_number,
@@ -180,7 +165,7 @@ describe("settlement from evidence, on postgres", () => {
     expect(await ledger()).toMatchObject([{ id: a!.id, state: "in_doubt", reference: null }]);
 
     // A notification naming B's transaction (the provider says it again, reversed) does not settle A either.
-    const { stored } = await storeNotice("reversed", {
+    const { stored } = await storeNotice(env.test.database.db, "reversed", {
       reference: bought.reference,
       amount: bought.amount,
       phone_number: bought.phone_number,
@@ -219,7 +204,7 @@ describe("settlement from evidence, on postgres", () => {
     expect(await ledger()).toMatchObject([{ id: a, state: "in_doubt", reference: null }]);
 
     // Nor does the provider's notification of it.
-    const { stored } = await storeNotice("successful", {
+    const { stored } = await storeNotice(env.test.database.db, "successful", {
       reference: debit.reference,
       amount: debit.amount,
       phone_number: debit.phone_number,
@@ -236,7 +221,7 @@ describe("settlement from evidence, on postgres", () => {
       await buyLosingAnswers(["08031239004"]);
       const [debit] = env.sandbox.debits();
       expect(debit!.at).toMatch(/Z$/);
-      const { parsed, stored } = await storeNotice("successful", {
+      const { parsed, stored } = await storeNotice(env.test.database.db, "successful", {
         reference: debit!.reference,
         amount: debit!.amount,
         phone_number: debit!.phone_number,
@@ -347,7 +332,7 @@ describe("settlement from evidence, on postgres", () => {
   it("a notification whose phone shows none of its digits (0**********) names no phone: it settles no in_doubt purchase", async () => {
     await buyLosingAnswers(["08031239006"]);
     const [debit] = env.sandbox.debits();
-    const { stored } = await storeNotice("successful", {
+    const { stored } = await storeNotice(env.test.database.db, "successful", {
       reference: debit!.reference,
       amount: debit!.amount,
       phone_number: "0**********",
@@ -422,7 +407,7 @@ describe("settlement from evidence, on postgres", () => {
           begin if nextval('blip') = 1 then raise exception 'database blip'; end if; return new; end $$;
         create trigger blip before insert on purchase_events for each row execute function blip_once();`),
     );
-    const { stored } = await storeNotice("successful", {
+    const { stored } = await storeNotice(env.test.database.db, "successful", {
       reference: debit!.reference,
       amount: debit!.amount,
       phone_number: debit!.phone_number,
