@@ -12,7 +12,7 @@ import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, write } from "./output.js";
 import { progressReporter } from "./progress.js";
-import { stopOnSignals, stoppedBySignal } from "./signals.js";
+import { stoppable, throwIfStopped } from "./signals.js";
 
 export interface ApplyFlags {
   stale?: string;
@@ -57,20 +57,14 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
       `claimed ${p.claimed}  submitted ${p.submitted}  succeeded ${p.succeeded}  failed ${p.failed}  rejected ${p.rejected}`,
     ctx.logger,
   );
-  const stop = new AbortController();
-  const releaseSignals = stopOnSignals(ctx.logger, stop);
-  let result: Awaited<ReturnType<typeof applyPurchasePlan>>;
-  try {
-    result = await applyPurchasePlan(deps, plan.id, {
+  const { value: result, signal } = await stoppable(ctx.logger, (signal) =>
+    applyPurchasePlan(deps, plan.id, {
       stale,
       file: plan.file?.kind === "purchases" ? plan.file : undefined,
       onProgress: (p) => progress.update({ ...p }),
-      signal: stop.signal,
-    });
-  } finally {
-    progress.done();
-    releaseSignals();
-  }
+      signal,
+    }).finally(progress.done),
+  );
   const phones = phoneView(flags.showPhone === true);
   const staleLines = (list: readonly StaleItem[]) =>
     list
@@ -141,7 +135,7 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
     );
   }
   if (summary.stoppedBy) throw new TopsyncError("RUN_STOPPED", `the run stopped: ${summary.stoppedBy}`);
-  if (stop.signal.aborted) throw stoppedBySignal(stop.signal, `apply ${plan.id} again to buy the rest`);
+  throwIfStopped(signal, `is not bought (apply ${plan.id} again to buy the rest)`);
   if (summary.failed + summary.rejected + summary.inDoubt > 0 || !result.finished)
     process.exitCode = ExitCode.failure;
 }

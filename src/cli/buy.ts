@@ -21,7 +21,7 @@ import { confirm } from "./confirm.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, write } from "./output.js";
-import { stopOnSignals, stoppedBySignal } from "./signals.js";
+import { stoppable, throwIfStopped } from "./signals.js";
 
 export interface BuyFlags {
   network: string;
@@ -53,17 +53,20 @@ export async function buyCommand(ctx: CommandContext, flags: BuyFlags): Promise<
   };
   // Once the purchase is confirmed, a signal stops it as it stops a run (a call in flight is answered and recorded)
   // rather than killing the process with the purchase sent and unrecorded.
-  const stop = new AbortController();
-  let releaseSignals = () => {};
-  const result = await buyOne(deps, purchase, {
-    dryRun: flags.dryRun === true,
-    confirm: async (resolved) => {
-      const yes = flags.yes === true || (await confirm(`Buy ${describe(resolved)}?`, "--yes"));
-      if (yes) releaseSignals = stopOnSignals(ctx.logger, stop);
-      return yes;
-    },
-    signal: stop.signal,
-  }).finally(() => releaseSignals());
+  const { value: result, signal } = await stoppable(
+    ctx.logger,
+    (signal, arm) =>
+      buyOne(deps, purchase, {
+        dryRun: flags.dryRun === true,
+        confirm: async (resolved) => {
+          const yes = flags.yes === true || (await confirm(`Buy ${describe(resolved)}?`, "--yes"));
+          if (yes) arm();
+          return yes;
+        },
+        signal,
+      }),
+    { armedByBody: true },
+  );
   if (result.kind === "dry_run") {
     const { item } = result;
     if (ctx.globals.json) return write(renderJson(itemJson(phoneView(false))(item)));
@@ -98,7 +101,7 @@ export async function buyCommand(ctx: CommandContext, flags: BuyFlags): Promise<
         `approve with \`topsync approve ${held.plan} --as NAME --key KEYFILE\`, then \`topsync apply ${held.plan}\`\n`,
     );
   if (summary.stoppedBy) throw new TopsyncError("RUN_STOPPED", summary.stoppedBy, ExitCode.failure);
-  if (stop.signal.aborted) throw stoppedBySignal(stop.signal, "the purchase is as shown above");
+  throwIfStopped(signal, "is not bought (the purchase is as shown above)");
   if (row?.state === "failed" || row?.state === "rejected" || row?.state === "in_doubt")
     process.exitCode = ExitCode.failure;
 }

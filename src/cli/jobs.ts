@@ -17,7 +17,7 @@ import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
 import { personText } from "./person-text.js";
 import { countLine, number, progressReporter } from "./progress.js";
-import { stopOnSignals, stoppedBySignal } from "./signals.js";
+import { stoppable, throwIfStopped } from "./signals.js";
 
 /** "3/744 fires decided (60,000 rows)": the backfill's projection so far. */
 function firesDecided(p: ProjectionProgress) {
@@ -277,16 +277,13 @@ async function applyBackfill(
       `rejected ${p.rejected}  in_doubt ${p.inDoubt}  spent ${formatMoney(p.committed)}`,
     ctx.logger,
   );
-  const stop = new AbortController();
-  const releaseSignals = stopOnSignals(ctx.logger, stop);
-  const result = await applyPurchasePlan(deps, planId, {
-    stale: "refuse",
-    onProgress: (p) => buying.update({ ...p }),
-    signal: stop.signal,
-  }).finally(() => {
-    buying.done();
-    releaseSignals();
-  });
+  const { value: result, signal } = await stoppable(ctx.logger, (signal) =>
+    applyPurchasePlan(deps, planId, {
+      stale: "refuse",
+      onProgress: (p) => buying.update({ ...p }),
+      signal,
+    }).finally(buying.done),
+  );
   if (result.kind === "refused")
     throw new TopsyncError(
       "PLAN_REFUSED",
@@ -312,7 +309,7 @@ async function applyBackfill(
     );
   }
   if (summary.stoppedBy) throw new TopsyncError("RUN_STOPPED", `the run stopped: ${summary.stoppedBy}`);
-  if (stop.signal.aborted) throw stoppedBySignal(stop.signal, `\`topsync apply ${planId}\` buys the rest`);
+  throwIfStopped(signal, `is not bought (\`topsync apply ${planId}\` buys the rest)`);
   if (summary.failed + summary.rejected + summary.inDoubt > 0 || !result.finished)
     process.exitCode = ExitCode.failure;
 }

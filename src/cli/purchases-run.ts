@@ -21,7 +21,7 @@ import { renderJson, renderTable, write } from "./output.js";
 import { personText } from "./person-text.js";
 import { countLine, progressReporter, runsDecided } from "./progress.js";
 import { ITEMS_KEPT } from "./report-commands.js";
-import { stopOnSignals } from "./signals.js";
+import { stoppable, throwIfStopped } from "./signals.js";
 
 export interface RunFlags {
   job?: string;
@@ -79,29 +79,18 @@ export async function purchasesRunCommand(ctx: CommandContext, flags: RunFlags):
   }
 
   const progress = progressReporter<RunProgress>(renderProgress, ctx.logger);
-  const stop = new AbortController();
-  const releaseSignals = stopOnSignals(ctx.logger, stop);
-  let pass: PassResult;
-  try {
-    pass = await runPurchasePass(deps, request, {
+  const { value: pass, signal } = await stoppable(ctx.logger, (signal) =>
+    runPurchasePass(deps, request, {
       onProgress: (p) => progress.update({ ...p }),
       catalogue: cataloguing,
-      signal: stop.signal,
-    });
-  } finally {
-    progress.done();
-    releaseSignals();
-  }
+      signal,
+    }).finally(progress.done),
+  );
   const summary = pass.summary;
   printSummary(ctx, summary, pass);
   if (summary.stoppedBy)
     throw new TopsyncError("RUN_STOPPED", `the run stopped: ${summary.stoppedBy}`, ExitCode.failure);
-  if (stop.signal.aborted)
-    throw new TopsyncError(
-      "RUN_STOPPED",
-      `the run stopped: ${String(stop.signal.reason)}: what it sent is recorded; what it had not sent stays queued for the next run`,
-      ExitCode.failure,
-    );
+  throwIfStopped(signal, "stays queued for the next run");
 }
 
 /** An ISO time; without an offset, read on the job's clock (`timeZone`), never the machine's. */

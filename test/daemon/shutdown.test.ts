@@ -33,21 +33,27 @@ describe("stopping topsync run", () => {
     }
   }
 
+  /** A daemon buying `intake` requests at 400 ms a call, sent `signal` once a call is in flight: it exits 0. */
+  async function stopMidRun(database: Database, url: string, intake: number, signal: NodeJS.Signals) {
+    sandbox.reset({ faults: { endpoints: { data: { latencyMs: 400 } } } });
+    const port = await freePort();
+    const daemon = spawnDaemon(daemonConfig(sandbox, url, port), port);
+    await waitReady(daemon);
+    await insertIntake(database, intake);
+    await waitFor("purchases in flight", () => sandbox.requests().some((r) => r.path.endsWith("/data")), {
+      daemons: [daemon],
+    });
+    daemon.child.kill(signal);
+    expect(await daemon.exited).toBe(0);
+    return daemon;
+  }
+
   it(
     "SIGTERM mid-run: calls in flight finish, nothing is left in submitting, exit 0",
     { timeout: 120_000 },
     () =>
       withDatabase(async (database, url) => {
-        sandbox.reset({ faults: { endpoints: { data: { latencyMs: 400 } } } });
-        const port = await freePort();
-        const daemon = spawnDaemon(daemonConfig(sandbox, url, port), port);
-        await waitReady(daemon);
-        await insertIntake(database, 300);
-        await waitFor("purchases in flight", () => sandbox.requests().some((r) => r.path.endsWith("/data")), {
-          daemons: [daemon],
-        });
-        daemon.child.kill("SIGTERM");
-        expect(await daemon.exited).toBe(0);
+        const daemon = await stopMidRun(database, url, 300, "SIGTERM");
         expect(daemon.stderr()).toContain("stopped cleanly");
 
         const ledger = await rows<{ state: string; reference: string | null; phone: string }>(
@@ -79,16 +85,7 @@ describe("stopping topsync run", () => {
     { timeout: 120_000 },
     () =>
       withDatabase(async (database, url) => {
-        sandbox.reset({ faults: { endpoints: { data: { latencyMs: 400 } } } });
-        const port = await freePort();
-        const daemon = spawnDaemon(daemonConfig(sandbox, url, port), port);
-        await waitReady(daemon);
-        await insertIntake(database, 100);
-        await waitFor("purchases in flight", () => sandbox.requests().some((r) => r.path.endsWith("/data")), {
-          daemons: [daemon],
-        });
-        daemon.child.kill("SIGHUP");
-        expect(await daemon.exited).toBe(0);
+        const daemon = await stopMidRun(database, url, 100, "SIGHUP");
         expect(daemon.stderr()).toContain("SIGHUP: stopping");
         expect(daemon.stderr()).toContain("does not reload its config");
         expect(daemon.stderr()).toContain("stopped cleanly");

@@ -6,14 +6,15 @@ import { sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { systemClock } from "../../src/clock.js";
-import { rows } from "../../src/db/client.js";
+import type { Config } from "../../src/config/schema.js";
+import { type Database, rows } from "../../src/db/client.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { Notifier } from "../../src/notify/notifier.js";
-import { writeNotices } from "../../src/notify/outbox/write.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { testConfig } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
 import { freePort } from "../helpers/ports.js";
+import { budgetHalfSpent } from "./helpers.js";
 
 let sandbox: Sandbox;
 let test: TestDatabase;
@@ -50,38 +51,34 @@ afterAll(async () => {
   await sandbox.close();
 });
 
+/** A config whose one channel emails `to` through the server on `smtpPort`, for budget notices, without waiting. */
+function emailConfig(smtpPort: number, to: string[], more: Record<string, unknown> = {}): Config {
+  return testConfig(sandbox, {
+    notifications: {
+      channels: {
+        oncall: {
+          type: "email",
+          smtp: `smtp://127.0.0.1:${smtpPort}`,
+          from: "topsync@example.com",
+          to,
+          pace: "0s",
+        },
+      },
+      rules: [{ on: ["budget"], to: ["oncall"] }],
+      group_wait: "0s",
+      ...more,
+    },
+  });
+}
+
+function notifierOn(database: Database, config: Config): Notifier {
+  return new Notifier({ database, config, logger: silentLogger(), clock: systemClock, claimer: "test" });
+}
+
 describe("the email channel", () => {
   it("delivers a message once when the server refuses one recipient and takes the others", async () => {
-    const config = testConfig(sandbox, {
-      notifications: {
-        channels: {
-          oncall: {
-            type: "email",
-            smtp: `smtp://127.0.0.1:${port}`,
-            from: "topsync@example.com",
-            to: ["ops@example.com", "gone@example.com"],
-            pace: "0s",
-          },
-        },
-        rules: [{ on: ["budget"], to: ["oncall"] }],
-        group_wait: "0s",
-      },
-    });
-    await writeNotices(test.database.db, [
-      {
-        trigger: "budget",
-        subject: "budget_day:2026-04-01",
-        episode: "50%",
-        facts: { day: "2026-04-01", threshold: 50, limit: "1000.00", committed: "500.00", refused: false },
-      },
-    ]);
-    const notifier = new Notifier({
-      database: test.database,
-      config,
-      logger: silentLogger(),
-      clock: systemClock,
-      claimer: "test",
-    });
+    await budgetHalfSpent(test.database, "2026-04-01");
+    const notifier = notifierOn(test.database, emailConfig(port, ["ops@example.com", "gone@example.com"]));
     try {
       await notifier.flush(3000);
     } finally {
@@ -115,37 +112,8 @@ describe("the email channel", () => {
     const slowPort = await freePort();
     await new Promise<void>((resolve) => trickle.listen(slowPort, "127.0.0.1", resolve));
     const slow = await openTestDatabase("postgres");
-    const config = testConfig(sandbox, {
-      notifications: {
-        channels: {
-          oncall: {
-            type: "email",
-            smtp: `smtp://127.0.0.1:${slowPort}`,
-            from: "topsync@example.com",
-            to: ["ops@example.com"],
-            pace: "0s",
-          },
-        },
-        rules: [{ on: ["budget"], to: ["oncall"] }],
-        group_wait: "0s",
-        timeout: "1s",
-      },
-    });
-    await writeNotices(slow.database.db, [
-      {
-        trigger: "budget",
-        subject: "budget_day:2026-04-02",
-        episode: "50%",
-        facts: { day: "2026-04-02", threshold: 50, limit: "1000.00", committed: "500.00", refused: false },
-      },
-    ]);
-    const notifier = new Notifier({
-      database: slow.database,
-      config,
-      logger: silentLogger(),
-      clock: systemClock,
-      claimer: "test",
-    });
+    await budgetHalfSpent(slow.database, "2026-04-02");
+    const notifier = notifierOn(slow.database, emailConfig(slowPort, ["ops@example.com"], { timeout: "1s" }));
     try {
       await notifier.flush(0);
       const [row] = await rows<{ status: string; last_error: string }>(

@@ -1,7 +1,8 @@
 // Shared pieces of the notification tests: purchases to buy, a config whose channels point at the sandbox's
-// receivers, and reading the outbox.
+// receivers, budget notices in the outbox, and reading the outbox.
 import { sql } from "drizzle-orm";
 import { type Database, rows } from "../../src/db/client.js";
+import { writeNotices } from "../../src/notify/outbox/write.js";
 import type { NewPurchase } from "../../src/purchases/ledger.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 
@@ -68,4 +69,17 @@ export async function outbox(database: Database, trigger?: string): Promise<Outb
     ...row,
     facts: typeof row.facts === "string" ? (JSON.parse(row.facts) as Record<string, unknown>) : row.facts,
   }));
+}
+
+/** The outbox's notices that each of `days` reached 50% of its budget. */
+export function budgetHalfSpent(database: Database, ...days: string[]) {
+  return writeNotices(
+    database.db,
+    days.map((day) => ({
+      trigger: "budget" as const,
+      subject: `budget_day:${day}`,
+      episode: "50%",
+      facts: { day, threshold: 50, limit: "1000.00", committed: "500.00", refused: false },
+    })),
+  );
 }

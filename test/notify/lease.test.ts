@@ -7,15 +7,15 @@ import type { AddressInfo } from "node:net";
 import { sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../src/clock.js";
+import type { Config } from "../../src/config/schema.js";
 import { rows } from "../../src/db/client.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { Notifier } from "../../src/notify/notifier.js";
-import { writeNotices } from "../../src/notify/outbox/write.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { testConfig } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
 import { waitFor } from "../helpers/wait.js";
-import { HOOK_SECRET } from "./helpers.js";
+import { budgetHalfSpent, HOOK_SECRET } from "./helpers.js";
 
 let sandbox: Sandbox;
 let test: TestDatabase;
@@ -65,6 +65,11 @@ function notifier(claimer: string, timeout = "10s"): Notifier {
       timeout,
     },
   });
+  return notifierWith(config, claimer);
+}
+
+/** A notifier closed after the test. */
+function notifierWith(config: Config, claimer: string): Notifier {
   const made = new Notifier({
     database: test.database,
     config,
@@ -78,21 +83,7 @@ function notifier(claimer: string, timeout = "10s"): Notifier {
 
 describe("a deliverer's lease", () => {
   it("sends none of its claimed messages that another deliverer took after the lease ran out", async () => {
-    await writeNotices(
-      test.database.db,
-      [1, 2, 3].map((day) => ({
-        trigger: "budget" as const,
-        subject: `budget_day:2026-01-0${day}`,
-        episode: "50%",
-        facts: {
-          day: `2026-01-0${day}`,
-          threshold: 50,
-          limit: "1000.00",
-          committed: "500.00",
-          refused: false,
-        },
-      })),
-    );
+    await budgetHalfSpent(test.database, "2026-01-01", "2026-01-02", "2026-01-03");
     const a = notifier("replica-a");
     // A claims the three messages and sends the first; the receiver holds it (a slow answer within the timeout).
     const first = a.round();
@@ -119,21 +110,7 @@ describe("a deliverer's lease", () => {
   });
 
   it("keeps its lease of the messages it sent until it records them", async () => {
-    await writeNotices(
-      test.database.db,
-      [1, 2].map((day) => ({
-        trigger: "budget" as const,
-        subject: `budget_day:2026-02-0${day}`,
-        episode: "50%",
-        facts: {
-          day: `2026-02-0${day}`,
-          threshold: 50,
-          limit: "1000.00",
-          committed: "500.00",
-          refused: false,
-        },
-      })),
-    );
+    await budgetHalfSpent(test.database, "2026-02-01", "2026-02-02");
     // Time passing, as the leases see it.
     const minutePasses = () =>
       test.database.all(
@@ -164,14 +141,7 @@ describe("a deliverer's lease", () => {
   });
 
   it("leases a message for longer than a send may take", async () => {
-    await writeNotices(test.database.db, [
-      {
-        trigger: "budget" as const,
-        subject: "budget_day:2026-03-01",
-        episode: "50%",
-        facts: { day: "2026-03-01", threshold: 50, limit: "1000.00", committed: "500.00", refused: false },
-      },
-    ]);
+    await budgetHalfSpent(test.database, "2026-03-01");
     const round = notifier("replica-a", "5m").round();
     await waitFor("the send", () => held.length === 1);
     const [lease] = await rows<{ seconds: number }>(
@@ -184,14 +154,7 @@ describe("a deliverer's lease", () => {
   });
 
   it("sends a webhook again after a timeout under the same delivery id, so the receiver can tell it has it", async () => {
-    await writeNotices(test.database.db, [
-      {
-        trigger: "budget" as const,
-        subject: "budget_day:2026-06-01",
-        episode: "50%",
-        facts: { day: "2026-06-01", threshold: 50, limit: "1000.00", committed: "500.00", refused: false },
-      },
-    ]);
+    await budgetHalfSpent(test.database, "2026-06-01");
     // The receiver takes the first request whole and answers too late: the send times out and is tried again.
     const made = notifier("replica-a", "300ms");
     await waitFor("the message twice", async () => {
@@ -229,29 +192,8 @@ describe("a deliverer's lease", () => {
       },
     });
     sandbox.receivers.reset();
-    await writeNotices(
-      test.database.db,
-      [1, 2, 3].map((day) => ({
-        trigger: "budget" as const,
-        subject: `budget_day:2026-07-0${day}`,
-        episode: "50%",
-        facts: {
-          day: `2026-07-0${day}`,
-          threshold: 50,
-          limit: "1000.00",
-          committed: "500.00",
-          refused: false,
-        },
-      })),
-    );
-    const made = new Notifier({
-      database: test.database,
-      config,
-      logger: silentLogger(),
-      clock: systemClock,
-      claimer: "replica-a",
-    });
-    notifiers.push(made);
+    await budgetHalfSpent(test.database, "2026-07-01", "2026-07-02", "2026-07-03");
+    const made = notifierWith(config, "replica-a");
     const stop = new AbortController();
     const loop = made.run(stop.signal);
     try {

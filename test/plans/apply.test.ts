@@ -8,10 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PurchasePlan } from "../../src/plans/document.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { CLI } from "../helpers/cli.js";
-import { sandboxSettings } from "../helpers/config.js";
 import { DB_KINDS } from "../helpers/db.js";
-import { resellerProxy } from "../helpers/reseller-proxy.js";
-import { type Ledger, mtnPhones, openLedgerFor, readJson } from "./helpers.js";
+import { holdPurchasePosts, type Ledger, mtnPhones, openLedgerFor, readJson } from "./helpers.js";
 
 const posts = (sandbox: Sandbox) => sandbox.requests().filter((r) => r.method === "POST").length;
 
@@ -232,32 +230,10 @@ describe("apply refuses what is not the plan as saved", { timeout: 120_000 }, ()
     const file = await queuedPlan("racing", { p101: phones, p102: [] });
     const plan = readJson<PurchasePlan>(file);
     // The first apply's purchase POSTs are held in front of the sandbox until the second apply has ended.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let held = 0;
-    let sent!: () => void;
-    const inFlight = new Promise<void>((resolve) => {
-      sent = resolve;
-    });
-    const proxy = await resellerProxy(
-      sandbox.resellerUrl,
-      () => undefined,
-      async (request) => {
-        if (request.method !== "POST") return;
-        held++;
-        sent();
-        await released;
-      },
-    );
-    const reseller = sandboxSettings(sandbox).reseller as Record<string, unknown>;
-    ledger.rewrite({
-      reseller: { ...reseller, base_url: proxy.url, timeout: { connect: "1s", headers: "60s", body: "60s" } },
-    });
+    const holding = await holdPurchasePosts(ledger, sandbox);
     try {
       const first = ledger.cli(["apply", file]);
-      await inFlight;
+      await holding.inFlight;
       const second = await ledger.cli(["apply", file]);
       expect(second.code, second.stdout).toBe(1);
       expect(second.stderr).toContain(`another apply of plan ${plan.plan_id} is in progress`);
@@ -269,16 +245,14 @@ describe("apply refuses what is not the plan as saved", { timeout: 120_000 }, ()
       expect(during!.status).toBe("applying");
       expect(sandbox.debits()).toHaveLength(0);
 
-      release();
+      holding.release();
       const done = await first;
       expect(done.code, done.stderr).toBe(0);
       expect(done.stdout).toContain(`plan ${plan.plan_id} is applied`);
-      expect(held).toBe(phones.length);
+      expect(holding.held).toBe(phones.length);
       expect([...debitsByPhone(sandbox).entries()].sort()).toEqual(phones.map((p) => [p, 1]));
     } finally {
-      release();
-      await proxy.close();
-      ledger.rewrite({});
+      await holding.close();
     }
   });
 
@@ -286,45 +260,23 @@ describe("apply refuses what is not the plan as saved", { timeout: 120_000 }, ()
     const phones = mtnPhones(2, 1300);
     const file = await queuedPlan("blip", { p101: phones, p102: [] });
     const plan = readJson<PurchasePlan>(file);
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let sent!: () => void;
-    const inFlight = new Promise<void>((resolve) => {
-      sent = resolve;
-    });
-    const proxy = await resellerProxy(
-      sandbox.resellerUrl,
-      () => undefined,
-      async (request) => {
-        if (request.method !== "POST") return;
-        sent();
-        await released;
-      },
-    );
-    const reseller = sandboxSettings(sandbox).reseller as Record<string, unknown>;
-    ledger.rewrite({
-      reseller: { ...reseller, base_url: proxy.url, timeout: { connect: "1s", headers: "60s", body: "60s" } },
-    });
+    const holding = await holdPurchasePosts(ledger, sandbox);
     try {
       const applying = ledger.cli(["apply", file]);
-      await inFlight;
+      await holding.inFlight;
       // The session holding the plan's lock waits in its transaction while the purchases are sent: end it.
       const ended = await ledger.query<{ ended: boolean }>(
         sql`select pg_terminate_backend(pid) as ended from pg_stat_activity
             where datname = current_database() and state = 'idle in transaction' and pid <> pg_backend_pid()`,
       );
       expect(ended.map((e) => e.ended)).toEqual([true]);
-      release();
+      holding.release();
       const done = await applying;
       expect(done.code, `${done.rawStderr}\n${done.stdout}`).toBe(0);
       expect(done.stdout).toContain(`plan ${plan.plan_id} is applied`);
       expect([...debitsByPhone(sandbox).entries()].sort()).toEqual(phones.map((p) => [p, 1]));
     } finally {
-      release();
-      await proxy.close();
-      ledger.rewrite({});
+      await holding.close();
     }
   });
 

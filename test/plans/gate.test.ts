@@ -8,9 +8,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { PurchasePlan } from "../../src/plans/document.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { CLI, type CliResult } from "../helpers/cli.js";
-import { sandboxSettings } from "../helpers/config.js";
-import { resellerProxy } from "../helpers/reseller-proxy.js";
-import { approverKey, type Ledger, mtnPhones, openLedgerFor, readJson, savePlan } from "./helpers.js";
+import {
+  approverKey,
+  holdPurchasePosts,
+  type Ledger,
+  mtnPhones,
+  openLedgerFor,
+  readJson,
+  savePlan,
+} from "./helpers.js";
 
 const posts = (sandbox: Sandbox) => sandbox.requests().filter((r) => r.method === "POST").length;
 
@@ -58,6 +64,8 @@ describe("the approval gate", { timeout: 120_000 }, () => {
       (p) => p.origin === "held",
     );
   const approve = (id: string) => ledger.cli(["approve", id, "--as", "ada", "--key", key]);
+  /** `purchases run` of the promo job's fire at `time`. */
+  const promoFire = (time: string) => ["purchases", "run", "--job", "promo", "--fire-time", time];
   const states = (like: string) =>
     ledger.query<{ phone: string; state: string; reason: string | null; approval: string | null }>(
       sql`select phone, state, reason, approval from purchases where request_key like ${like} order by phone`,
@@ -128,44 +136,16 @@ describe("the approval gate", { timeout: 120_000 }, () => {
   });
 
   it("apply ID of an approved held plan whose purchases another run is sending is not reported applied: it says so, exit 1", async () => {
-    const run = await ledger.cli([
-      "purchases",
-      "run",
-      "--job",
-      "promo",
-      "--fire-time",
-      "2026-05-01T08:00:00Z",
-    ]);
+    const run = await ledger.cli(promoFire("2026-05-01T08:00:00Z"));
     expect(run.code, run.stderr).toBe(0);
     const id = /saved plan (p_\w+)/.exec(run.stdout)![1]!;
     expect((await approve(id)).code).toBe(0);
     // The next run (a daemon's, here a `purchases run`) releases the plan and sends its purchases, held in front of
     // the sandbox until the apply has ended.
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let sent!: () => void;
-    const inFlight = new Promise<void>((resolve) => {
-      sent = resolve;
-    });
-    const proxy = await resellerProxy(
-      sandbox.resellerUrl,
-      () => undefined,
-      async (request) => {
-        if (request.method !== "POST") return;
-        sent();
-        await released;
-      },
-    );
-    const reseller = sandboxSettings(sandbox).reseller as Record<string, unknown>;
-    ledger.rewrite({
-      ...settings,
-      reseller: { ...reseller, base_url: proxy.url, timeout: { connect: "1s", headers: "60s", body: "60s" } },
-    });
+    const holding = await holdPurchasePosts(ledger, sandbox, settings);
     try {
       const sending = ledger.cli(["purchases", "run"]);
-      await inFlight;
+      await holding.inFlight;
       const applied = await ledger.cli(["apply", id]);
       expect(applied.code, applied.stdout).toBe(1);
       expect(applied.stdout).not.toContain(`plan ${id} is applied`);
@@ -177,12 +157,10 @@ describe("the approval gate", { timeout: 120_000 }, () => {
         sql`select status from saved_plans where id = ${id}`,
       );
       expect(during!.status).toBe("applying");
-      release();
+      holding.release();
       expect((await sending).code).toBe(0);
     } finally {
-      release();
-      await proxy.close();
-      ledger.rewrite(settings);
+      await holding.close();
     }
     expect(sandbox.debits()).toHaveLength(3);
     // The run that sent them marked the plan applied once they were answered.
@@ -219,14 +197,7 @@ describe("the approval gate", { timeout: 120_000 }, () => {
   });
 
   it("an expired held plan cancels its purchases with approval_expired", async () => {
-    const run = await ledger.cli([
-      "purchases",
-      "run",
-      "--job",
-      "promo",
-      "--fire-time",
-      "2026-06-01T08:00:00Z",
-    ]);
+    const run = await ledger.cli(promoFire("2026-06-01T08:00:00Z"));
     expect(run.stdout).toContain("held for approval");
     const plan = (await heldPlans()).find((p) => p.status === "pending_approval")!;
     await ledger.query(
@@ -282,7 +253,7 @@ describe("the approval gate", { timeout: 120_000 }, () => {
     expect(dry.stdout).toContain("but it would be rejected: daily budget");
     // A fire the budget would refuse whole is still weighed by the gate, which holds it before any guard: the dry
     // run and the plan say so rather than only that the budget refuses it.
-    const fire = ["purchases", "run", "--job", "promo", "--fire-time", "2026-08-01T08:00:00Z"];
+    const fire = promoFire("2026-08-01T08:00:00Z");
     const dryRun = await ledger.cli([...fire, "--dry-run"]);
     expect(dryRun.code, dryRun.stderr).toBe(0);
     expect(dryRun.stdout).toContain("would buy 0 for 0.00; would reject 3");

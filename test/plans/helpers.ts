@@ -7,8 +7,9 @@ import { openDatabase, rows } from "../../src/db/client.js";
 import type { PurchasePlan } from "../../src/plans/document.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
 import { type CliResult, runCli } from "../helpers/cli.js";
-import { writeConfigFile } from "../helpers/config.js";
+import { sandboxSettings, writeConfigFile } from "../helpers/config.js";
 import { createPostgresDatabase, type DbKind } from "../helpers/db.js";
+import { resellerProxy } from "../helpers/reseller-proxy.js";
 
 export interface Ledger {
   kind: DbKind;
@@ -93,4 +94,62 @@ export async function savePlan(
   if (saved.code !== 0)
     throw new Error(`purchases plan --save ${file} exited ${saved.code}: ${saved.stderr}`);
   return { file, plan: readJson<PurchasePlan>(file) };
+}
+
+/** A run or apply caught mid-send: its purchase POSTs held in front of the sandbox until `release()`. */
+export interface HeldPosts {
+  /** Resolves once the first POST is held. */
+  inFlight: Promise<void>;
+  /** How many POSTs have arrived so far. */
+  readonly held: number;
+  release(): void;
+  /** Releases what is held, closes the proxy and writes the config again with the settings it was given. */
+  close(): Promise<void>;
+}
+
+/**
+ * Points the ledger's reseller (long timeouts, `settings` kept) at a proxy that holds every purchase POST until
+ * `release()`; other requests pass.
+ */
+export async function holdPurchasePosts(
+  ledger: Ledger,
+  sandbox: Sandbox,
+  settings: Record<string, unknown> = {},
+): Promise<HeldPosts> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let held = 0;
+  let sent!: () => void;
+  const inFlight = new Promise<void>((resolve) => {
+    sent = resolve;
+  });
+  const proxy = await resellerProxy(
+    sandbox.resellerUrl,
+    () => undefined,
+    async (request) => {
+      if (request.method !== "POST") return;
+      held++;
+      sent();
+      await released;
+    },
+  );
+  const reseller = sandboxSettings(sandbox).reseller as Record<string, unknown>;
+  ledger.rewrite({
+    ...settings,
+    reseller: { ...reseller, base_url: proxy.url, timeout: { connect: "1s", headers: "60s", body: "60s" } },
+  });
+  return {
+    inFlight,
+    get held() {
+      return held;
+    },
+    release,
+    async close() {
+      release();
+      await proxy.close();
+      ledger.rewrite(settings);
+    },
+  };
 }

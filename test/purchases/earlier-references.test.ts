@@ -3,27 +3,18 @@
 // reference is about this purchase (never another's); evidence about the new attempt, when a person settled it
 // without naming its reference, could be this purchase's, so it settles no other purchase.
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { systemClock } from "../../src/clock.js";
 import { rows } from "../../src/db/client.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { requeueAsPerson, resolveAsPerson } from "../../src/purchases/by-person.js";
-import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
 import { findPurchase } from "../../src/purchases/ledger-read.js";
-import {
-  bodyHash,
-  notificationDeps,
-  parseNotification,
-  processNotification,
-  storeNotification,
-} from "../../src/purchases/notifications.js";
-import type { ResellerClient } from "../../src/reseller/client.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import { notificationDeps, processNotification } from "../../src/purchases/notifications.js";
 import type { Debit } from "../../src/sandbox/records.js";
-import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
-import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import { storeNotice } from "../helpers/notification.js";
+import { sandboxLedger } from "../helpers/sandbox-ledger.js";
 import { reconcileApplied, statementOf } from "../helpers/statement.js";
 
 const PHONE = "08031239301";
@@ -37,40 +28,13 @@ const purchase = (key: string): NewPurchase => ({
 });
 
 describe("a requeued purchase's earlier reference, on postgres", () => {
-  let sandbox: Sandbox;
-  let test: TestDatabase;
-  let reseller: ResellerClient;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({
-      verifyLag: "reads",
-      seed: 13,
-      verifyNotFoundPolls: 0,
-      verifyPendingPolls: 0,
-    });
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(async () => {
-    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
-    test = await openTestDatabase("postgres");
-    reseller = resellerFor(sandbox);
-  });
-  afterEach(async () => {
-    await reseller.close();
-    await test.drop();
-  });
-
-  const run = () =>
-    executePurchases(
-      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
+  const env = sandboxLedger(13);
   const ledger = () =>
     rows<{ id: number; state: string; reference: string | null }>(
-      test.database.db,
+      env.test.database.db,
       sql`select id::int as id, state, reference from purchases order by id`,
     );
-  const debitsOfPhone = () => sandbox.debits().filter((d) => d.phone_number === PHONE);
+  const debitsOfPhone = () => env.sandbox.debits().filter((d) => d.phone_number === PHONE);
   const person = { actor: "ops@example.com", reason: "checked with the provider" };
 
   /**
@@ -78,18 +42,16 @@ describe("a requeued purchase's earlier reference, on postgres", () => {
    * lost after the debit (transaction N), so it is in_doubt. Returns P's id and both transactions.
    */
   async function requeuedInDoubt(): Promise<{ p: number; failed: Debit; again: Debit }> {
-    sandbox.setOptions({ failRate: 1 });
-    await insertPurchases(test.database.db, [purchase("p")], "test");
-    await run();
+    env.sandbox.setOptions({ failRate: 1 });
+    await insertPurchases(env.test.database.db, [purchase("p")], "test");
+    await env.run();
     const [failed] = await ledger();
     expect(failed).toMatchObject({ state: "failed" });
     expect(failed!.reference).not.toBeNull();
-    const row = await findPurchase(test.database.db, String(failed!.id));
-    expect(await requeueAsPerson(test.database.db, row, person)).toMatchObject({ ok: true });
-    sandbox.setOptions({ failRate: 0 });
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await run();
-    sandbox.setFaults({ endpoints: {} });
+    const row = await findPurchase(env.test.database.db, String(failed!.id));
+    expect(await requeueAsPerson(env.test.database.db, row, person)).toMatchObject({ ok: true });
+    env.sandbox.setOptions({ failRate: 0 });
+    await env.runLosingAnswers();
     const [p] = await ledger();
     expect(p).toMatchObject({ id: failed!.id, state: "in_doubt" });
     const debits = debitsOfPhone();
@@ -100,39 +62,24 @@ describe("a requeued purchase's earlier reference, on postgres", () => {
 
   /** Purchase Q for the same phone and plan, its answer lost after the debit: in_doubt. */
   async function rivalInDoubt(): Promise<number> {
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await insertPurchases(test.database.db, [purchase("q")], "test");
-    await run();
-    sandbox.setFaults({ endpoints: {} });
+    await insertPurchases(env.test.database.db, [purchase("q")], "test");
+    await env.runLosingAnswers();
     const q = (await ledger()).at(-1)!;
     expect(q).toMatchObject({ state: "in_doubt" });
     return q.id;
   }
 
   async function notify(debit: Debit, status = "successful") {
-    const raw = Buffer.from(
-      JSON.stringify({
-        status,
-        data: {
-          reference: debit.reference,
-          amount: debit.amount,
-          phone_number: debit.phone_number,
-          date: debit.at,
-        },
-      }),
-    );
-    const parsed = parseNotification(JSON.parse(raw.toString()));
-    if ("problem" in parsed) throw new Error(parsed.problem);
-    const stored = await storeNotification(test.database.db, {
-      sha256: bodyHash(raw),
-      source: "127.0.0.1",
-      body: raw.toString(),
-      parsed,
+    const { stored } = await storeNotice(env.test.database.db, status, {
+      reference: debit.reference,
+      amount: debit.amount,
+      phone_number: debit.phone_number,
+      date: debit.at,
     });
     const deps = notificationDeps({
-      db: test.database.db,
-      reseller,
-      config: testConfig(sandbox, { webhooks: { enabled: true, secret: "s" } }),
+      db: env.test.database.db,
+      reseller: env.reseller,
+      config: testConfig(env.sandbox, { webhooks: { enabled: true, secret: "s" } }),
       logger: silentLogger(),
       clock: systemClock,
     });
@@ -141,8 +88,8 @@ describe("a requeued purchase's earlier reference, on postgres", () => {
 
   it("a person settles the new attempt without its reference: the purchase no longer shows the failed attempt's reference, and a notification of the new attempt's transaction settles no other in_doubt purchase", async () => {
     const { p, failed, again } = await requeuedInDoubt();
-    const row = await findPurchase(test.database.db, String(p));
-    expect(await resolveAsPerson(test.database.db, row, "succeeded", undefined, person)).toMatchObject({
+    const row = await findPurchase(env.test.database.db, String(p));
+    expect(await resolveAsPerson(env.test.database.db, row, "succeeded", undefined, person)).toMatchObject({
       ok: true,
     });
     // The failed attempt's transaction is not what this purchase bought.
@@ -156,22 +103,22 @@ describe("a requeued purchase's earlier reference, on postgres", () => {
     expect((await ledger()).find((r) => r.id === q)).toMatchObject({ state: "in_doubt", reference: null });
 
     // The failed attempt's reference still names P: found by it, and its notification settles nothing else.
-    expect((await findPurchase(test.database.db, failed.reference)).id).toBe(p);
+    expect((await findPurchase(env.test.database.db, failed.reference)).id).toBe(p);
     expect(await notify(failed, "failed")).toMatchObject({ outcome: "matched", purchaseId: p });
   });
 
   it("after the new attempt takes a reference of its own, a statement line and a notification naming the failed attempt's transaction are P's, not evidence for another in_doubt purchase", async () => {
     const { p, failed } = await requeuedInDoubt();
     // The new attempt verified by a person with its own reference: P carries the new one now.
-    const row = await findPurchase(test.database.db, String(p));
+    const row = await findPurchase(env.test.database.db, String(p));
     const [, again] = debitsOfPhone();
-    expect(await resolveAsPerson(test.database.db, row, "succeeded", again!.reference, person)).toMatchObject(
-      { ok: true },
-    );
+    expect(
+      await resolveAsPerson(env.test.database.db, row, "succeeded", again!.reference, person),
+    ).toMatchObject({ ok: true });
     const q = await rivalInDoubt();
 
     // The provider's statement says the failed attempt's transaction went through after all.
-    const file = writeConfigFile(sandbox, test.url).file;
+    const file = writeConfigFile(env.sandbox, env.test.url).file;
     const { code, stderr, report } = await reconcileApplied<{
       resolvable: unknown[];
       providerOnly: unknown[];
@@ -186,9 +133,9 @@ describe("a requeued purchase's earlier reference, on postgres", () => {
     expect((await ledger()).find((r) => r.id === q)).toMatchObject({ state: "in_doubt", reference: null });
 
     // A person cannot give the failed attempt's reference to Q either: one transaction is one purchase.
-    const qRow = await findPurchase(test.database.db, String(q));
+    const qRow = await findPurchase(env.test.database.db, String(q));
     expect(
-      await resolveAsPerson(test.database.db, qRow, "succeeded", failed.reference, person),
+      await resolveAsPerson(env.test.database.db, qRow, "succeeded", failed.reference, person),
     ).toMatchObject({ ok: false, code: "REFERENCE_TAKEN", holder: { id: p } });
   });
 });

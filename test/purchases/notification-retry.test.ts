@@ -5,19 +5,17 @@
 // The verify read of one replica is held in a proxy while the rest happens: no sleeps, no timing.
 import { createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { type Clock, systemClock } from "../../src/clock.js";
 import { rows } from "../../src/db/client.js";
 import { silentLogger } from "../../src/log/logger.js";
 import { writeUnmatchedNotices } from "../../src/notify/unmatched.js";
 import { resolveAsPerson } from "../../src/purchases/by-person.js";
-import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, type PurchaseRow } from "../../src/purchases/ledger.js";
 import { NotificationBacklog } from "../../src/purchases/notification-backlog.js";
 import { notificationDeps } from "../../src/purchases/notifications.js";
 import { SettleWatch } from "../../src/purchases/settle-watch.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { NotificationPasses } from "../../src/schedule/notification-passes.js";
 import { type HealthServer, startHealthServer } from "../../src/server/health.js";
 import { DaemonMetrics } from "../../src/server/metrics.js";
@@ -26,8 +24,8 @@ import { createWebhookReceiver } from "../../src/server/webhook.js";
 import { freePort } from "../daemon/helpers.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig } from "../helpers/config.js";
-import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
 import { type ResellerProxy, resellerProxy, verifiedReference } from "../helpers/reseller-proxy.js";
+import { sandboxLedger } from "../helpers/sandbox-ledger.js";
 import { waitFor } from "../helpers/wait.js";
 
 const SECRET = "sandbox-webhook-secret";
@@ -61,39 +59,20 @@ interface Replica {
 }
 
 describe("retries of an unmatched provider notification, on postgres", () => {
-  let sandbox: Sandbox;
-  let test: TestDatabase;
-  let reseller: ResellerClient;
+  const env = sandboxLedger(7);
   let closing: Array<() => Promise<void>> = [];
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({
-      verifyLag: "reads",
-      seed: 7,
-      verifyNotFoundPolls: 0,
-      verifyPendingPolls: 0,
-    });
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(async () => {
-    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
-    test = await openTestDatabase("postgres");
-    reseller = resellerFor(sandbox);
-  });
   afterEach(async () => {
     for (const close of closing.reverse()) await close();
     closing = [];
-    await reseller.close();
-    await test.drop();
   });
 
-  const config = () => testConfig(sandbox, { webhooks: { enabled: true, secret: SECRET } });
+  const config = () => testConfig(env.sandbox, { webhooks: { enabled: true, secret: SECRET } });
 
   /** A replica's notification processing, as the daemon wires it: its verify reads go to `through`. */
   function replica(through: ResellerClient): Replica {
     const logger = silentLogger();
     const deps = notificationDeps({
-      db: test.database.db,
+      db: env.test.database.db,
       reseller: through,
       config: config(),
       logger,
@@ -118,7 +97,7 @@ describe("retries of an unmatched provider notification, on postgres", () => {
       release = resolve;
     });
     const proxy: ResellerProxy = await resellerProxy(
-      sandbox.resellerUrl,
+      env.sandbox.resellerUrl,
       () => undefined,
       async ({ path }) => {
         if (verifiedReference(path) === undefined) return;
@@ -127,7 +106,7 @@ describe("retries of an unmatched provider notification, on postgres", () => {
       },
     );
     const client = resellerFor(
-      { resellerUrl: proxy.url, apiKey: sandbox.apiKey },
+      { resellerUrl: proxy.url, apiKey: env.sandbox.apiKey },
       { timeout: { connect: 1000, headers: 60_000, body: 60_000 } },
     );
     closing.push(async () => {
@@ -150,7 +129,7 @@ describe("retries of an unmatched provider notification, on postgres", () => {
       metrics: async () => ({ contentType: "text/plain", body: "" }),
       webhook: createWebhookReceiver({
         config: config().webhooks,
-        database: () => test.database.db,
+        database: () => env.test.database.db,
         secrets: [SECRET],
         logger: silentLogger(),
         onStored: (id) => processing.push(to.backlog.process(id)),
@@ -168,7 +147,7 @@ describe("retries of an unmatched provider notification, on postgres", () => {
 
   async function purchaseOf(phone: string): Promise<PurchaseRow> {
     const [row] = await rows<PurchaseRow>(
-      test.database.db,
+      env.test.database.db,
       sql`select * from purchases where phone = ${phone}`,
     );
     return row!;
@@ -176,7 +155,7 @@ describe("retries of an unmatched provider notification, on postgres", () => {
 
   const notification = async () => {
     const [row] = await rows<{ outcome: string; reason: string; purchase_id: number | null }>(
-      test.database.db,
+      env.test.database.db,
       sql`select outcome, reason, purchase_id::int as purchase_id from provider_notifications`,
     );
     return row!;
@@ -196,16 +175,13 @@ describe("retries of an unmatched provider notification, on postgres", () => {
   }
 
   const buyWith = async (phone: string, fault: Record<string, number>) => {
-    sandbox.setFaults({ endpoints: { data: fault } });
+    env.sandbox.setFaults({ endpoints: { data: fault } });
     await insertPurchases(
-      test.database.db,
+      env.test.database.db,
       [{ request_key: `hook:${phone}`, source: "buy", network: "MTN", plan_id: "102", phone, ported: false }],
       "test",
     );
-    return executePurchases(
-      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
+    return env.run();
   };
 
   /**
@@ -214,15 +190,15 @@ describe("retries of an unmatched provider notification, on postgres", () => {
    */
   async function notifiedBeforeInDoubt(a: Replica): Promise<PurchaseRow> {
     const hook = await receiver(a);
-    sandbox.setOptions({ notifyUrl: hook.url, notifyHold: true });
+    env.sandbox.setOptions({ notifyUrl: hook.url, notifyHold: true });
     const running = buyWith("08031240001", { rateHangAfter: 1 });
-    await waitFor("the debit", () => sandbox.debits().length === 1);
-    await sandbox.deliverNotifications();
+    await waitFor("the debit", () => env.sandbox.debits().length === 1);
+    await env.sandbox.deliverNotifications();
     await hook.processed();
     expect(await notification()).toMatchObject({ outcome: "unmatched", purchase_id: null });
     await running;
-    sandbox.setFaults({ endpoints: {} });
-    sandbox.setOptions({ notifyUrl: "" });
+    env.sandbox.setFaults({ endpoints: {} });
+    env.sandbox.setOptions({ notifyUrl: "" });
     const lost = await purchaseOf("08031240001");
     expect(lost.state).toBe("in_doubt");
     return lost;
@@ -233,7 +209,7 @@ describe("retries of an unmatched provider notification, on postgres", () => {
   }, async () => {
     const slow = await heldVerify();
     const a = replica(slow.client);
-    const b = replica(reseller);
+    const b = replica(env.reseller);
     const lost = await notifiedBeforeInDoubt(a);
     // Replica a retries it (the purchase went in_doubt since) and waits on its verify read.
     a.passes.start();
@@ -245,7 +221,7 @@ describe("retries of an unmatched provider notification, on postgres", () => {
     await b.clock.ended(1);
     slow.release();
     await a.clock.ended(1);
-    const reference = sandbox.debits()[0]!.reference;
+    const reference = env.sandbox.debits()[0]!.reference;
     expect(await purchaseOf("08031240001")).toMatchObject({ state: "succeeded", reference });
     expect(await notification()).toMatchObject({ outcome: "settled", purchase_id: Number(lost.id) });
     expect(await counted(a, b)).toEqual({ unmatched: 1, settled: 1 });
@@ -259,8 +235,8 @@ describe("retries of an unmatched provider notification, on postgres", () => {
     const lost = await notifiedBeforeInDoubt(a);
     a.passes.start();
     await slow.held;
-    const reference = sandbox.debits()[0]!.reference;
-    const resolved = await resolveAsPerson(test.database.db, lost, "succeeded", reference, {
+    const reference = env.sandbox.debits()[0]!.reference;
+    const resolved = await resolveAsPerson(env.test.database.db, lost, "succeeded", reference, {
       actor: "ada",
       reason: "the provider's dashboard shows it",
     });
@@ -276,7 +252,7 @@ describe("retries of an unmatched provider notification, on postgres", () => {
   it("a retry that finds nothing new leaves it unmatched and does not count it again", {
     timeout: 60_000,
   }, async () => {
-    const a = replica(reseller);
+    const a = replica(env.reseller);
     const hook = await receiver(a);
     const body = JSON.stringify({
       status: "successful",
@@ -307,17 +283,20 @@ describe("retries of an unmatched provider notification, on postgres", () => {
   it("the notification_unmatched scan waits for a notification still being processed, however long ago it came", async () => {
     // 1 came an hour ago and is being processed now (claimed, a retry's or a slow verify's); 2 was found unmatched.
     await rows(
-      test.database.db,
+      env.test.database.db,
       sql`insert into provider_notifications (id, body_sha256, reference, status, phone, amount, body, outcome, reason, processed_at, received_at)
           values (1, 'a', 'REF-BUSY-1', 'success', '08031112222', 305, '{}', 'received', null, now(), now() - interval '1 hour'),
                  (2, 'b', 'REF-LATER-2', 'success', '08031113333', 305, '{}', 'unmatched', 'no purchase carries this reference', now(), now() - interval '1 hour')`,
     );
-    await writeUnmatchedNotices(test.database.db, 60_000);
+    await writeUnmatchedNotices(env.test.database.db, 60_000);
     // Its processor then records it unmatched: it is told of all the same.
-    await rows(test.database.db, sql`update provider_notifications set outcome = 'unmatched' where id = 1`);
-    await writeUnmatchedNotices(test.database.db, 60_000);
+    await rows(
+      env.test.database.db,
+      sql`update provider_notifications set outcome = 'unmatched' where id = 1`,
+    );
+    await writeUnmatchedNotices(env.test.database.db, 60_000);
     const told = await rows<{ subject: string }>(
-      test.database.db,
+      env.test.database.db,
       sql`select subject from notification_outbox where trigger = 'notification_unmatched' order by subject`,
     );
     expect(told.map((t) => t.subject)).toEqual(["notification:1", "notification:2"]);
@@ -327,17 +306,17 @@ describe("retries of an unmatched provider notification, on postgres", () => {
     // The notification came while the purchase's own answer was being recorded: it found the purchase only as it
     // recorded its outcome (matched), and the purchase, still submitted, waits for a notification.
     const [purchase] = await rows<{ id: number }>(
-      test.database.db,
+      env.test.database.db,
       sql`insert into purchases (request_key, source, network, phone, state, reference, amount, submitted_at)
           values ('buy:w1', 'buy', 'MTN', '08031112222', 'submitted', 'REF-W1', 305, now()) returning id::int as id`,
     );
     await rows(
-      test.database.db,
+      env.test.database.db,
       sql`insert into provider_notifications (body_sha256, reference, status, phone, amount, body, outcome, reason, purchase_id, processed_at)
           values ('w', 'REF-W1', 'success', '08031112222', 305, '{}', 'matched',
             'purchase 1 carries reference REF-W1 now: it took it while this notification was being processed', ${purchase!.id}, now())`,
     );
-    const watch = new SettleWatch(test.database.db, systemClock, 10);
+    const watch = new SettleWatch(env.test.database.db, systemClock, 10);
     // The deadline only bounds the wait if the notification is not seen.
     expect(await watch.wait(purchase!.id, "REF-W1", Date.now() + 10_000)).toEqual({ kind: "notified" });
   });

@@ -3,7 +3,7 @@
 // in_doubt purchase only when the verify answer of its reference proves it is that purchase.
 import { createHmac } from "node:crypto";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../src/clock.js";
 import { rows } from "../../src/db/client.js";
 import { silentLogger } from "../../src/log/logger.js";
@@ -17,7 +17,6 @@ import {
 } from "../../src/purchases/notifications.js";
 import { makeLedgerReport } from "../../src/report/ledger.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { type HealthServer, startHealthServer } from "../../src/server/health.js";
 import { readLedgerStats } from "../../src/server/ledger-stats.js";
 import { Readiness } from "../../src/server/readiness.js";
@@ -26,8 +25,8 @@ import { freePort } from "../daemon/helpers.js";
 import { runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
-import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
 import { resellerProxy, verifiedReference } from "../helpers/reseller-proxy.js";
+import { sandboxLedger } from "../helpers/sandbox-ledger.js";
 import { waitFor as waitUntil } from "../helpers/wait.js";
 
 const SECRET = "sandbox-webhook-secret";
@@ -55,41 +54,22 @@ interface Receiver {
 }
 
 describe("provider notifications, on postgres", () => {
-  let sandbox: Sandbox;
-  let test: TestDatabase;
-  let reseller: ResellerClient;
+  const env = sandboxLedger(5);
   let receiver: Receiver | undefined;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({
-      verifyLag: "reads",
-      seed: 5,
-      verifyNotFoundPolls: 0,
-      verifyPendingPolls: 0,
-    });
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(async () => {
-    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
-    test = await openTestDatabase("postgres");
-    reseller = resellerFor(sandbox);
-  });
   afterEach(async () => {
     await receiver?.server.close();
     receiver = undefined;
-    await reseller.close();
-    await test.drop();
   });
 
   async function startReceiver(
     webhooks: Record<string, unknown> = {},
     /** The reseller the receiver's verify reads go to (the sandbox's, unless a test puts another in front). */
-    verifyThrough: ResellerClient = reseller,
+    verifyThrough: ResellerClient = env.reseller,
   ): Promise<Receiver> {
-    const config = testConfig(sandbox, { webhooks: { enabled: true, secret: SECRET, ...webhooks } });
+    const config = testConfig(env.sandbox, { webhooks: { enabled: true, secret: SECRET, ...webhooks } });
     const logger = silentLogger();
     const deps = notificationDeps({
-      db: test.database.db,
+      db: env.test.database.db,
       reseller: verifyThrough,
       config,
       logger,
@@ -106,7 +86,7 @@ describe("provider notifications, on postgres", () => {
       metrics: async () => ({ contentType: "text/plain", body: "" }),
       webhook: createWebhookReceiver({
         config: config.webhooks,
-        database: () => test.database.db,
+        database: () => env.test.database.db,
         secrets: [SECRET],
         logger,
         onStored: (id) => results.push(processNotification(deps, id)),
@@ -144,33 +124,23 @@ describe("provider notifications, on postgres", () => {
       reason: string | null;
       purchase_id: number | null;
     }>(
-      test.database.db,
+      env.test.database.db,
       sql`select id::int as id, reference, outcome, reason, purchase_id::int as purchase_id from provider_notifications order by id`,
     );
   const ledger = () =>
     rows<{ id: number; phone: string; state: string; reference: string | null }>(
-      test.database.db,
+      env.test.database.db,
       sql`select id::int as id, phone, state, reference from purchases order by id`,
     );
 
   /** Buys the phones with every purchase answer lost after the debit (a 500): each ends in_doubt. */
   async function buyLosingAnswers(phones: string[]) {
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
     await insertPurchases(
-      test.database.db,
+      env.test.database.db,
       phones.map((p, i) => purchase(p, `${p}:${i}`)),
       "test",
     );
-    await executePurchases(
-      {
-        database: test.database,
-        reseller,
-        config: testConfig(sandbox),
-        logger: silentLogger(),
-      },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
-    sandbox.setFaults({ endpoints: {} });
+    await env.runLosingAnswers();
     expect((await ledger()).map((r) => r.state)).toEqual(phones.map(() => "in_doubt"));
   }
 
@@ -272,11 +242,11 @@ describe("provider notifications, on postgres", () => {
   });
 
   it("config: enabled webhooks need a secret; allow_from takes addresses and ranges only", () => {
-    expect(() => testConfig(sandbox, { webhooks: { enabled: true } })).toThrow(/webhooks\.secret/);
+    expect(() => testConfig(env.sandbox, { webhooks: { enabled: true } })).toThrow(/webhooks\.secret/);
     expect(() =>
-      testConfig(sandbox, { webhooks: { enabled: true, secret: SECRET, allow_from: ["example.com"] } }),
+      testConfig(env.sandbox, { webhooks: { enabled: true, secret: SECRET, allow_from: ["example.com"] } }),
     ).toThrow(/webhooks\.allow_from/);
-    expect(testConfig(sandbox).webhooks.enabled).toBe(false);
+    expect(testConfig(env.sandbox).webhooks.enabled).toBe(false);
   });
 
   it("an address outside allow_from is refused", async () => {
@@ -289,7 +259,7 @@ describe("provider notifications, on postgres", () => {
 
   it("a replayed delivery is stored and processed once; an unknown reference changes nothing", async () => {
     const hook = await startReceiver();
-    await insertPurchases(test.database.db, [purchase("08031230001")], "test");
+    await insertPurchases(env.test.database.db, [purchase("08031230001")], "test");
     const before = await ledger();
     const body = notificationFor({
       reference: "NEVERISSUED000000001",
@@ -314,7 +284,7 @@ describe("provider notifications, on postgres", () => {
     // Before, the receiver answered 500 to every delivery of it (PostgreSQL cannot hold the text), so the provider
     // sent it again and again and it was never stored.
     const hook = await startReceiver();
-    await insertPurchases(test.database.db, [purchase("08031230001")], "test");
+    await insertPurchases(env.test.database.db, [purchase("08031230001")], "test");
     const before = await ledger();
     const body = notificationFor({
       reference: "REF\u0000NUL",
@@ -333,20 +303,20 @@ describe("provider notifications, on postgres", () => {
 
   it("a lost purchase answer, then the sandbox's signed notification (twice): succeeded with its reference, one debit", async () => {
     const hook = await startReceiver();
-    sandbox.setOptions({ notifyUrl: hook.url, notifyHold: true, notifyDuplicates: 1 });
+    env.sandbox.setOptions({ notifyUrl: hook.url, notifyHold: true, notifyDuplicates: 1 });
     await buyLosingAnswers(["08031230002"]);
-    const [debit] = sandbox.debits();
+    const [debit] = env.sandbox.debits();
     expect(debit).toBeDefined();
-    await sandbox.deliverNotifications();
+    await env.sandbox.deliverNotifications();
     await hook.settled();
     const [row] = await ledger();
     expect(row).toMatchObject({ state: "succeeded", reference: debit!.reference });
-    expect(sandbox.debits()).toHaveLength(1);
+    expect(env.sandbox.debits()).toHaveLength(1);
     const stored = await notifications();
     expect(stored).toHaveLength(1); // the duplicate delivery was recognised
     expect(stored[0]).toMatchObject({ outcome: "settled", purchase_id: row!.id });
     const [event] = await rows<{ actor: string; from_state: string; reason: string; response: unknown }>(
-      test.database.db,
+      env.test.database.db,
       sql`select actor, from_state, reason, response from purchase_events
           where purchase_id = ${row!.id} and to_state = 'succeeded'`,
     );
@@ -355,7 +325,7 @@ describe("provider notifications, on postgres", () => {
     expect(JSON.stringify(event!.response)).toContain(debit!.reference);
 
     // `purchases show` lists the notification beside the history.
-    const file = writeConfigFile(sandbox, test.url).file;
+    const file = writeConfigFile(env.sandbox, env.test.url).file;
     const shown = await runCli(["-c", file, "--json", "purchases", "show", String(row!.id)]);
     expect(shown.stderr).toBe("");
     expect(shown.code).toBe(0);
@@ -374,29 +344,26 @@ describe("provider notifications, on postgres", () => {
 
   /** Buys one purchase that settles succeeded by its own answer and verify; returns it and its debit. */
   async function buySucceeded(phone: string) {
-    await insertPurchases(test.database.db, [purchase(phone)], "test");
-    await executePurchases(
-      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
+    await insertPurchases(env.test.database.db, [purchase(phone)], "test");
+    await env.run();
     const [row] = await ledger();
-    const [debit] = sandbox.debits();
+    const [debit] = env.sandbox.debits();
     expect(row).toMatchObject({ state: "succeeded", reference: debit!.reference });
     return { row: row!, debit: debit! };
   }
 
   const flagOf = async (id: number) => {
     const [row] = await rows<{ state: string; note: string | null }>(
-      test.database.db,
+      env.test.database.db,
       sql`select state, note from purchases where id = ${id}`,
     );
     const events = await rows<{ actor: string; from_state: string; to_state: string; reason: string }>(
-      test.database.db,
+      env.test.database.db,
       sql`select actor, from_state, to_state, reason from purchase_events
           where purchase_id = ${id} and from_state = 'succeeded' order by id`,
     );
     const told = await rows<{ trigger: string; kind: string; facts: { state: string; note: string } }>(
-      test.database.db,
+      env.test.database.db,
       sql`select trigger, kind, facts from notification_outbox where trigger = 'reversed'`,
     );
     return { ...row!, events, told };
@@ -406,20 +373,20 @@ describe("provider notifications, on postgres", () => {
     const { row, debit } = await buySucceeded("08031230011");
     const hook = await startReceiver();
     // Verify lags the reversal's notification: it still says success for two reads after it.
-    sandbox.setOptions({
+    env.sandbox.setOptions({
       notifyUrl: hook.url,
       notifyHold: true,
       notifyDuplicates: 1,
       notifiedPendingPolls: 2,
     });
-    const walletBefore = Number(sandbox.wallet());
-    sandbox.reverse(debit.reference);
-    expect(Number(sandbox.wallet())).toBe(walletBefore + Number(debit.amount)); // refunded
-    await sandbox.deliverNotifications();
+    const walletBefore = Number(env.sandbox.wallet());
+    env.sandbox.reverse(debit.reference);
+    expect(Number(env.sandbox.wallet())).toBe(walletBefore + Number(debit.amount)); // refunded
+    await env.sandbox.deliverNotifications();
     const [result] = await hook.settled();
     expect(result).toMatchObject({ outcome: "matched", purchaseId: row.id });
     expect(result!.reason).toContain("its verify now says reversed: flagged reversed, for a person");
-    const reads = sandbox
+    const reads = env.sandbox
       .requests()
       .filter((r) => r.method === "GET" && r.path.includes(encodeURIComponent(debit.reference)));
     expect(reads.length).toBeGreaterThanOrEqual(4); // its own verify, two lagging successes, then reversed
@@ -438,16 +405,16 @@ describe("provider notifications, on postgres", () => {
       { trigger: "reversed", kind: "open", facts: expect.objectContaining({ state: "succeeded" }) },
     ]);
     expect(flagged.told[0]!.facts.note).toMatch(/^reversed: /);
-    const stats = await readLedgerStats(test.database.db, new Date(), "UTC");
+    const stats = await readLedgerStats(env.test.database.db, new Date(), "UTC");
     expect(stats.noted.reversed).toBe(1);
 
     // The same notification processed again (a retry, another replica) flags nothing twice.
     const [stored] = await notifications();
     await processNotification(
       notificationDeps({
-        db: test.database.db,
-        reseller,
-        config: testConfig(sandbox),
+        db: env.test.database.db,
+        reseller: env.reseller,
+        config: testConfig(env.sandbox),
         logger: silentLogger(),
         clock: systemClock,
       }),
@@ -485,7 +452,7 @@ describe("provider notifications, on postgres", () => {
     "a purchase answer lost to %s, then the signed notification: %s with its reference, proof in the event, one debit",
     async (_lost, outcome, fault) => {
       const hook = await startReceiver();
-      sandbox.setOptions({
+      env.sandbox.setOptions({
         verifyNotFoundPolls: 1,
         verifyPendingPolls: 1,
         failRate: outcome === "failed" ? 1 : 0,
@@ -493,33 +460,25 @@ describe("provider notifications, on postgres", () => {
         notifyHold: true,
         notifyDuplicates: 1,
       });
-      sandbox.setFaults({ endpoints: { data: fault } });
+      env.sandbox.setFaults({ endpoints: { data: fault } });
       // Its own client for the POST, giving up on an answer after 300 ms (the gateway holds it for 60 s).
-      const impatient = resellerFor(sandbox, { timeout: { connect: 1000, headers: 300, body: 300 } });
+      const impatient = resellerFor(env.sandbox, { timeout: { connect: 1000, headers: 300, body: 300 } });
       try {
-        await insertPurchases(test.database.db, [purchase("08031230030")], "test");
-        await executePurchases(
-          {
-            database: test.database,
-            reseller: impatient,
-            config: testConfig(sandbox),
-            logger: silentLogger(),
-          },
-          { concurrency: 1, retryWaitMs: 0 },
-        );
+        await insertPurchases(env.test.database.db, [purchase("08031230030")], "test");
+        await env.run({ through: impatient });
       } finally {
         await impatient.close();
       }
-      sandbox.setFaults({ endpoints: {} });
+      env.sandbox.setFaults({ endpoints: {} });
       const [lost] = await ledger();
       expect(lost).toMatchObject({ state: "in_doubt", reference: null });
-      const posts = () => sandbox.requests().filter((r) => r.path === "/public/api/data");
+      const posts = () => env.sandbox.requests().filter((r) => r.path === "/public/api/data");
       expect(posts()).toMatchObject([{ fault: Object.keys(fault)[0] }]);
-      const [debit] = sandbox.debits();
+      const [debit] = env.sandbox.debits();
       expect(debit).toMatchObject({ phone_number: "08031230030", amount: "305.00" });
-      expect(sandbox.wallet()).toBe("999695.00");
+      expect(env.sandbox.wallet()).toBe("999695.00");
 
-      await sandbox.deliverNotifications();
+      await env.sandbox.deliverNotifications();
       await hook.settled();
       const [row] = await rows<{
         id: number;
@@ -527,7 +486,7 @@ describe("provider notifications, on postgres", () => {
         reference: string;
         refund_amount: string | null;
       }>(
-        test.database.db,
+        env.test.database.db,
         sql`select id::int as id, state, reference, refund_amount::text as refund_amount from purchases`,
       );
       expect(row).toEqual({
@@ -544,7 +503,7 @@ describe("provider notifications, on postgres", () => {
         purchase_id: row!.id,
       });
       const events = await rows<{ actor: string; from_state: string; reason: string; response: unknown }>(
-        test.database.db,
+        env.test.database.db,
         sql`select actor, from_state, reason, response from purchase_events
           where purchase_id = ${row!.id} and to_state = ${outcome}`,
       );
@@ -556,16 +515,16 @@ describe("provider notifications, on postgres", () => {
       expect(JSON.stringify(events[0]!.response)).toContain(debit!.reference);
       // Bought once: one POST, one debit, and the wallet moved by that debit only (refunded when it failed).
       expect(posts()).toHaveLength(1);
-      expect(sandbox.debits()).toHaveLength(1);
-      expect(sandbox.wallet()).toBe(outcome === "failed" ? "1000000.00" : "999695.00");
-      expect(sandbox.refunds()).toHaveLength(outcome === "failed" ? 1 : 0);
+      expect(env.sandbox.debits()).toHaveLength(1);
+      expect(env.sandbox.wallet()).toBe(outcome === "failed" ? "1000000.00" : "999695.00");
+      expect(env.sandbox.refunds()).toHaveLength(outcome === "failed" ? 1 : 0);
     },
   );
 
   it("a notification saying failed does not fail a purchase the verify answer says succeeded", async () => {
     const hook = await startReceiver();
     await buyLosingAnswers(["08031230003"]);
-    const [debit] = sandbox.debits();
+    const [debit] = env.sandbox.debits();
     const body = notificationFor(debit!, "failed");
     expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
     await hook.settled();
@@ -574,13 +533,13 @@ describe("provider notifications, on postgres", () => {
 
   it("the provider failed it: failed with its reference and the refund, by the verify answer", async () => {
     const hook = await startReceiver();
-    sandbox.setOptions({ failRate: 1, notifyUrl: hook.url, notifyHold: true });
+    env.sandbox.setOptions({ failRate: 1, notifyUrl: hook.url, notifyHold: true });
     await buyLosingAnswers(["08031230004"]);
-    const [debit] = sandbox.debits();
-    await sandbox.deliverNotifications();
+    const [debit] = env.sandbox.debits();
+    await env.sandbox.deliverNotifications();
     await hook.settled();
     const [row] = await rows<{ state: string; reference: string; refund_amount: string }>(
-      test.database.db,
+      env.test.database.db,
       sql`select state, reference, refund_amount::text as refund_amount from purchases`,
     );
     expect(row).toEqual({ state: "failed", reference: debit!.reference, refund_amount: "305.00" });
@@ -588,30 +547,24 @@ describe("provider notifications, on postgres", () => {
 
   it("a notification for an unverified purchase verifies it now and settles it from the verify answer", async () => {
     const hook = await startReceiver();
-    sandbox.setOptions({ verifyPendingPolls: 1000 }); // verify says pending until the run gives up
-    await insertPurchases(test.database.db, [purchase("08031230007")], "test");
-    await executePurchases(
-      {
-        database: test.database,
-        reseller,
-        config: testConfig(sandbox, {
-          verification: { initial_delay: "1ms", timeout: "30ms", max_interval: "10ms", horizon: "72h" },
-        }),
-        logger: silentLogger(),
+    env.sandbox.setOptions({ verifyPendingPolls: 1000 }); // verify says pending until the run gives up
+    await insertPurchases(env.test.database.db, [purchase("08031230007")], "test");
+    await env.run({
+      settings: {
+        verification: { initial_delay: "1ms", timeout: "30ms", max_interval: "10ms", horizon: "72h" },
       },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
+    });
     const [before] = await ledger();
     expect(before!.state).toBe("unverified");
-    sandbox.setOptions({ verifyPendingPolls: 0 });
-    const [debit] = sandbox.debits();
+    env.sandbox.setOptions({ verifyPendingPolls: 0 });
+    const [debit] = env.sandbox.debits();
     const body = notificationFor(debit!);
     expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
     const [result] = await hook.settled();
     expect(result).toMatchObject({ outcome: "settled", purchaseId: before!.id });
     expect((await ledger())[0]).toMatchObject({ state: "succeeded", reference: debit!.reference });
     const [event] = await rows<{ actor: string }>(
-      test.database.db,
+      env.test.database.db,
       sql`select actor from purchase_events where to_state = 'succeeded'`,
     );
     expect(event!.actor).toBe("webhook+verify");
@@ -619,17 +572,14 @@ describe("provider notifications, on postgres", () => {
 
   it("a notification for a purchase whose verify answer disagreed (verify_mismatch) leaves it to a person", async () => {
     const hook = await startReceiver();
-    sandbox.setOptions({ verifyLie: "phone" }); // the verify answer names another phone
-    await insertPurchases(test.database.db, [purchase("08031230009")], "test");
-    await executePurchases(
-      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
+    env.sandbox.setOptions({ verifyLie: "phone" }); // the verify answer names another phone
+    await insertPurchases(env.test.database.db, [purchase("08031230009")], "test");
+    await env.run();
     const [before] = await ledger();
     expect(before!.state).toBe("unverified");
     // Verify now tells the other story; the provider notifies success.
-    sandbox.setOptions({ verifyLie: "none" });
-    const [debit] = sandbox.debits();
+    env.sandbox.setOptions({ verifyLie: "none" });
+    const [debit] = env.sandbox.debits();
     const body = notificationFor(debit!);
     expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
     const [result] = await hook.settled();
@@ -641,35 +591,32 @@ describe("provider notifications, on postgres", () => {
   it("a notification that arrives before the purchase's own answer changes nothing until the purchase is in_doubt", async () => {
     const hook = await startReceiver();
     // The purchase's answer never comes (the client gives up after its timeout): meanwhile the notification.
-    sandbox.setFaults({ endpoints: { data: { rateHangAfter: 1 } } });
-    sandbox.setOptions({ notifyUrl: hook.url, notifyHold: true });
-    await insertPurchases(test.database.db, [purchase("08031230008")], "test");
-    const running = executePurchases(
-      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
-    await waitUntil("the debit", () => sandbox.debits().length === 1);
+    env.sandbox.setFaults({ endpoints: { data: { rateHangAfter: 1 } } });
+    env.sandbox.setOptions({ notifyUrl: hook.url, notifyHold: true });
+    await insertPurchases(env.test.database.db, [purchase("08031230008")], "test");
+    const running = env.run();
+    await waitUntil("the debit", () => env.sandbox.debits().length === 1);
     expect((await ledger())[0]!.state).toBe("submitting");
-    await sandbox.deliverNotifications();
+    await env.sandbox.deliverNotifications();
     const [result] = await hook.settled();
     expect(result).toMatchObject({ outcome: "unmatched", purchaseId: null });
     expect((await ledger())[0]!.state).toBe("submitting");
     await running;
-    sandbox.setFaults({ endpoints: {} });
+    env.sandbox.setFaults({ endpoints: {} });
     expect((await ledger())[0]).toMatchObject({ state: "in_doubt", reference: null });
-    expect(sandbox.debits()).toHaveLength(1);
+    expect(env.sandbox.debits()).toHaveLength(1);
     // Now in_doubt: the unmatched notification is looked at again, and verify proves it.
     const deps = notificationDeps({
-      db: test.database.db,
-      reseller,
-      config: testConfig(sandbox, { webhooks: { enabled: true, secret: SECRET } }),
+      db: env.test.database.db,
+      reseller: env.reseller,
+      config: testConfig(env.sandbox, { webhooks: { enabled: true, secret: SECRET } }),
       logger: silentLogger(),
       clock: systemClock,
     });
     expect(await retryUnmatched(deps)).toMatchObject([{ outcome: "settled" }]);
     expect((await ledger())[0]).toMatchObject({
       state: "succeeded",
-      reference: sandbox.debits()[0]!.reference,
+      reference: env.sandbox.debits()[0]!.reference,
     });
     expect(await retryUnmatched(deps)).toEqual([]);
   });
@@ -677,7 +624,7 @@ describe("provider notifications, on postgres", () => {
   it("two in_doubt candidates for one notification: nothing changes, the notification is unmatched", async () => {
     const hook = await startReceiver();
     await buyLosingAnswers(["08031230005", "08031230005"]);
-    const [debit] = sandbox.debits();
+    const [debit] = env.sandbox.debits();
     const before = await ledger();
     const body = notificationFor(debit!);
     expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
@@ -687,7 +634,7 @@ describe("provider notifications, on postgres", () => {
     expect(stored).toMatchObject({ outcome: "unmatched" });
     expect(stored!.reason).toMatch(/^2 in_doubt purchases could be it/);
     // The report's "Needs a person" points each candidate at the notification that could be it.
-    const report = await makeLedgerReport(test.database.db, {
+    const report = await makeLedgerReport(env.test.database.db, {
       now: new Date(),
       since: new Date(Date.now() - 86_400_000),
       timeZone: "Africa/Lagos",
@@ -705,7 +652,7 @@ describe("provider notifications, on postgres", () => {
     // the purchase stayed in_doubt for a person.
     const hook = await startReceiver();
     await buyLosingAnswers(["08031230007"]);
-    const [debit] = sandbox.debits();
+    const [debit] = env.sandbox.debits();
     const body = notificationFor(debit!).replace('"phone_number":"08031230007"', '"phone_number":8031230007');
     expect(body).toContain('"phone_number":8031230007');
     expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
@@ -717,8 +664,8 @@ describe("provider notifications, on postgres", () => {
   it("a verify answer that disagrees with the one candidate changes nothing", async () => {
     const hook = await startReceiver();
     await buyLosingAnswers(["08031230006"]);
-    const [debit] = sandbox.debits();
-    sandbox.setOptions({ verifyLie: "amount" });
+    const [debit] = env.sandbox.debits();
+    env.sandbox.setOptions({ verifyLie: "amount" });
     const before = await ledger();
     const body = notificationFor(debit!);
     expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
@@ -733,16 +680,16 @@ describe("provider notifications, on postgres", () => {
     // The provider's verify does not know a notified reference at its first read (this proxy), then says pending
     // (the sandbox lags its own notifications by two reads), then final.
     const seen = new Set<string>();
-    const lagging = await resellerProxy(sandbox.resellerUrl, (request) => {
+    const lagging = await resellerProxy(env.sandbox.resellerUrl, (request) => {
       const reference = verifiedReference(request.path);
       if (reference === undefined || seen.has(reference)) return undefined;
       seen.add(reference);
       return { status: 404, body: { status: false, message: "Transaction not found." } };
     });
-    const verifyClient = resellerFor({ resellerUrl: lagging.url, apiKey: sandbox.apiKey });
+    const verifyClient = resellerFor({ resellerUrl: lagging.url, apiKey: env.sandbox.apiKey });
     try {
       const hook = await startReceiver({}, verifyClient);
-      sandbox.setOptions({
+      env.sandbox.setOptions({
         verifyNotFoundPolls: 1,
         verifyPendingPolls: 1000, // never final by its own polls: only the notification's lag ends
         notifiedPendingPolls: 2,
@@ -752,17 +699,17 @@ describe("provider notifications, on postgres", () => {
       });
       const phones = Array.from({ length: 15 }, (_, i) => `080312401${String(i).padStart(2, "0")}`);
       await buyLosingAnswers(phones);
-      expect(sandbox.debits()).toHaveLength(15);
-      await sandbox.deliverNotifications();
+      expect(env.sandbox.debits()).toHaveLength(15);
+      await env.sandbox.deliverNotifications();
       const results = await hook.settled();
       expect(results.map((r) => r?.outcome)).toEqual(phones.map(() => "settled"));
-      const debitOf = new Map(sandbox.debits().map((d) => [d.phone_number, d.reference]));
+      const debitOf = new Map(env.sandbox.debits().map((d) => [d.phone_number, d.reference]));
       for (const row of await ledger())
         expect(row).toMatchObject({ state: "succeeded", reference: debitOf.get(row.phone) });
       // Each reference was read until final: the 404, the two pending answers, then success.
-      const reads = sandbox.requests().filter((r) => r.path.startsWith("/public/api/transaction/"));
+      const reads = env.sandbox.requests().filter((r) => r.path.startsWith("/public/api/transaction/"));
       expect(reads).toHaveLength(15 * 3);
-      expect(sandbox.debits()).toHaveLength(15);
+      expect(env.sandbox.debits()).toHaveLength(15);
     } finally {
       await verifyClient.close();
       await lagging.close();
@@ -772,36 +719,30 @@ describe("provider notifications, on postgres", () => {
   it("a notification for an unverified purchase, come before the provider's verify caught up: read again with backoff until final, settled", async () => {
     const hook = await startReceiver();
     // Never final by its own polls; two reads after the notification still say pending.
-    sandbox.setOptions({
+    env.sandbox.setOptions({
       verifyPendingPolls: 100_000,
       notifiedPendingPolls: 2,
       notifyUrl: hook.url,
       notifyHold: true,
       notifyDuplicates: 0,
     });
-    await insertPurchases(test.database.db, [purchase("08031240400")], "test");
-    await executePurchases(
-      {
-        database: test.database,
-        reseller,
-        config: testConfig(sandbox, {
-          verification: { initial_delay: "1ms", timeout: "30ms", max_interval: "10ms", horizon: "72h" },
-        }),
-        logger: silentLogger(),
+    await insertPurchases(env.test.database.db, [purchase("08031240400")], "test");
+    await env.run({
+      settings: {
+        verification: { initial_delay: "1ms", timeout: "30ms", max_interval: "10ms", horizon: "72h" },
       },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
+    });
     const [before] = await ledger();
     expect(before!.state).toBe("unverified");
-    await sandbox.deliverNotifications();
+    await env.sandbox.deliverNotifications();
     const [result] = await hook.settled();
     expect(result).toMatchObject({ outcome: "settled", purchaseId: before!.id });
     expect((await ledger())[0]).toMatchObject({
       state: "succeeded",
-      reference: sandbox.debits()[0]!.reference,
+      reference: env.sandbox.debits()[0]!.reference,
     });
     const [event] = await rows<{ actor: string }>(
-      test.database.db,
+      env.test.database.db,
       sql`select actor from purchase_events where to_state = 'succeeded'`,
     );
     expect(event!.actor).toBe("webhook+verify");
@@ -809,7 +750,7 @@ describe("provider notifications, on postgres", () => {
 
   it("a verify still pending after verification.timeout from the notification settles nothing: unmatched, for a person", async () => {
     const hook = await startReceiver();
-    sandbox.setOptions({
+    env.sandbox.setOptions({
       verifyNotFoundPolls: 1,
       verifyPendingPolls: 100_000,
       notifiedPendingPolls: 100_000,
@@ -820,7 +761,7 @@ describe("provider notifications, on postgres", () => {
     await buyLosingAnswers(["08031240200"]);
     const before = await ledger();
     const started = Date.now();
-    await sandbox.deliverNotifications();
+    await env.sandbox.deliverNotifications();
     const [result] = await hook.settled();
     expect(Date.now() - started).toBeGreaterThanOrEqual(1500); // read again until verification.timeout (2s)
     expect(result).toMatchObject({ outcome: "unmatched", purchaseId: before[0]!.id });
@@ -828,7 +769,7 @@ describe("provider notifications, on postgres", () => {
       /still says pending, not final, after verification\.timeout: nothing changed$/,
     );
     expect(await ledger()).toEqual(before);
-    const reads = sandbox.requests().filter((r) => r.path.startsWith("/public/api/transaction/"));
+    const reads = env.sandbox.requests().filter((r) => r.path.startsWith("/public/api/transaction/"));
     expect(reads.length).toBeGreaterThan(5);
   });
 
@@ -836,34 +777,34 @@ describe("provider notifications, on postgres", () => {
     const phone = "08031240300";
     const hook = await startReceiver();
     // A: the provider answers 500 before taking it (no debit), so it is in_doubt.
-    sandbox.setFaults({ endpoints: { data: { rate500Before: 1 } } });
-    await insertPurchases(test.database.db, [purchase(phone, "A")], "test");
+    env.sandbox.setFaults({ endpoints: { data: { rate500Before: 1 } } });
+    await insertPurchases(env.test.database.db, [purchase(phone, "A")], "test");
     const deps = {
-      database: test.database,
-      reseller,
-      config: testConfig(sandbox),
+      database: env.test.database,
+      reseller: env.reseller,
+      config: testConfig(env.sandbox),
       logger: silentLogger(),
     };
     await executePurchases(deps, { concurrency: 1, retryWaitMs: 0 });
-    sandbox.setFaults({ endpoints: {} });
+    env.sandbox.setFaults({ endpoints: {} });
     const [a] = await ledger();
     expect(a).toMatchObject({ state: "in_doubt", reference: null });
-    expect(sandbox.debits()).toHaveLength(0);
+    expect(env.sandbox.debits()).toHaveLength(0);
 
     // B: the operator buys again for the phone, same plan. The provider takes it and notifies at once, while
     // B's own answer is still on its way (sent a byte at a time).
-    sandbox.setOptions({
+    env.sandbox.setOptions({
       notifyUrl: hook.url,
       notifyHold: true,
       notifyDuplicates: 0,
       lies: { trickleMs: 4 },
     });
-    await insertPurchases(test.database.db, [purchase(phone, "B")], "test");
+    await insertPurchases(env.test.database.db, [purchase(phone, "B")], "test");
     const running = executePurchases(deps, { concurrency: 1, retryWaitMs: 0 });
-    await waitUntil("B's debit", () => sandbox.debits().length === 1);
+    await waitUntil("B's debit", () => env.sandbox.debits().length === 1);
     const b = (await ledger())[1]!;
     expect(b.state).toBe("submitting");
-    await sandbox.deliverNotifications();
+    await env.sandbox.deliverNotifications();
     const [result] = await hook.settled();
     expect(result).toMatchObject({ outcome: "unmatched", purchaseId: a!.id });
     expect(result!.reason).toContain(
@@ -873,16 +814,16 @@ describe("provider notifications, on postgres", () => {
     expect((await ledger())[0]).toMatchObject({ state: "in_doubt", reference: null });
 
     await running;
-    sandbox.setOptions({ lies: {} });
-    const debit = sandbox.debits()[0]!;
+    env.sandbox.setOptions({ lies: {} });
+    const debit = env.sandbox.debits()[0]!;
     const [afterA, afterB] = await ledger();
     expect(afterA).toMatchObject({ id: a!.id, state: "in_doubt", reference: null });
     expect(afterB).toMatchObject({ id: b.id, state: "succeeded", reference: debit.reference });
-    expect(sandbox.debits()).toHaveLength(1);
+    expect(env.sandbox.debits()).toHaveLength(1);
     const [stored] = await notifications();
     expect(stored).toMatchObject({ outcome: "unmatched", purchase_id: a!.id, reference: debit.reference });
     // What happened is counted once, and A is left for a person.
-    const report = await makeLedgerReport(test.database.db, {
+    const report = await makeLedgerReport(env.test.database.db, {
       now: new Date(),
       since: new Date(Date.now() - 86_400_000),
       timeZone: "Africa/Lagos",

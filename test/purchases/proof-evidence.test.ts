@@ -6,25 +6,22 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../src/clock.js";
 import { rows } from "../../src/db/client.js";
 import { silentLogger } from "../../src/log/logger.js";
-import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
 import { NotificationBacklog } from "../../src/purchases/notification-backlog.js";
 import {
-  bodyHash,
   type NotificationResult,
   notificationDeps,
   parseNotification,
   processNotification,
-  storeNotification,
 } from "../../src/purchases/notifications.js";
 import { matchProof } from "../../src/purchases/proof-match.js";
 import { prunePurchases } from "../../src/purchases/prune.js";
 import type { ResellerClient } from "../../src/reseller/client.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import type { Sandbox } from "../../src/sandbox/index.js";
 import { startHealthServer } from "../../src/server/health.js";
 import { Readiness } from "../../src/server/readiness.js";
 import { createWebhookReceiver } from "../../src/server/webhook.js";
@@ -32,8 +29,9 @@ import { freePort } from "../daemon/helpers.js";
 import { runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig, writeConfigFile } from "../helpers/config.js";
-import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import { storeNotice } from "../helpers/notification.js";
 import { type ResellerProxy, resellerProxy, verifiedReference } from "../helpers/reseller-proxy.js";
+import { rivalSettledByPerson, sandboxLedger } from "../helpers/sandbox-ledger.js";
 import { reconcileApplied, statementOf } from "../helpers/statement.js";
 
 const purchase = (phone: string, key = phone): NewPurchase => ({
@@ -46,81 +44,43 @@ const purchase = (phone: string, key = phone): NewPurchase => ({
 });
 
 describe("settlement from evidence, on postgres", () => {
-  let sandbox: Sandbox;
-  let test: TestDatabase;
-  let reseller: ResellerClient;
+  const env = sandboxLedger(11);
   let proxy: ResellerProxy | undefined;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({
-      verifyLag: "reads",
-      seed: 11,
-      verifyNotFoundPolls: 0,
-      verifyPendingPolls: 0,
-    });
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(async () => {
-    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
-    test = await openTestDatabase("postgres");
-    reseller = resellerFor(sandbox);
-  });
   afterEach(async () => {
     await proxy?.close();
     proxy = undefined;
-    await reseller.close();
-    await test.drop();
   });
 
   const ledger = () =>
     rows<{ id: number; state: string; reference: string | null }>(
-      test.database.db,
+      env.test.database.db,
       sql`select id::int as id, state, reference from purchases order by id`,
     );
 
   /** Buys the phones with every purchase answer lost after the debit (a 500): each ends in_doubt. */
   async function buyLosingAnswers(phones: string[]) {
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
     await insertPurchases(
-      test.database.db,
+      env.test.database.db,
       phones.map((p) => purchase(p)),
       "test",
     );
-    await executePurchases(
-      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
-    sandbox.setFaults({ endpoints: {} });
+    await env.runLosingAnswers();
     expect((await ledger()).map((r) => r.state)).toEqual(phones.map(() => "in_doubt"));
   }
 
-  /** Stores a notification of `data` as the webhook receiver does. */
-  async function storeNotice(status: string, data: Record<string, unknown>) {
-    const raw = Buffer.from(JSON.stringify({ status, data }));
-    const parsed = parseNotification(JSON.parse(raw.toString()));
-    if ("problem" in parsed) throw new Error(parsed.problem);
-    const stored = await storeNotification(test.database.db, {
-      sha256: bodyHash(raw),
-      source: "127.0.0.1",
-      body: raw.toString(),
-      parsed,
-    });
-    return { parsed, stored };
-  }
-
   /** What processing a notification needs, verifying through `through` (the sandbox by default). */
-  const depsThrough = (through: ResellerClient = reseller) =>
+  const depsThrough = (through: ResellerClient = env.reseller) =>
     notificationDeps({
-      db: test.database.db,
+      db: env.test.database.db,
       reseller: through,
-      config: testConfig(sandbox, { webhooks: { enabled: true, secret: "s" } }),
+      config: testConfig(env.sandbox, { webhooks: { enabled: true, secret: "s" } }),
       logger: silentLogger(),
       clock: systemClock,
     });
 
   /** A provider whose verify answers leave out the transaction's phone and amount. */
   async function verifyWithoutPhoneOrAmount(): Promise<ResellerProxy> {
-    proxy = await resellerProxy(sandbox.resellerUrl, (request, upstream) => {
+    proxy = await resellerProxy(env.sandbox.resellerUrl, (request, upstream) => {
       if (!verifiedReference(request.path) || upstream.status !== 200) return undefined;
       const body = upstream.body as { data: { transaction: Record<string, unknown> } };
       delete body.data.transaction.phone_number;
@@ -132,11 +92,11 @@ describe("settlement from evidence, on postgres", () => {
 
   it("a notification whose verify answer names no phone and no amount does not settle the in_doubt purchase it matched", async () => {
     await buyLosingAnswers(["08031239001"]);
-    const [debit] = sandbox.debits();
+    const [debit] = env.sandbox.debits();
     const lying = await verifyWithoutPhoneOrAmount();
-    const through = resellerFor({ resellerUrl: lying.url, apiKey: sandbox.apiKey });
+    const through = resellerFor({ resellerUrl: lying.url, apiKey: env.sandbox.apiKey });
     try {
-      const { stored } = await storeNotice("successful", {
+      const { stored } = await storeNotice(env.test.database.db, "successful", {
         reference: debit!.reference,
         amount: debit!.amount,
         phone_number: debit!.phone_number,
@@ -154,17 +114,17 @@ describe("settlement from evidence, on postgres", () => {
 
   it("reconcile --apply: a statement line whose verify answer names no phone and no amount leaves the in_doubt purchase as it is", async () => {
     await buyLosingAnswers(["08031239002"]);
-    const [debit] = sandbox.debits();
+    const [debit] = env.sandbox.debits();
     const lying = await verifyWithoutPhoneOrAmount();
     const statement = statementOf([debit!]);
     const file = writeConfigFile(
       {
         resellerUrl: lying.url,
-        apiKey: sandbox.apiKey,
-        analyticsUrl: sandbox.analyticsUrl,
-        analyticsApiKey: sandbox.analyticsApiKey,
+        apiKey: env.sandbox.apiKey,
+        analyticsUrl: env.sandbox.analyticsUrl,
+        analyticsApiKey: env.sandbox.analyticsApiKey,
       } as Sandbox,
-      test.url,
+      env.test.url,
     ).file;
     const { code, stderr, report } = await reconcileApplied<{
       resolvable: unknown[];
@@ -180,23 +140,20 @@ describe("settlement from evidence, on postgres", () => {
     // The operator's case: purchase A's answer is lost (in_doubt, the provider never made a transaction of it...
     // or did); they buy again for the same phone, B succeeds. B is pruned later, A still waits for a person.
     await buyLosingAnswers(["08031239003"]);
-    await insertPurchases(test.database.db, [purchase("08031239003", "again")], "test");
-    await executePurchases(
-      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
+    await insertPurchases(env.test.database.db, [purchase("08031239003", "again")], "test");
+    await env.run();
     const [a, b] = await ledger();
     expect(a).toMatchObject({ state: "in_doubt", reference: null });
     expect(b).toMatchObject({ state: "succeeded" });
-    const bought = sandbox.debits().find((d) => d.reference === b!.reference)!;
+    const bought = env.sandbox.debits().find((d) => d.reference === b!.reference)!;
     await rows(
-      test.database.db,
+      env.test.database.db,
       sql`update kv set value = jsonb_set(value, '{seq}', '1000000') where key = 'wallet'`,
     );
-    expect(await prunePurchases(test.database, new Date())).toMatchObject({ purchases: 1 });
+    expect(await prunePurchases(env.test.database, new Date())).toMatchObject({ purchases: 1 });
     expect((await ledger()).map((r) => r.id)).toEqual([a!.id]);
 
-    const file = writeConfigFile(sandbox, test.url).file;
+    const file = writeConfigFile(env.sandbox, env.test.url).file;
     const { code, stderr, report } = await reconcileApplied<{
       matched: number;
       resolvable: unknown[];
@@ -208,7 +165,7 @@ describe("settlement from evidence, on postgres", () => {
     expect(await ledger()).toMatchObject([{ id: a!.id, state: "in_doubt", reference: null }]);
 
     // A notification naming B's transaction (the provider says it again, reversed) does not settle A either.
-    const { stored } = await storeNotice("reversed", {
+    const { stored } = await storeNotice(env.test.database.db, "reversed", {
       reference: bought.reference,
       amount: bought.amount,
       phone_number: bought.phone_number,
@@ -224,65 +181,37 @@ describe("settlement from evidence, on postgres", () => {
 
   it("a purchase a person settled without its reference, then pruned, still keeps its transaction's statement line and notification from the in_doubt purchase bought for the same phone", async () => {
     const phone = "08031239020";
-    const config = testConfig(sandbox);
-    const buyAs = async (key: string) => {
-      await insertPurchases(test.database.db, [purchase(phone, key)], "test");
-      await executePurchases(
-        { database: test.database, reseller, config, logger: silentLogger() },
-        { concurrency: 1, retryWaitMs: 0 },
-      );
-    };
-    // A: the provider answers 500 before taking it (no debit). B: taken, its answer lost (a debit).
-    sandbox.setFaults({ endpoints: { data: { rate500Before: 1 } } });
-    await buyAs("A");
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await buyAs("B");
-    sandbox.setFaults({ endpoints: {} });
-    const [a, b] = await ledger();
-    expect([a!.state, b!.state]).toEqual(["in_doubt", "in_doubt"]);
-    const [debit] = sandbox.debits();
-    // A person settles B from the provider's dashboard, without its reference; B is pruned later.
-    const file = writeConfigFile(sandbox, test.url).file;
-    const resolved = await runCli([
-      "-c",
-      file,
-      "purchases",
-      "resolve",
-      String(b!.id),
-      "--as",
-      "succeeded",
-      "--note",
-      "the customer has the data",
-    ]);
-    expect(resolved.code, resolved.stderr).toBe(0);
+    // A: the provider answers 500 before taking it (no debit). B: taken, its answer lost (a debit). A person settles
+    // B from the provider's dashboard, without its reference; B is pruned later.
+    const { a, b, debit, file } = await rivalSettledByPerson(env, purchase(phone, "A"), purchase(phone, "B"));
     await rows(
-      test.database.db,
+      env.test.database.db,
       sql`update kv set value = jsonb_set(value, '{seq}', '1000000') where key = 'wallet'`,
     );
-    expect(await prunePurchases(test.database, new Date())).toMatchObject({ purchases: 1 });
-    expect((await ledger()).map((r) => r.id)).toEqual([a!.id]);
+    expect(await prunePurchases(env.test.database, new Date())).toMatchObject({ purchases: 1 });
+    expect((await ledger()).map((r) => r.id)).toEqual([a]);
 
     // The provider's statement lists B's transaction: its phone and amount agree with A too.
     const { code, stderr, report } = await reconcileApplied<{
       resolvable: unknown[];
       unmatched: Array<{ why: string }>;
       applied: unknown[];
-    }>(file, statementOf([debit!]));
+    }>(file, statementOf([debit]));
     expect(code, stderr).toBe(0);
     expect(report.resolvable).toEqual([]);
     expect(report.applied).toEqual([]);
-    expect(report.unmatched[0]!.why).toContain(`purchase ${b!.id} (succeeded, pruned)`);
-    expect(await ledger()).toMatchObject([{ id: a!.id, state: "in_doubt", reference: null }]);
+    expect(report.unmatched[0]!.why).toContain(`purchase ${b} (succeeded, pruned)`);
+    expect(await ledger()).toMatchObject([{ id: a, state: "in_doubt", reference: null }]);
 
     // Nor does the provider's notification of it.
-    const { stored } = await storeNotice("successful", {
-      reference: debit!.reference,
-      amount: debit!.amount,
-      phone_number: debit!.phone_number,
-      date: debit!.at,
+    const { stored } = await storeNotice(env.test.database.db, "successful", {
+      reference: debit.reference,
+      amount: debit.amount,
+      phone_number: debit.phone_number,
+      date: debit.at,
     });
     expect(await processNotification(depsThrough(), stored.id)).toMatchObject({ outcome: "unmatched" });
-    expect(await ledger()).toMatchObject([{ id: a!.id, state: "in_doubt", reference: null }]);
+    expect(await ledger()).toMatchObject([{ id: a, state: "in_doubt", reference: null }]);
   });
 
   it("a notification's date without a zone is UTC, as the seed says, whatever the machine's zone: its in_doubt purchase is found and settled", async () => {
@@ -290,9 +219,9 @@ describe("settlement from evidence, on postgres", () => {
     process.env.TZ = "Africa/Lagos"; // an operator's machine an hour east of UTC
     try {
       await buyLosingAnswers(["08031239004"]);
-      const [debit] = sandbox.debits();
+      const [debit] = env.sandbox.debits();
       expect(debit!.at).toMatch(/Z$/);
-      const { parsed, stored } = await storeNotice("successful", {
+      const { parsed, stored } = await storeNotice(env.test.database.db, "successful", {
         reference: debit!.reference,
         amount: debit!.amount,
         phone_number: debit!.phone_number,
@@ -315,24 +244,24 @@ describe("settlement from evidence, on postgres", () => {
     // 1,001 purchases sent in the last minutes whose phones show as 0803****567: purchase 1 in_doubt at 305.00,
     // 999 others at 500.00, and the last at 305.00 too, in flight — a rival for the evidence below.
     await insertPurchases(
-      test.database.db,
+      env.test.database.db,
       Array.from({ length: 1001 }, (_, i) => purchase(`0803${String(i).padStart(4, "0")}567`, `many:${i}`)),
       "test",
     );
     await rows(
-      test.database.db,
+      env.test.database.db,
       sql`update purchases set state = case when id = 1 then 'in_doubt' else 'submitted' end,
             amount = case when id in (1, 1001) then 305 else 500 end,
             reference = case when id = 1 then null else 'R' || id end,
             submitted_at = case when id = 1 then null else now() end`,
     );
     await rows(
-      test.database.db,
+      env.test.database.db,
       sql`insert into purchase_events (purchase_id, actor, from_state, to_state)
           select id, 'test', 'queued', 'submitting' from purchases`,
     );
     const match = await matchProof(
-      test.database.db,
+      env.test.database.db,
       {
         reference: "NOT-OURS",
         phone: "0803****567",
@@ -348,13 +277,19 @@ describe("settlement from evidence, on postgres", () => {
 
   it("a notification whose reference is a JSON number beyond a double keeps every digit: it settles the in_doubt purchase it names", async () => {
     // The provider writes 20-digit references as JSON numbers (REFERENCE.md); JSON.parse would round them.
-    sandbox.setOptions({ lies: { referenceAsNumber: true } });
+    env.sandbox.setOptions({ lies: { referenceAsNumber: true } });
     await buyLosingAnswers(["08031239005"]);
-    const [debit] = sandbox.debits();
+    const [debit] = env.sandbox.debits();
     expect(debit!.reference).toMatch(/^\d{20}$/);
-    const config = testConfig(sandbox, { webhooks: { enabled: true, secret: "hook-secret" } });
+    const config = testConfig(env.sandbox, { webhooks: { enabled: true, secret: "hook-secret" } });
     const logger = silentLogger();
-    const deps = notificationDeps({ db: test.database.db, reseller, config, logger, clock: systemClock });
+    const deps = notificationDeps({
+      db: env.test.database.db,
+      reseller: env.reseller,
+      config,
+      logger,
+      clock: systemClock,
+    });
     const results: Promise<NotificationResult | undefined>[] = [];
     const server = await startHealthServer({
       host: "127.0.0.1",
@@ -364,7 +299,7 @@ describe("settlement from evidence, on postgres", () => {
       metrics: async () => ({ contentType: "text/plain", body: "" }),
       webhook: createWebhookReceiver({
         config: config.webhooks,
-        database: () => test.database.db,
+        database: () => env.test.database.db,
         secrets: ["hook-secret"],
         logger,
         onStored: (id) => results.push(processNotification(deps, id)),
@@ -383,7 +318,7 @@ describe("settlement from evidence, on postgres", () => {
       expect(answer.status).toBe(200);
       await new Promise((resolve) => setImmediate(resolve));
       const [stored] = await rows<{ reference: string }>(
-        test.database.db,
+        env.test.database.db,
         sql`select reference from provider_notifications`,
       );
       expect(stored!.reference).toBe(debit!.reference);
@@ -396,8 +331,8 @@ describe("settlement from evidence, on postgres", () => {
 
   it("a notification whose phone shows none of its digits (0**********) names no phone: it settles no in_doubt purchase", async () => {
     await buyLosingAnswers(["08031239006"]);
-    const [debit] = sandbox.debits();
-    const { stored } = await storeNotice("successful", {
+    const [debit] = env.sandbox.debits();
+    const { stored } = await storeNotice(env.test.database.db, "successful", {
       reference: debit!.reference,
       amount: debit!.amount,
       phone_number: "0**********",
@@ -413,37 +348,31 @@ describe("settlement from evidence, on postgres", () => {
   it("a purchase answer naming a pruned purchase's reference is a reference clash, as before the prune: not settled by that old transaction's verify", async () => {
     // Last month's allowance for a phone, succeeded and since pruned; this month the provider answers the same
     // phone and plan with last month's reference (a cached answer), whose verify says success, same phone and amount.
-    await insertPurchases(test.database.db, [purchase("08031239007", "last-month")], "test");
-    await executePurchases(
-      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
+    await insertPurchases(env.test.database.db, [purchase("08031239007", "last-month")], "test");
+    await env.run();
     const [old] = await ledger();
     expect(old).toMatchObject({ state: "succeeded" });
     await rows(
-      test.database.db,
+      env.test.database.db,
       sql`update kv set value = jsonb_set(value, '{seq}', '1000000') where key = 'wallet'`,
     );
-    expect(await prunePurchases(test.database, new Date())).toMatchObject({ purchases: 1 });
+    expect(await prunePurchases(env.test.database, new Date())).toMatchObject({ purchases: 1 });
 
-    proxy = await resellerProxy(sandbox.resellerUrl, (request, upstream) => {
+    proxy = await resellerProxy(env.sandbox.resellerUrl, (request, upstream) => {
       if (request.path !== "/public/api/data" || upstream.status !== 200) return undefined;
       const body = upstream.body as { data: { reference: string } };
       body.data.reference = old!.reference!;
       return { status: 200, body };
     });
-    const cached = resellerFor({ resellerUrl: proxy.url, apiKey: sandbox.apiKey });
+    const cached = resellerFor({ resellerUrl: proxy.url, apiKey: env.sandbox.apiKey });
     try {
-      await insertPurchases(test.database.db, [purchase("08031239007", "this-month")], "test");
-      await executePurchases(
-        { database: test.database, reseller: cached, config: testConfig(sandbox), logger: silentLogger() },
-        { concurrency: 1, retryWaitMs: 0 },
-      );
+      await insertPurchases(env.test.database.db, [purchase("08031239007", "this-month")], "test");
+      await env.run({ through: cached });
     } finally {
       await cached.close();
     }
     const [now] = await rows<{ state: string; reference: string | null; note: string | null }>(
-      test.database.db,
+      env.test.database.db,
       sql`select state, reference, note from purchases`,
     );
     expect(now).toMatchObject({ state: "unverified", reference: null });
@@ -452,19 +381,16 @@ describe("settlement from evidence, on postgres", () => {
 
   it("a statement whose header names a column twice is refused (exit 65), not read from the first of them", async () => {
     // An export with the amount charged and, further right, the amount after a fee, both headed "Amount".
-    await insertPurchases(test.database.db, [purchase("08031239008")], "test");
-    await executePurchases(
-      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
-    const [debit] = sandbox.debits();
+    await insertPurchases(env.test.database.db, [purchase("08031239008")], "test");
+    await env.run();
+    const [debit] = env.sandbox.debits();
     const dir = mkdtempSync(join(tmpdir(), "topsync-proof-"));
     const statement = join(dir, "statement.csv");
     writeFileSync(
       statement,
       `Reference,Phone,Amount,Date,Status,Amount\n${debit!.reference},${debit!.phone_number},${debit!.amount},${debit!.at},successful,300.00\n`,
     );
-    const file = writeConfigFile(sandbox, test.url).file;
+    const file = writeConfigFile(env.sandbox, env.test.url).file;
     const out = await runCli(["-c", file, "purchases", "reconcile", "--statement", statement]);
     expect(out.code).toBe(65);
     expect(out.stderr).toContain('the header names the column "Amount" (for amount) twice');
@@ -472,16 +398,16 @@ describe("settlement from evidence, on postgres", () => {
 
   it("a notification whose processing the database failed mid-way is processed again by the backlog, and settles its purchase", async () => {
     await buyLosingAnswers(["08031239009"]);
-    const [debit] = sandbox.debits();
+    const [debit] = env.sandbox.debits();
     // The database refuses the first event written from now on (a blip), then works again.
     await rows(
-      test.database.db,
+      env.test.database.db,
       sql.raw(`create sequence blip;
         create function blip_once() returns trigger language plpgsql as $$
           begin if nextval('blip') = 1 then raise exception 'database blip'; end if; return new; end $$;
         create trigger blip before insert on purchase_events for each row execute function blip_once();`),
     );
-    const { stored } = await storeNotice("successful", {
+    const { stored } = await storeNotice(env.test.database.db, "successful", {
       reference: debit!.reference,
       amount: debit!.amount,
       phone_number: debit!.phone_number,
@@ -493,20 +419,20 @@ describe("settlement from evidence, on postgres", () => {
     expect(await ledger()).toMatchObject([{ state: "in_doubt" }]);
     // A minute later the backlog's pass looks at what is still waiting.
     await rows(
-      test.database.db,
+      env.test.database.db,
       sql`update provider_notifications set received_at = received_at - interval '2 minutes'`,
     );
     await backlog.pass();
     expect(await ledger()).toMatchObject([{ state: "succeeded", reference: debit!.reference }]);
     const [after] = await rows<{ outcome: string }>(
-      test.database.db,
+      env.test.database.db,
       sql`select outcome from provider_notifications`,
     );
     expect(after).toMatchObject({ outcome: "settled" });
   });
 
   it("a signed notification with an amount beyond the ledger's columns is stored (amount unreadable), not refused with 500 for ever", async () => {
-    const config = testConfig(sandbox, { webhooks: { enabled: true, secret: "hook-secret" } });
+    const config = testConfig(env.sandbox, { webhooks: { enabled: true, secret: "hook-secret" } });
     const logger = silentLogger();
     const server = await startHealthServer({
       host: "127.0.0.1",
@@ -516,7 +442,7 @@ describe("settlement from evidence, on postgres", () => {
       metrics: async () => ({ contentType: "text/plain", body: "" }),
       webhook: createWebhookReceiver({
         config: config.webhooks,
-        database: () => test.database.db,
+        database: () => env.test.database.db,
         secrets: ["hook-secret"],
         logger,
         onStored: () => {},
@@ -537,7 +463,7 @@ describe("settlement from evidence, on postgres", () => {
       });
       expect(answer.status).toBe(200);
       const stored = await rows<{ reference: string; amount: string | null }>(
-        test.database.db,
+        env.test.database.db,
         sql`select reference, amount::text as amount from provider_notifications`,
       );
       expect(stored).toEqual([{ reference: "HUGE-1", amount: null }]);

@@ -5,21 +5,18 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { rows } from "../../src/db/client.js";
-import { silentLogger } from "../../src/log/logger.js";
-import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
 import { type StatementLine, statementOf } from "../../src/purchases/sources/statement-csv.js";
 import { applyStatement, reconcileStatement } from "../../src/purchases/statement.js";
-import type { ResellerClient } from "../../src/reseller/client.js";
-import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
+import type { Debit } from "../../src/sandbox/records.js";
 import { inert } from "../../src/text/inert.js";
 import { runCli } from "../helpers/cli.js";
 import { resellerFor } from "../helpers/clients.js";
-import { testConfig, writeConfigFile } from "../helpers/config.js";
-import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import { writeConfigFile } from "../helpers/config.js";
 import { resellerProxy, verifiedReference } from "../helpers/reseller-proxy.js";
+import { rivalSettledByPerson, sandboxLedger } from "../helpers/sandbox-ledger.js";
 import { reconcileApplied, statementOf as statementFileOf } from "../helpers/statement.js";
 import { needs } from "../helpers/tools.js";
 import { CHROMIUM_TOOL, DESKTOP, measureAt, PHONE } from "../report/chromium.js";
@@ -34,51 +31,48 @@ const purchase = (phone: string): NewPurchase => ({
 });
 
 describe("purchases reconcile --statement, on postgres", () => {
-  let sandbox: Sandbox;
-  let test: TestDatabase;
-  let reseller: ResellerClient;
-
-  beforeAll(async () => {
-    sandbox = await startSandbox({
-      verifyLag: "reads",
-      seed: 8,
-      verifyNotFoundPolls: 0,
-      verifyPendingPolls: 0,
-    });
-  });
-  afterAll(() => sandbox.close());
-  beforeEach(async () => {
-    test = await openTestDatabase("postgres");
-    reseller = resellerFor(sandbox);
-  });
-  afterEach(async () => {
-    await reseller.close();
-    await test.drop();
-  });
+  // Each test starts with the sandbox reset (no debits, verify reads answered at once).
+  const env = sandboxLedger(8);
 
   const buy = async (phones: string[]) => {
-    await insertPurchases(test.database.db, phones.map(purchase), "test");
-    await executePurchases(
-      { database: test.database, reseller, config: testConfig(sandbox), logger: silentLogger() },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
+    await insertPurchases(env.test.database.db, phones.map(purchase), "test");
+    await env.run();
+  };
+  /** Buys the phones with every purchase answer lost after the debit (a 500): each ends in_doubt. */
+  const buyLosingAnswers = async (phones: string[]) => {
+    await insertPurchases(env.test.database.db, phones.map(purchase), "test");
+    await env.runLosingAnswers();
+  };
+  /** The report of a statement listing `debit` on line 2 with its phone shown as `shown`, as most exports mask it. */
+  const maskedReport = (debit: Debit, shown: string) => {
+    const line: StatementLine = {
+      line: 2,
+      reference: debit.reference,
+      phone: shown,
+      amount: debit.amount,
+      date: new Date(debit.at),
+      status: "successful",
+    };
+    return reconcileStatement(env.test.database.db, statementOf([line], new Date()), { file: "masked.csv" });
   };
   const state = async (phone: string) =>
     (
       await rows<{ id: number; state: string; reference: string | null }>(
-        test.database.db,
+        env.test.database.db,
         sql`select id::int as id, state, reference from purchases where phone = ${phone}`,
       )
     )[0]!;
 
   it("reports what differs, and --apply settles only what a verify read proves", async () => {
     await buy(["08031230020", "08031230021"]); // both succeeded
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await buy(["08031230022", "08031230023"]); // both in_doubt
-    sandbox.setFaults({ endpoints: {} });
-    const direct = await reseller.buyData({ network_id: "1", plan_id: "102", phone_number: "08031230024" });
+    await buyLosingAnswers(["08031230022", "08031230023"]); // both in_doubt
+    const direct = await env.reseller.buyData({
+      network_id: "1",
+      plan_id: "102",
+      phone_number: "08031230024",
+    });
     expect(direct.accepted).toBe(true);
-    const debit = (phone: string) => sandbox.debits().find((d) => d.phone_number === phone)!;
+    const debit = (phone: string) => env.sandbox.debits().find((d) => d.phone_number === phone)!;
     const line = (phone: string, extra: { amount?: string; reference?: string } = {}) => {
       const d = debit(phone);
       return `${extra.reference ?? d.reference},${phone},"${extra.amount ?? d.amount}",${d.at},successful`;
@@ -95,7 +89,7 @@ describe("purchases reconcile --statement, on postgres", () => {
         line("08031230024"), // a debit with no ledger row
       ].join("\n"),
     );
-    const config = writeConfigFile(sandbox, test.url).file;
+    const config = writeConfigFile(env.sandbox, env.test.url).file;
     const columns = "reference=Ref,phone=Phone,amount=Amount,date=Date,status=Status";
     const dry = await runCli([
       "-c",
@@ -148,11 +142,11 @@ describe("purchases reconcile --statement, on postgres", () => {
     });
     expect(await state("08031230023")).toMatchObject({ state: "in_doubt", reference: null });
     const [event] = await rows<{ actor: string; reason: string }>(
-      test.database.db,
+      env.test.database.db,
       sql`select actor, reason from purchase_events where to_state = 'succeeded' and actor = 'statement+verify'`,
     );
     expect(event!.reason).toContain("line 3");
-    expect(sandbox.debits()).toHaveLength(5);
+    expect(env.sandbox.debits()).toHaveLength(5);
 
     const missing = await runCli(["-c", config, "purchases", "reconcile", "--statement", file]);
     expect(missing.code).toBe(65);
@@ -161,7 +155,7 @@ describe("purchases reconcile --statement, on postgres", () => {
     // The sandbox's own export, default columns: only the direct debit lacks a ledger row, and the in_doubt
     // purchase left is the one its true line resolves.
     const exported = join(tmpdir(), `export-${process.pid}-${Date.now()}.csv`);
-    writeFileSync(exported, sandbox.statementCsv());
+    writeFileSync(exported, env.sandbox.statementCsv());
     const again = JSON.parse(
       (await runCli(["-c", config, "--json", "purchases", "reconcile", "--statement", exported])).stdout,
     );
@@ -177,49 +171,21 @@ describe("purchases reconcile --statement, on postgres", () => {
   });
 
   it("--apply does not settle in_doubt purchase A by the line of purchase B, which a person settled without its reference: A stays in_doubt, the line goes to a person", async () => {
-    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 }); // this test counts every debit
     const phone = "08031230050";
-    const config = testConfig(sandbox);
-    const buyAs = async (key: string) => {
-      await insertPurchases(test.database.db, [{ ...purchase(phone), request_key: `stmt:${key}` }], "test");
-      await executePurchases(
-        { database: test.database, reseller, config, logger: silentLogger() },
-        { concurrency: 1, retryWaitMs: 0 },
-      );
-    };
     const ledger = () =>
       rows<{ id: number; state: string; reference: string | null }>(
-        test.database.db,
+        env.test.database.db,
         sql`select id::int as id, state, reference from purchases order by id`,
       );
-    // A: the provider answers 500 before taking it (no debit). B: taken, its answer lost (a debit).
-    sandbox.setFaults({ endpoints: { data: { rate500Before: 1 } } });
-    await buyAs("A");
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await buyAs("B");
-    sandbox.setFaults({ endpoints: {} });
-    const [a, b] = await ledger();
-    expect([a!.state, b!.state]).toEqual(["in_doubt", "in_doubt"]);
-    expect(sandbox.debits()).toHaveLength(1);
-    const debit = sandbox.debits()[0]!;
-    // A person settles B from the provider's dashboard, without its reference.
-    const file = writeConfigFile(sandbox, test.url).file;
-    const resolved = await runCli([
-      "-c",
-      file,
-      "purchases",
-      "resolve",
-      String(b!.id),
-      "--as",
-      "succeeded",
-      "--note",
-      "the customer has the data",
-    ]);
-    expect(resolved.code, resolved.stderr).toBe(0);
+    // A: the provider answers 500 before taking it (no debit). B: taken, its answer lost (a debit). A person settles
+    // B from the provider's dashboard, without its reference.
+    const as = (key: string) => ({ ...purchase(phone), request_key: `stmt:${key}` });
+    const { a, b, debit, file } = await rivalSettledByPerson(env, as("A"), as("B"));
+    expect(env.sandbox.debits()).toHaveLength(1);
 
     // The provider's statement lists B's transaction: phone and amount agree with A too.
     const statement = join(tmpdir(), `statement-ab-${process.pid}-${Date.now()}.csv`);
-    writeFileSync(statement, sandbox.statementCsv());
+    writeFileSync(statement, env.sandbox.statementCsv());
     const reconcile = (...flags: string[]) =>
       runCli(["-c", file, "--json", "purchases", "reconcile", "--statement", statement, ...flags]);
     const dry = JSON.parse((await reconcile()).stdout);
@@ -228,79 +194,57 @@ describe("purchases reconcile --statement, on postgres", () => {
     expect(dry.unmatched).toHaveLength(1);
     expect(dry.unmatched[0]).toMatchObject({ line: 2, reference: debit.reference });
     expect(dry.unmatched[0].why).toContain(
-      `in_doubt purchase ${a!.id} could be it, but so could purchase ${b!.id} (succeeded)`,
+      `in_doubt purchase ${a} could be it, but so could purchase ${b} (succeeded)`,
     );
 
     const applied = await reconcile("--apply");
     expect(applied.stderr).toBe("");
     expect(JSON.parse(applied.stdout).applied).toEqual([]);
     expect(await ledger()).toEqual([
-      { id: a!.id, state: "in_doubt", reference: null },
-      { id: b!.id, state: "succeeded", reference: null },
+      { id: a, state: "in_doubt", reference: null },
+      { id: b, state: "succeeded", reference: null },
     ]);
     const text = await runCli(["-c", file, "purchases", "reconcile", "--statement", statement]);
     expect(text.stdout).toContain("\nLines an in_doubt purchase could be, but not the only one\n");
-    expect(sandbox.debits()).toHaveLength(1);
+    expect(env.sandbox.debits()).toHaveLength(1);
   });
 
   it("--apply leaves a purchase whose verify answer disagreed (verify_mismatch) to a person, whatever verify says now", async () => {
-    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0, verifyLie: "phone" });
+    env.sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0, verifyLie: "phone" });
     const phone = "08031230060";
     await buy([phone]);
     const before = await state(phone);
     expect(before.state).toBe("unverified");
     // The provider's verify now names the purchase's phone; its statement lists the transaction as successful.
-    sandbox.setOptions({ verifyLie: "none" });
-    const file = writeConfigFile(sandbox, test.url).file;
+    env.sandbox.setOptions({ verifyLie: "none" });
+    const file = writeConfigFile(env.sandbox, env.test.url).file;
     const statement = join(tmpdir(), `statement-mismatch-${process.pid}-${Date.now()}.csv`);
-    writeFileSync(statement, sandbox.statementCsv());
-    const applied = await runCli([
-      "-c",
+    writeFileSync(statement, env.sandbox.statementCsv());
+    const { code, stderr, report } = await reconcileApplied<{ applied: Array<{ why: string }> }>(
       file,
-      "--json",
-      "purchases",
-      "reconcile",
-      "--statement",
       statement,
-      "--apply",
-    ]);
-    expect(applied.code, applied.stderr).toBe(0);
-    const [entry] = JSON.parse(applied.stdout).applied;
+    );
+    expect(code, stderr).toBe(0);
+    const [entry] = report.applied;
     expect(entry).toMatchObject({ id: before.id, result: "unchanged" });
-    expect(entry.why).toContain("verify_mismatch");
+    expect(entry!.why).toContain("verify_mismatch");
     expect(await state(phone)).toMatchObject({ state: "unverified", reference: before.reference });
   });
 
   it("--apply makes the match again as the line shows the phone (masked): a rival bought between the report and the apply keeps the line from the in_doubt purchase", async () => {
-    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
     const [ours, rival] = ["08031230070", "08035550070"]; // both show as 0803****070
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await buy([ours]);
-    sandbox.setFaults({ endpoints: {} });
+    await buyLosingAnswers([ours]);
     expect((await state(ours)).state).toBe("in_doubt");
-    const debit = sandbox.debits().find((d) => d.phone_number === ours)!;
-    // The provider's export masks the phone, as most do.
-    const line: StatementLine = {
-      line: 2,
-      reference: debit.reference,
-      phone: "0803****070",
-      amount: debit.amount,
-      date: new Date(debit.at),
-      status: "successful",
-    };
-    const report = await reconcileStatement(test.database.db, statementOf([line], new Date()), {
-      file: "masked.csv",
-    });
+    const debit = env.sandbox.debits().find((d) => d.phone_number === ours)!;
+    const report = await maskedReport(debit, "0803****070");
     expect(report.resolvable.map((r) => r.id)).toEqual([(await state(ours)).id]);
 
     // Meanwhile another run buys the same plan for the rival phone and loses its answer too: the masked line
     // could now be either purchase.
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await buy([rival]);
-    sandbox.setFaults({ endpoints: {} });
+    await buyLosingAnswers([rival]);
     expect((await state(rival)).state).toBe("in_doubt");
 
-    const applied = await applyStatement(test.database.db, reseller, report, "masked.csv");
+    const applied = await applyStatement(env.test.database.db, env.reseller, report, "masked.csv");
     expect(applied).toMatchObject([{ id: (await state(ours)).id, result: "unchanged" }]);
     expect(applied[0]!.why).toContain("is no longer the only purchase it can be");
     expect(applied[0]!.why).toContain("2 in_doubt purchases could be it");
@@ -309,39 +253,24 @@ describe("purchases reconcile --statement, on postgres", () => {
   });
 
   it("--apply makes the match again after the verify read: a rival bought while the read was in flight keeps the line from the in_doubt purchase", async () => {
-    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
     const [ours, rival] = ["08031230090", "08035550090"]; // both show as 0803****090
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await buy([ours]);
-    sandbox.setFaults({ endpoints: {} });
-    const debit = sandbox.debits().find((d) => d.phone_number === ours)!;
-    const line: StatementLine = {
-      line: 2,
-      reference: debit.reference,
-      phone: "0803****090",
-      amount: debit.amount,
-      date: new Date(debit.at),
-      status: "successful",
-    };
-    const report = await reconcileStatement(test.database.db, statementOf([line], new Date()), {
-      file: "masked.csv",
-    });
+    await buyLosingAnswers([ours]);
+    const debit = env.sandbox.debits().find((d) => d.phone_number === ours)!;
+    const report = await maskedReport(debit, "0803****090");
     expect(report.resolvable.map((r) => r.id)).toEqual([(await state(ours)).id]);
     // The verify read of the line's reference is held until another run has bought for the rival phone and lost
     // its answer.
     const proxy = await resellerProxy(
-      sandbox.resellerUrl,
+      env.sandbox.resellerUrl,
       () => undefined,
       async (request) => {
         if (!verifiedReference(request.path)) return;
-        sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-        await buy([rival]);
-        sandbox.setFaults({ endpoints: {} });
+        await buyLosingAnswers([rival]);
       },
     );
-    const through = resellerFor({ resellerUrl: proxy.url, apiKey: sandbox.apiKey });
+    const through = resellerFor({ resellerUrl: proxy.url, apiKey: env.sandbox.apiKey });
     try {
-      const applied = await applyStatement(test.database.db, through, report, "masked.csv");
+      const applied = await applyStatement(env.test.database.db, through, report, "masked.csv");
       expect((await state(rival)).state).toBe("in_doubt");
       expect(applied).toMatchObject([{ id: (await state(ours)).id, result: "unchanged" }]);
       expect(applied[0]!.why).toContain("2 in_doubt purchases could be it");
@@ -353,15 +282,14 @@ describe("purchases reconcile --statement, on postgres", () => {
   });
 
   it("a statement listing one purchase's reference on two lines (debited twice, or a line repeated) is not reported as agreeing: the purchase is listed for a person, once", async () => {
-    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
     await buy(["08031230080"]);
     const own = await state("08031230080");
     expect(own.state).toBe("succeeded");
-    const d = sandbox.debits().find((x) => x.phone_number === "08031230080")!;
+    const d = env.sandbox.debits().find((x) => x.phone_number === "08031230080")!;
     const line = `${d.reference},0803****080,${d.amount},${d.at},successful`;
     const file = join(tmpdir(), `statement-twice-${process.pid}-${Date.now()}.csv`);
     writeFileSync(file, ["reference,phone,amount,date,status", line, line].join("\n"));
-    const config = writeConfigFile(sandbox, test.url).file;
+    const config = writeConfigFile(env.sandbox, env.test.url).file;
     const json = await runCli(["-c", config, "--json", "purchases", "reconcile", "--statement", file]);
     expect(json.code, json.stderr).toBe(0);
     const report = JSON.parse(json.stdout);
@@ -376,10 +304,9 @@ describe("purchases reconcile --statement, on postgres", () => {
   });
 
   it("a line naming a purchase's reference with another phone (the provider says it delivered elsewhere) is a phone difference, not agreement", async () => {
-    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
     await buy(["08031230085", "08031230086"]);
     const [a, b] = [await state("08031230085"), await state("08031230086")];
-    const debit = (phone: string) => sandbox.debits().find((x) => x.phone_number === phone)!;
+    const debit = (phone: string) => env.sandbox.debits().find((x) => x.phone_number === phone)!;
     const [da, db] = [debit("08031230085"), debit("08031230086")];
     const file = join(tmpdir(), `statement-phone-${process.pid}-${Date.now()}.csv`);
     writeFileSync(
@@ -390,7 +317,7 @@ describe("purchases reconcile --statement, on postgres", () => {
         `${db.reference},0803****086,${db.amount},${db.at},successful`, // its own, masked: agrees
       ].join("\n"),
     );
-    const config = writeConfigFile(sandbox, test.url).file;
+    const config = writeConfigFile(env.sandbox, env.test.url).file;
     const json = await runCli(["-c", config, "--json", "purchases", "reconcile", "--statement", file]);
     expect(json.code, json.stderr).toBe(0);
     const report = JSON.parse(json.stdout);
@@ -404,23 +331,16 @@ describe("purchases reconcile --statement, on postgres", () => {
   });
 
   it("an unverified purchase whose line the statement repeats is resolvable once, and verified once by --apply", async () => {
-    sandbox.reset({ verifyNotFoundPolls: 0, verifyPendingPolls: 0 });
     const phone = "08031230081";
-    await insertPurchases(test.database.db, [purchase(phone)], "test");
-    await executePurchases(
-      {
-        database: test.database,
-        reseller,
-        config: testConfig(sandbox, {
-          verification: { initial_delay: "5ms", timeout: "1ms", max_interval: "5ms", horizon: "72h" },
-        }),
-        logger: silentLogger(),
+    await insertPurchases(env.test.database.db, [purchase(phone)], "test");
+    await env.run({
+      settings: {
+        verification: { initial_delay: "5ms", timeout: "1ms", max_interval: "5ms", horizon: "72h" },
       },
-      { concurrency: 1, retryWaitMs: 0 },
-    );
+    });
     const own = await state(phone);
-    await rows(test.database.db, sql`update purchases set state = 'unverified' where id = ${own.id}`);
-    const d = sandbox.debits().find((x) => x.phone_number === phone)!;
+    await rows(env.test.database.db, sql`update purchases set state = 'unverified' where id = ${own.id}`);
+    const d = env.sandbox.debits().find((x) => x.phone_number === phone)!;
     const line: StatementLine = {
       line: 2,
       reference: d.reference,
@@ -430,13 +350,13 @@ describe("purchases reconcile --statement, on postgres", () => {
       status: "successful",
     };
     const report = await reconcileStatement(
-      test.database.db,
+      env.test.database.db,
       statementOf([line, { ...line, line: 3 }], new Date()),
     );
     expect(report.resolvable.map((r) => r.id)).toEqual([own.id]);
     expect(report.totals.resolvable).toBe(1);
     expect(report.duplicates).toEqual([{ id: own.id, reference: d.reference, lines: 2 }]);
-    const applied = await applyStatement(test.database.db, reseller, report, "twice.csv");
+    const applied = await applyStatement(env.test.database.db, env.reseller, report, "twice.csv");
     expect(applied).toMatchObject([{ id: own.id, result: "succeeded" }]);
   });
 
@@ -454,10 +374,11 @@ describe("purchases reconcile --statement, on postgres", () => {
     await buy(["08031230049"]);
     const bought = await state("08031230049");
     expect(bought.state).toBe("succeeded");
-    sandbox.reverse(bought.reference!); // verify says success for one more read, then reversed
-    const debit = sandbox.debits().find((d) => d.reference === bought.reference)!;
+    env.sandbox.setOptions({ notifiedPendingPolls: 1 });
+    env.sandbox.reverse(bought.reference!); // verify says success for one more read, then reversed
+    const debit = env.sandbox.debits().find((d) => d.reference === bought.reference)!;
     const file = statementFileOf([debit], "reversed");
-    const config = writeConfigFile(sandbox, test.url).file;
+    const config = writeConfigFile(env.sandbox, env.test.url).file;
     type Report = {
       statusDifferences: Array<{ id: number; state: string; statement: string }>;
       applied: Array<{ id: number; result: string; why: string }>;
@@ -465,7 +386,7 @@ describe("purchases reconcile --statement, on postgres", () => {
     const noted = async () =>
       (
         await rows<{ state: string; note: string | null }>(
-          test.database.db,
+          env.test.database.db,
           sql`select state, note from purchases where id = ${bought.id}`,
         )
       )[0]!;
@@ -501,7 +422,7 @@ describe("purchases reconcile --statement, on postgres", () => {
       ),
     );
     const told = await rows<{ trigger: string; subject: string }>(
-      test.database.db,
+      env.test.database.db,
       sql`select trigger, subject from notification_outbox where trigger = 'reversed'`,
     );
     expect(told).toEqual([{ trigger: "reversed", subject: `purchase:${bought.id}` }]);
@@ -519,10 +440,8 @@ describe("purchases reconcile --statement, on postgres", () => {
 
   it("reports as text, markdown, json and html (--format, --out like report); hostile statement cells stay inert", async () => {
     await buy(["08031230040"]); // succeeded
-    sandbox.setFaults({ endpoints: { data: { rate500After: 1 } } });
-    await buy(["08031230041"]); // in_doubt
-    sandbox.setFaults({ endpoints: {} });
-    const debit = (phone: string) => sandbox.debits().find((d) => d.phone_number === phone)!;
+    await buyLosingAnswers(["08031230041"]); // in_doubt
+    const debit = (phone: string) => env.sandbox.debits().find((d) => d.phone_number === phone)!;
     const good = debit("08031230040");
     const lost = debit("08031230041");
     const dir = mkdtempSync(join(tmpdir(), "topsync-reconcile-"));
@@ -539,10 +458,10 @@ describe("purchases reconcile --statement, on postgres", () => {
         ),
       ].join("\n"),
     );
-    const config = writeConfigFile(sandbox, test.url, { timezone: "Africa/Lagos" }).file;
+    const config = writeConfigFile(env.sandbox, env.test.url, { timezone: "Africa/Lagos" }).file;
     const reconcile = (...flags: string[]) =>
       runCli(["-c", config, "purchases", "reconcile", "--statement", file, ...flags]);
-    const before = await rows(test.database.db, sql`select id, state from purchases order by id`);
+    const before = await rows(env.test.database.db, sql`select id, state from purchases order by id`);
 
     const json = await reconcile("--format", "json");
     expect(json.stderr).toBe("");
@@ -609,7 +528,9 @@ describe("purchases reconcile --statement, on postgres", () => {
     expect(page).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f\u202e]/);
 
     // Nothing was changed by any of these; a format reconcile does not know is a usage error, before any work.
-    expect(await rows(test.database.db, sql`select id, state from purchases order by id`)).toEqual(before);
+    expect(await rows(env.test.database.db, sql`select id, state from purchases order by id`)).toEqual(
+      before,
+    );
     const bad = await reconcile("--format", "pdf");
     expect(bad.code).toBe(64);
     expect(bad.stderr).toMatch(/--format must be one of text, markdown, json, html; got "pdf"/);

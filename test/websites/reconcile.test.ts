@@ -489,7 +489,8 @@ describe("the service changing while it is listed", () => {
     expect(await rows(test.database.db, sql`select id from saved_plans`)).toEqual([]);
   });
 
-  it("forgets an owned website, and creates a declared one again, once the service says it is gone (404)", async () => {
+  /** owned, again and kept applied (topsync's); then a person deletes owned and again on the service. */
+  async function twoDeletedByAPerson() {
     await pass({
       items: [
         { domain: "owned.example.com" },
@@ -499,6 +500,10 @@ describe("the service changing while it is listed", () => {
     });
     await changeRemotely(sandbox, "DELETE", idOf(sandbox, "owned.example.com"));
     await changeRemotely(sandbox, "DELETE", idOf(sandbox, "again.example.com"));
+  }
+
+  it("forgets an owned website, and creates a declared one again, once the service says it is gone (404)", async () => {
+    await twoDeletedByAPerson();
     const result = await pass({ items: [{ domain: "again.example.com" }, { domain: "kept.example.com" }] });
     expect(result.status).toBe("ok");
     expect(result.plan.forget).toEqual(["owned.example.com"]);
@@ -506,15 +511,7 @@ describe("the service changing while it is listed", () => {
     expect((await loadOwnership(test.database.db)).has("owned.example.com")).toBe(false);
   });
   it("keeps an owned website whose look-up fails, creates it not again, and goes on with the rest", async () => {
-    await pass({
-      items: [
-        { domain: "owned.example.com" },
-        { domain: "again.example.com" },
-        { domain: "kept.example.com" },
-      ],
-    });
-    await changeRemotely(sandbox, "DELETE", idOf(sandbox, "owned.example.com"));
-    await changeRemotely(sandbox, "DELETE", idOf(sandbox, "again.example.com"));
+    await twoDeletedByAPerson();
     const proxy = await startProxy(sandbox, {
       reply: (method, url) =>
         method === "GET" && /\/websites\/\d+$/.test(url.pathname)
