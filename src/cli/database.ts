@@ -24,6 +24,12 @@ export async function openUnmigrated(ctx: LedgerContext): Promise<Database> {
   return database;
 }
 
+/**
+ * Commands whose end says what waits in the outbox already, by their `defer` (a context copied with another config,
+ * as the demo's steps make, shares it): said once however often they open the ledger.
+ */
+const saysOutbox = new WeakSet<LedgerContext["defer"]>();
+
 export async function openLedger(ctx: LedgerContext): Promise<Database> {
   const opened = new Date();
   const database = await openConfigured(ctx);
@@ -34,8 +40,12 @@ export async function openLedger(ctx: LedgerContext): Promise<Database> {
     throw error;
   }
   mark("ledger");
+  // The first opening says it, counting from then (deferred work runs last-in first-out, so it runs last); a
+  // command that opens the ledger again (the demo's steps) said the same count twice.
+  const says = !saysOutbox.has(ctx.defer);
+  saysOutbox.add(ctx.defer);
   ctx.defer(async () => {
-    await sayOutboxWaits(ctx, database, opened);
+    if (says) await sayOutboxWaits(ctx, database, opened);
     await closeLedger(database);
   });
   return database;

@@ -41,5 +41,7 @@ describe("the demo", () => {
     // ledger; two instances of the embedded database on one folder did not see each other's writes).
     const plan = result.stdout.slice(result.stdout.indexOf("== plan: what topsync would buy"));
     expect(plan).toMatch(/websites +0 to create, 0 to update, 0 to delete, 3 unchanged\./);
+    // What waits in the outbox is said once at the end, though its steps opened the ledger more than once.
+    expect(result.stderr.match(/from this command waits? in the outbox/g)).toHaveLength(1);
   });
 });
