@@ -407,6 +407,20 @@ describe("provider notifications, on postgres", () => {
     expect(flagged.told[0]!.facts.note).toMatch(/^reversed: /);
     const stats = await readLedgerStats(env.test.database.db, new Date(), "UTC");
     expect(stats.noted.reversed).toBe(1);
+    // The report lists it under "Needs a person", to be looked at (it stays succeeded: nothing to resolve).
+    const report = await makeLedgerReport(env.test.database.db, {
+      now: new Date(),
+      since: new Date(Date.now() - 86_400_000),
+      timeZone: "Africa/Lagos",
+    });
+    expect(report.open).toEqual([
+      expect.objectContaining({
+        id: row.id,
+        state: "succeeded",
+        note: flagged.note,
+        settle: `topsync purchases show ${row.id}`,
+      }),
+    ]);
 
     // The same notification processed again (a retry, another replica) flags nothing twice.
     const [stored] = await notifications();
