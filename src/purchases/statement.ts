@@ -481,19 +481,17 @@ export function takenBack(report: StatementReport): StatementReport["statusDiffe
   );
 }
 
-/** Flags a succeeded purchase its line lists as failed or reversed, when its verify answer says so too. */
-async function flagLine(
+/** An `unchanged` result for the purchase a line names, saying why. */
+function unchangedFor(item: { id: number; reference: string }): (why: string) => Applied {
+  return (why) => ({ id: item.id, reference: item.reference, result: "unchanged", why });
+}
+
+/** The purchase as it is now (with that reference, when given): its phone, amount charged or listed, state, note. */
+async function purchaseNow(
   db: Executor,
-  reseller: ResellerClient,
-  item: StatementReport["statusDifferences"][number],
-  file: string,
-): Promise<Applied> {
-  const unchanged = (why: string): Applied => ({
-    id: item.id,
-    reference: item.reference,
-    result: "unchanged",
-    why,
-  });
+  id: number,
+  reference?: string,
+): Promise<{ phone: string; amount: string | null; state: PurchaseState; note: string | null } | undefined> {
   const [row] = await rows<{
     phone: string;
     amount: string | null;
@@ -502,8 +500,20 @@ async function flagLine(
   }>(
     db,
     sql`select phone, coalesce(charged_amount, amount)::text as amount, state, note from purchases
-        where id = ${item.id} and reference = ${item.reference}`,
+        where id = ${id}${reference === undefined ? sql`` : sql` and reference = ${reference}`}`,
   );
+  return row;
+}
+
+/** Flags a succeeded purchase its line lists as failed or reversed, when its verify answer says so too. */
+async function flagLine(
+  db: Executor,
+  reseller: ResellerClient,
+  item: StatementReport["statusDifferences"][number],
+  file: string,
+): Promise<Applied> {
+  const unchanged = unchangedFor(item);
+  const row = await purchaseNow(db, item.id, item.reference);
   if (row?.state !== "succeeded") return unchanged(`it is ${row?.state ?? "gone"} now`);
   if (row.note?.startsWith(`${REVERSED}:`)) return unchanged("it is flagged reversed already");
   let verification: Verification;
@@ -534,21 +544,8 @@ async function applyLine(
   item: StatementReport["resolvable"][number],
   file: string,
 ): Promise<Applied> {
-  const unchanged = (why: string): Applied => ({
-    id: item.id,
-    reference: item.reference,
-    result: "unchanged",
-    why,
-  });
-  const [row] = await rows<{
-    phone: string;
-    amount: string | null;
-    state: PurchaseState;
-    note: string | null;
-  }>(
-    db,
-    sql`select phone, coalesce(charged_amount, amount)::text as amount, state, note from purchases where id = ${item.id}`,
-  );
+  const unchanged = unchangedFor(item);
+  const row = await purchaseNow(db, item.id);
   if (!row || (row.state !== "in_doubt" && row.state !== "unverified"))
     return unchanged(`it is ${row?.state ?? "gone"} now`);
   if (isForAPerson(row.note))
