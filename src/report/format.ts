@@ -22,11 +22,13 @@ export function formatAmount(value: Money): string {
 export function formatInstant(instant: Date, timeZone: string): string {
   const ms = instant.getTime();
   if (Number.isNaN(ms)) return "Invalid Date";
-  const offset = offsetInHour(ms, timeZone);
+  const hour = hourReading(ms, timeZone);
+  const offset = hour.offset ?? offsetAt(ms, timeZone);
   const local = new Date(ms + offset);
   const two = (n: number) => String(n).padStart(2, "0");
   const text = `${local.getUTCFullYear()}-${two(local.getUTCMonth() + 1)}-${two(local.getUTCDate())} ${two(local.getUTCHours())}:${two(local.getUTCMinutes())}`;
-  if (!shownTwice(ms, offset, timeZone)) return text;
+  hour.quiet ??= quietHour(ms, hour.offset, timeZone);
+  if (hour.quiet || !shownTwice(ms, offset, timeZone)) return text;
   const minutes = Math.abs(offset) / 60_000;
   return `${text} (${offset < 0 ? "-" : "+"}${two(Math.floor(minutes / 60))}:${two(minutes % 60)})`;
 }
@@ -36,7 +38,7 @@ export function formatInstant(instant: Date, timeZone: string): string {
  * hours away differs, and the instant that shows the same wall time under it does have that offset.
  */
 function shownTwice(ms: number, offset: number, timeZone: string): boolean {
-  for (const near of [ms - 3 * HOUR_MS, ms + 3 * HOUR_MS]) {
+  for (const near of [ms - NEAR_MS, ms + NEAR_MS]) {
     const other = offsetInHour(near, timeZone);
     if (other === offset) continue;
     const twin = ms + offset - other;
@@ -46,25 +48,51 @@ function shownTwice(ms: number, offset: number, timeZone: string): boolean {
 }
 
 /**
- * The zone's offset from UTC during the UTC hour that holds `ms`, read once per hour and zone: a report formats an
- * instant per open purchase, pass and fire, and Intl's formatToParts for each was most of a year's report page. An
- * hour whose two ends read different offsets holds a change of the clocks, and its instants are read one by one.
+ * Whether no instant of the UTC hour holding `ms` can be shown twice: the hour, and the hours `shownTwice` reads
+ * (NEAR_MS before and after), each read one offset, the same. Known once per hour, so that a report formatting many
+ * instants pays for `shownTwice` only around a change of the clocks.
  */
+function quietHour(ms: number, offset: number | null, timeZone: string): boolean {
+  if (offset === null) return false;
+  const before = hourReading(ms - NEAR_MS, timeZone).offset;
+  const after = hourReading(ms + NEAR_MS, timeZone).offset;
+  return before === offset && after === offset;
+}
+
+/** The zone's offset from UTC during the UTC hour that holds `ms` (see hourReading). */
 function offsetInHour(ms: number, timeZone: string): number {
+  return hourReading(ms, timeZone).offset ?? offsetAt(ms, timeZone);
+}
+
+interface HourReading {
+  /** The hour's one offset; null when its two ends read different offsets (its instants are read one by one). */
+  offset: number | null;
+  /** No instant of it can be shown twice (quietHour), once asked. */
+  quiet?: boolean;
+}
+
+/**
+ * A UTC hour of a zone, read once: a report formats an instant per open purchase, pass and fire, and Intl's
+ * formatToParts for each was most of a year's report page. An hour whose two ends read different offsets holds a
+ * change of the clocks.
+ */
+function hourReading(ms: number, timeZone: string): HourReading {
   const hour = Math.floor(ms / HOUR_MS) * HOUR_MS;
   const key = `${timeZone} ${hour}`;
-  let offset = hourOffsets.get(key);
-  if (offset === undefined) {
+  let reading = hourReadings.get(key);
+  if (reading === undefined) {
     const start = offsetAt(hour, timeZone);
-    offset = start === offsetAt(hour + HOUR_MS - 1, timeZone) ? start : null;
-    if (hourOffsets.size > 10_000) hourOffsets.clear();
-    hourOffsets.set(key, offset);
+    reading = { offset: start === offsetAt(hour + HOUR_MS - 1, timeZone) ? start : null };
+    if (hourReadings.size > 10_000) hourReadings.clear();
+    hourReadings.set(key, reading);
   }
-  return offset ?? offsetAt(ms, timeZone);
+  return reading;
 }
 
 const HOUR_MS = 3_600_000;
-const hourOffsets = new Map<string, number | null>();
+/** How far either side `shownTwice` looks for another offset: more than any repeated stretch of the clocks. */
+const NEAR_MS = 3 * HOUR_MS;
+const hourReadings = new Map<string, HourReading>();
 
 /** A latency: "850ms", "12.3s", then "4m10s". */
 export function formatLatency(ms: number): string {
