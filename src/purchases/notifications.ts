@@ -34,6 +34,7 @@ import {
   REVERSED_CONSEQUENCE,
   reversalUnconfirmed,
   settleByProof,
+  takesBack,
   takesBackAnswer,
 } from "./proof-settle.js";
 import { readStatementDate } from "./sources/statement-cells.js";
@@ -400,7 +401,7 @@ async function decide(deps: NotificationDeps, n: ClaimedNotification): Promise<N
   const match = await matchProof(deps.db, evidence, deps.matchWindow);
   if (match.kind === "owned") {
     const own = match.purchase;
-    if (own.state === "succeeded" && !own.earlier && takesBack(n.status))
+    if (own.state === "succeeded" && !own.earlier && n.status !== null && takesBack(classifyStatus(n.status)))
       return forReversal(deps, own, reference, n.status!, deadline);
     return forOwnPurchase(deps, own, reference, deadline);
   }
@@ -457,13 +458,6 @@ async function forOwnPurchase(
     reason: `purchase ${purchaseId} verified now and is still ${state}${after?.note ? ` (${after.note})` : ""}`,
     purchaseId,
   };
-}
-
-/** Whether a notification's status says its transaction failed or was reversed (refunded). */
-function takesBack(status: string | null): boolean {
-  if (status === null) return false;
-  const finality = classifyStatus(status);
-  return finality === "failed" || finality === "reversed";
 }
 
 /**

@@ -5,6 +5,7 @@
 import type { Executor } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
 import type { Verification } from "../reseller/client.js";
+import type { FinalityClass } from "../reseller/schemas.js";
 import { flagReferenceClash, isClash, REFERENCE_CLASH, settleInDoubtByProof } from "./ledger.js";
 import { MIN_VISIBLE_DIGITS, namesPhone, verifyDisagreements } from "./verify-check.js";
 
@@ -59,9 +60,14 @@ export function proofProblems(
   return problems;
 }
 
+/** Whether a status (of a verify answer, or a notification's, classified) says the transaction failed or was reversed. */
+export function takesBack(finality: FinalityClass): boolean {
+  return finality === "failed" || finality === "reversed";
+}
+
 /** Whether a verify answer says the transaction failed or was reversed (refunded). */
 export function takesBackAnswer(verification: Verification & { found: true }): boolean {
-  return verification.status === "failed" || verification.status === "reversed";
+  return takesBack(verification.status);
 }
 
 /**

@@ -1,9 +1,10 @@
 // The daemon's HTTP endpoints on server.host:server.port: /healthz (the process is alive), /readyz (see
 // readiness.ts; 503 until ready), /metrics (Prometheus text), and the webhook receiver when enabled. A port already
 // in use is a clear error. The port is open to anyone who can reach it: connections are capped, in all
-// (server.max_connections) and per source address (server.max_connections_per_source), a request's headers must come within server.headers_timeout (and the whole request
-// within that and webhooks.body_timeout), and a request that is not HTTP, or whose target is not a URL, is
-// answered 4xx and closed. Each such refusal is counted and logged, never with the request's target.
+// (server.max_connections) and per source address (server.max_connections_per_source), a request's headers must
+// come within server.headers_timeout (and the whole request within that and webhooks.body_timeout), and a request
+// that is not HTTP, or whose target is not a URL, is answered 4xx and closed. Each such refusal is counted and
+// logged, never with the request's target.
 import { createHash, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";

@@ -25,7 +25,8 @@ export function maskedPhoneSql(phone: SQL): SQL {
  *
  * - entering in_doubt or unverified opens that episode (a verify disagreement opens `verify_mismatch` instead of
  *   `unverified`; a `reference_clash` says so in its note); its episode is the event that moved it;
- * - a note `price_mismatch: …`, `verify_mismatch: …` or `reversed: …` set by the transition opens that trigger's episode;
+ * - a note `price_mismatch: …`, `verify_mismatch: …` or `reversed: …` set by the transition opens that trigger's
+ *   episode;
  * - leaving in_doubt or unverified for a settled (or answered) state writes a `resolved` row of that trigger,
  *   which only rules with `send_resolved` send.
  */
