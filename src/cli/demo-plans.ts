@@ -58,8 +58,8 @@ export async function demoSavedPlans(ctx: CommandContext, sandbox: Sandbox, dir:
   write(
     `(approvals.rules: a plan above 1000.00 needs 1 approver; approvals.approvers: ada: "${pair.publicKey}")\n`,
   );
-  await attempt(`purchases plan --job demo-promo --now --save ${file} --as demo-operator`, () =>
-    purchasesPlanCommand(planCtx, { job: "demo-promo", now: true, save: file, as: "demo-operator" }),
+  await attempt(`purchases plan --job demo-promo --now --save ${file}`, () =>
+    purchasesPlanCommand(planCtx, { job: "demo-promo", now: true, save: file }),
   );
   await attempt(`show ${file}`, () => showCommand(planCtx, file, {}));
   await attempt(`apply ${file}`, () => applyCommand(planCtx, file, {}));

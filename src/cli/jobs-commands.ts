@@ -46,6 +46,10 @@ export function registerJobsCommands(program: Command, withContext: WithContext)
     .option("--save <file>", "save the backfill as a plan file to approve and apply (buys nothing now)")
     .option("--allow-wide", "take a window wider than the job's backfill_max (default 31 days)")
     .option("--as <name>", "the plan's author (default: your user name)")
+    .option(
+      "--key <file>",
+      "with --as: prove the author is that approver with their private key; a plan whose author --as names without a key needs one approval more",
+    )
     .action(
       withContext(async (ctx, job: string, flags) =>
         (await import("./jobs.js")).jobsBackfillCommand(ctx, job, flags),

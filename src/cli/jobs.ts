@@ -11,7 +11,7 @@ import type { ProjectionProgress } from "../purchases/projection-read.js";
 import { findJob } from "../purchases/run-once.js";
 import { formatInstant } from "../report/format.js";
 import { zonedInstant } from "../time/zoned.js";
-import { cliActor, operatorName } from "./approval-gate.js";
+import { cliActor, planAuthor } from "./approval-gate.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, renderTable, write } from "./output.js";
@@ -176,6 +176,7 @@ export interface BackfillFlags {
   save?: string;
   allowWide?: boolean;
   as?: string;
+  key?: string;
   showPhone?: boolean;
 }
 
@@ -196,6 +197,7 @@ export async function jobsBackfillCommand(
   };
   const { backfillFires, projectBackfill, saveBackfill } = await import("../plans/backfill.js");
   backfillFires(job, ctx.config.timezone, request); // a bad window is refused before anything is opened
+  const author = await planAuthor(flags.as, flags.key);
   const [database, reseller] = await Promise.all([openLedger(ctx), ctx.reseller()]);
   const deps = { database, reseller, config: ctx.config, logger: ctx.logger };
   const deciding = progressReporter<ProjectionProgress>(
@@ -221,7 +223,6 @@ export async function jobsBackfillCommand(
       `job "${name}" is ${state.state}${state.note ? ` (${state.note})` : ""}: a backfill would stay queued; resume it first, or save the backfill with --save FILE`,
       "JOB_STOPPED",
     );
-  const author = flags.as ?? operatorName();
   const saved = await saveBackfill({ database, config: ctx.config }, backfill, {
     now,
     author,

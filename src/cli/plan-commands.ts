@@ -114,6 +114,10 @@ export function registerPlanCommands(program: Command, purchases: Command, withC
       "--as <name>",
       "the plan's author (default: your user name); an author cannot approve their own plan",
     )
+    .option(
+      "--key <file>",
+      "with --as: prove the author is that approver with their private key; a plan whose author --as names without a key needs one approval more",
+    )
     .option("--show-phone", "print phone numbers unmasked")
     .action(
       withContext(async (ctx, flags) => (await import("./saved-plans.js")).purchasesPlanCommand(ctx, flags)),

@@ -9,7 +9,7 @@ import { explicitFire } from "../purchases/fire-time.js";
 import { findJob } from "../purchases/run-once.js";
 import { onDemandFire } from "../time/fires.js";
 import { zonedInstant } from "../time/zoned.js";
-import { operatorName } from "./approval-gate.js";
+import { planAuthor } from "./approval-gate.js";
 import type { CommandContext } from "./context.js";
 import { openLedger } from "./database.js";
 import { renderJson, write } from "./output.js";
@@ -21,6 +21,7 @@ export interface PurchasesPlanFlags {
   queued?: boolean;
   save: string;
   as?: string;
+  key?: string;
   showPhone?: boolean;
 }
 
@@ -41,12 +42,13 @@ export async function purchasesPlanCommand(ctx: CommandContext, flags: Purchases
         : undefined;
   if (job && !fireTime && !job.schedule && !job.at)
     throw new UsageError(`job "${job.name}" has no schedule or at; plan it with --now or --fire-time`);
+  const author = await planAuthor(flags.as, flags.key);
   const [database, reseller] = await Promise.all([openLedger(ctx), ctx.reseller()]);
   const deps = { database, reseller, config: ctx.config, logger: ctx.logger };
   const { plan, row } = await savePurchasePlan(
     deps,
     { now, job, fireTime, queued: flags.queued === true, configDir: dirname(ctx.configFile) },
-    { file: flags.save, author: flags.as ?? operatorName(), configDigest: configDigest(ctx.configFile) },
+    { file: flags.save, author, configDigest: configDigest(ctx.configFile) },
   );
   if (ctx.globals.json) {
     write(
@@ -100,12 +102,14 @@ export async function websitesPlanSaveCommand(
   ctx: CommandContext,
   file: string,
   as?: string,
+  key?: string,
 ): Promise<number> {
   const { saveWebsitePlan } = await import("../plans/save.js");
+  const author = await planAuthor(as, key);
   const database = await openLedger(ctx);
   const { plan, row } = await saveWebsitePlan(
     { api: await ctx.analytics(), db: database.db, config: ctx.config },
-    { file, author: as ?? operatorName(), configDigest: configDigest(ctx.configFile), now: new Date() },
+    { file, author, configDigest: configDigest(ctx.configFile), now: new Date() },
   );
   const counts = { create: 0, update: 0, delete: 0 };
   for (const item of plan.items) counts[item.action]++;

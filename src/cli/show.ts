@@ -75,6 +75,7 @@ export async function savedListCommand(ctx: CommandContext, flags: { limit?: str
       origin: p.origin,
       status: shownStatus(p, now),
       author: p.author,
+      author_proof: p.author_proof,
       approvals: counted.valid,
       approvals_required: p.approvals_required,
       total: p.total,
@@ -93,7 +94,7 @@ export async function savedListCommand(ctx: CommandContext, flags: { limit?: str
       { header: "ID", value: (p) => p.id },
       { header: "KIND", value: (p) => p.kind },
       { header: "STATUS", value: (p) => p.status },
-      { header: "AUTHOR", value: (p) => p.author },
+      { header: "AUTHOR", value: (p) => (p.author_proof === "claimed" ? `${p.author} (claimed)` : p.author) },
       {
         header: "APPROVALS",
         value: (p) =>

@@ -36,6 +36,7 @@ export interface PlanFlags {
   /** Save the plan as a file to approve and apply exactly (src/cli/saved-plans.ts). */
   save?: string;
   as?: string;
+  key?: string;
 }
 
 export interface ApplyFlags {
@@ -67,7 +68,7 @@ export async function websitesPlanCommand(
   io: CommandIo = processIo,
 ): Promise<number> {
   if (flags.save)
-    return (await import("./saved-plans.js")).websitesPlanSaveCommand(ctx, flags.save, flags.as);
+    return (await import("./saved-plans.js")).websitesPlanSaveCommand(ctx, flags.save, flags.as, flags.key);
   const m = await load();
   const { db } = await m.openLedger(ctx);
   const analytics = await ctx.analytics();
@@ -219,6 +220,10 @@ export function registerWebsiteCommands(websites: Command, withContext: WithCont
       "save the plan (mode 0600) and record it in the ledger, to approve and apply exactly",
     )
     .option("--as <name>", "with --save: the plan's author (default: your user name)")
+    .option(
+      "--key <file>",
+      "with --save and --as: prove the author is that approver with their private key; a plan whose author --as names without a key needs one approval more",
+    )
     .action(withContext(async (ctx, flags: PlanFlags) => exitWith(await websitesPlanCommand(ctx, flags))));
   websites
     .command("apply")

@@ -540,6 +540,10 @@ export const SAVED_PLAN_STATUSES = [
 ] as const;
 export type SavedPlanStatus = (typeof SAVED_PLAN_STATUSES)[number];
 
+/** How a saved plan's author is known (`saved_plans.author_proof`). */
+export const AUTHOR_PROOFS = ["account", "key", "claimed"] as const;
+export type AuthorProof = (typeof AUTHOR_PROOFS)[number];
+
 /**
  * Saved plans (`purchases plan --save`, `websites plan --save`) and the plans the approval gate registers for the
  * runs it holds: the plan as saved, the SHA-256 of its canonical items (`digest`), and where it stands. A plan file
@@ -552,6 +556,14 @@ export const savedPlans = pgTable(
     kind: text("kind").notNull(), // purchases | websites
     origin: text("origin").notNull(), // saved (a plan file) | held (the approval gate held a run)
     author: text("author").notNull(),
+    /**
+     * How the author's name is known: `account` (the operating system's account that saved or held it), `key` (an
+     * approver's signature, `author_signature`, over the plan's id, digest and name) or `claimed` (`--as` named
+     * someone else, unsigned: such a plan needs one approval more, so that enough approvers other than whoever
+     * wrote it approve it).
+     */
+    author_proof: text("author_proof").$type<AuthorProof>().notNull().default("account"),
+    author_signature: text("author_signature"),
     status: text("status").$type<SavedPlanStatus>().notNull(),
     digest: text("digest").notNull(),
     config_digest: text("config_digest"),

@@ -4,12 +4,21 @@
 import type { ApprovalsConfig } from "../config/index.js";
 import type { Executor } from "../db/client.js";
 import { parseMoney } from "../money.js";
-import { approvalsForTotal, approvalsForWebsites, countApprovals, mergeApprovals } from "./approvals.js";
+import {
+  approvalsForTotal,
+  approvalsForWebsites,
+  authorUnproven,
+  countApprovals,
+  mergeApprovals,
+  withUnprovenAuthor,
+} from "./approvals.js";
 import type { Approval, PlanDocument } from "./document.js";
 import { markApproved, type PlanHead, readDecisions, recordDecision, type SavedPlanRow } from "./registry.js";
 
 export interface ApprovalState {
   required: number;
+  /** Why the plan's author is not proven (so it needs one approval more), when it is not. */
+  authorUnproven: string | null;
   valid: string[];
   void: Array<{ approver: string; why: string }>;
   rejectedBy?: string;
@@ -32,13 +41,20 @@ export async function approvalState(
     { plan_id: row.id, digest: row.digest, author: row.author },
     approvals.approvers,
   );
-  return { required: requiredNow(row, approvals), ...counted, decisions };
+  const unproven = authorUnproven(row, approvals.approvers);
+  return { required: requiredNow(row, approvals, unproven), authorUnproven: unproven, ...counted, decisions };
 }
 
-/** The approvals a plan needs: what it was saved with, or more when the rules now ask more. */
+/**
+ * The approvals a plan needs: what it was saved with, or more when the rules now ask more; one more than the rules
+ * ask when its author is not proven (a claimed name, or a signature that no longer verifies).
+ */
 export function requiredNow(
-  row: Pick<SavedPlanRow, "kind" | "total" | "approvals_required"> & { document?: PlanDocument },
+  row: Pick<SavedPlanRow, "kind" | "total" | "approvals_required" | "author_proof"> & {
+    document?: PlanDocument;
+  },
   approvals: ApprovalsConfig,
+  unproven: string | null,
 ): number {
   const now =
     row.kind === "purchases"
@@ -49,7 +65,9 @@ export function requiredNow(
             ? row.document.items.filter((i) => i.action === "delete").length
             : 0,
         );
-  return Math.max(row.approvals_required, now);
+  // A claimed author's plan was saved with its extra approval; a signed one's was not, and needs it once unproven.
+  const saved = withUnprovenAuthor(row.approvals_required, unproven !== null && row.author_proof === "key");
+  return Math.max(saved, withUnprovenAuthor(now, unproven !== null));
 }
 
 /** One line saying what is missing, or null when the plan has its approvals. */
@@ -58,7 +76,8 @@ export function approvalShortfall(state: ApprovalState): string | null {
   if (state.valid.length >= state.required) return null;
   const have = state.valid.length ? ` (${state.valid.join(", ")})` : "";
   const voided = state.void.map((v) => `; void: ${v.why}`).join("");
-  return `needs ${state.required} distinct approval${state.required === 1 ? "" : "s"}, has ${state.valid.length}${have}${voided}`;
+  const more = state.authorUnproven ? ` (one more than its rules ask: ${state.authorUnproven})` : "";
+  return `needs ${state.required} distinct approval${state.required === 1 ? "" : "s"}${more}, has ${state.valid.length}${have}${voided}`;
 }
 
 /** Whether a saved plan may be applied now: applied before, refused (and why), or admitted with its approvals. */

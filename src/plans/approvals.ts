@@ -10,7 +10,10 @@ import {
 } from "node:crypto";
 import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import type { ApprovalsConfig } from "../config/index.js";
+import type { AuthorProof } from "../db/schema.js";
+import { UsageError } from "../errors.js";
 import type { Money } from "../money.js";
+import { ownEntry } from "../own-entry.js";
 import type { Approval } from "./document.js";
 
 /** Approvals a purchase plan of this total needs: the highest tier it passes (0 when none). */
@@ -114,6 +117,111 @@ export function signDecision(
 }
 
 /**
+ * What an author signs to prove a plan's name is theirs: the plan's id, its digest and the name. Binding the id and
+ * digest keeps the signature of one plan from proving the author of another.
+ */
+function authorText(planId: string, digest: string, author: string): Buffer {
+  return Buffer.from(`topsync plan author v1\n${planId}\n${digest}\n${author}\n`, "utf8");
+}
+
+/**
+ * How a plan's author is known. Without `--as`, or with `--as` naming the operating system's account, the name is
+ * the account's (`account`). With a key, the name is an approver's proven by their signature (`key`). `--as` naming
+ * anyone else without a key is a claim (`claimed`): whoever saved it may be an approver, so the plan needs one
+ * approval more than its rules ask.
+ */
+export interface Authorship {
+  name: string;
+  proof: AuthorProof;
+  /** With proof `key`: the author's private key (an approver's, checked by `checkAuthorKey`). */
+  key?: KeyObject;
+}
+
+/** The author's signature for a plan, or null when the author is not proven by a key. */
+export function authorSignature(planId: string, digest: string, author: Authorship): string | null {
+  return author.key
+    ? sign(null, authorText(planId, digest, author.name), author.key).toString("base64")
+    : null;
+}
+
+/**
+ * Refuses a key that cannot prove the name it is given with: the name must be one of `approvals.approvers` and the
+ * key that approver's (a signature it makes must verify with the public key the config holds).
+ */
+export function checkAuthorKey(approvers: ApprovalsConfig["approvers"], author: Authorship): void {
+  if (!author.key) return;
+  const configured = ownEntry(approvers, author.name);
+  if (!configured)
+    throw new UsageError(
+      `--key proves an approver's name, and ${JSON.stringify(author.name)} is not among approvals.approvers; leave out --key to save the plan as a claim (it then needs one approval more)`,
+    );
+  if (publicKeyText(createPublicKey(author.key)) !== configured)
+    throw new UsageError(
+      `the key given is not ${author.name}'s: approvals.approvers.${author.name} names another; nothing was saved`,
+    );
+}
+
+/**
+ * Why a plan's author is not proven, or null when it is: a claim, or a signature that no longer verifies (the
+ * author's key was changed or removed from approvals.approvers since).
+ */
+export function authorUnproven(
+  plan: {
+    id: string;
+    digest: string;
+    author: string;
+    author_proof: AuthorProof;
+    author_signature: string | null;
+  },
+  approvers: ApprovalsConfig["approvers"],
+): string | null {
+  if (plan.author_proof === "account") return null;
+  if (plan.author_proof === "claimed")
+    return `its author ${JSON.stringify(plan.author)} was named with --as and did not sign it`;
+  const publicKey = ownEntry(approvers, plan.author);
+  if (!publicKey) return `its author ${plan.author} signed it but is no longer among approvals.approvers`;
+  return verifies(authorText(plan.id, plan.digest, plan.author), publicKey, plan.author_signature)
+    ? null
+    : `its author ${plan.author}'s signature does not verify with the key in approvals.approvers`;
+}
+
+/**
+ * A plan's author fields and the approvals it needs: its rules' count, one more when its author only claims a name.
+ */
+export function authorFields(
+  planId: string,
+  digest: string,
+  rulesRequire: number,
+  author: Authorship,
+): {
+  author: string;
+  author_proof: AuthorProof;
+  author_signature: string | null;
+  approvals_required: number;
+} {
+  return {
+    author: author.name,
+    author_proof: author.proof,
+    author_signature: authorSignature(planId, digest, author),
+    approvals_required: withUnprovenAuthor(rulesRequire, author.proof === "claimed"),
+  };
+}
+
+/** The approvals a plan needs when its author is not proven: one more than its rules ask, when they ask any. */
+export function withUnprovenAuthor(required: number, unproven: boolean): number {
+  return unproven && required > 0 ? required + 1 : required;
+}
+
+function verifies(text: Buffer, publicKey: string, signature: string | null): boolean {
+  if (signature === null) return false;
+  try {
+    return verify(null, text, publicKeyFrom(publicKey), Buffer.from(signature, "base64"));
+  } catch {
+    return false;
+  }
+}
+
+/**
  * Whether an approver's name is the plan's author's: compared without case, surrounding space or compatibility forms,
  * since a plan's author is whatever name its saver gave (`--as`, the operating system's user): "Ada", " ada" and
  * "ＡＤＡ" are ada, who cannot approve what she wrote.
@@ -135,17 +243,7 @@ export function approvalProblem(
     return `${approval.approver} is the plan's author`;
   if (approval.digest !== plan.digest)
     return `${approval.approver} approved other items (digest ${approval.digest})`;
-  let good = false;
-  try {
-    good = verify(
-      null,
-      signedText(plan.plan_id, approval),
-      publicKeyFrom(key),
-      Buffer.from(approval.signature, "base64"),
-    );
-  } catch {
-    good = false;
-  }
+  const good = verifies(signedText(plan.plan_id, approval), key, approval.signature);
   return good ? null : `${approval.approver}'s signature does not verify with the key in approvals.approvers`;
 }
 

@@ -16,6 +16,7 @@ import { recipientsFilePath } from "../purchases/sources/jobs.js";
 import { checkRecipientsFile } from "../purchases/sources/recipients-csv.js";
 import { localTime } from "../time/cron.js";
 import { firesBetween } from "../time/fires.js";
+import { type Authorship, checkAuthorKey } from "./approvals.js";
 import type { PurchasePlan } from "./document.js";
 import { planText, reservePlanFile } from "./document.js";
 import { purchasePlanFrom } from "./purchase-plan.js";
@@ -207,8 +208,9 @@ export interface SavedBackfill {
 export async function saveBackfill(
   deps: Pick<PurchaseDeps, "database" | "config">,
   backfill: Backfill,
-  options: { now: Date; author: string; configDigest: string | null; file?: string },
+  options: { now: Date; author: Authorship; configDigest: string | null; file?: string },
 ): Promise<SavedBackfill> {
+  checkAuthorKey(deps.config.approvals.approvers, options.author);
   const plan = purchasePlanFrom(backfill.projection, {
     now: options.now,
     author: options.author,

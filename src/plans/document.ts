@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { lstatSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import * as z from "zod";
+import { AUTHOR_PROOFS } from "../db/schema.js";
 import { TopsyncError, UsageError } from "../errors.js";
 import { itemsDigest } from "./canonical.js";
 
@@ -83,6 +84,10 @@ const base = {
   created_at: instant,
   expires_at: instant,
   author: z.string().min(1),
+  /** How the author's name is known (`saved_plans.author_proof`); a file from before it was a claim. */
+  author_proof: z.enum(AUTHOR_PROOFS).default("claimed"),
+  /** With `key`: the author's signature over the plan's id, digest and name. */
+  author_signature: z.string().nullable().default(null),
   config_digest: z.string().nullable(),
   digest: z.string(),
   total: moneyText,

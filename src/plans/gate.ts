@@ -22,7 +22,7 @@ import {
 } from "../purchases/plan-rows.js";
 import { resolveRow } from "../purchases/projection.js";
 import { approvalShortfall, approvalState } from "./approval-state.js";
-import { approvalsForTotal, firstThreshold } from "./approvals.js";
+import { approvalsForTotal, authorFields, firstThreshold } from "./approvals.js";
 import {
   newPlanId,
   PLAN_FORMAT_VERSION,
@@ -164,17 +164,20 @@ async function gateNewRows(options: GateOptions, run: GateRun): Promise<HeldRun[
     await clearGated(tx, "refused", run.runId);
     const totalText = formatMoney(total);
     const created = run.now;
+    const planId = newPlanId();
+    const digest = await gatedDigest(tx);
+    // The held run's author is the operating system's account that ran it (the daemon's, or the command's).
+    const author = { name: options.author, proof: "account" } as const;
     const plan: Omit<PurchasePlan, "items" | "rejected" | "approvals"> = {
       format_version: PLAN_FORMAT_VERSION,
       kind: "purchases",
-      plan_id: newPlanId(),
+      plan_id: planId,
       created_at: created.toISOString(),
       expires_at: new Date(created.getTime() + options.config.approvals.plan_ttl).toISOString(),
-      author: options.author,
+      ...authorFields(planId, digest, approvalsForTotal(options.config.approvals, total), author),
       config_digest: null,
-      digest: await gatedDigest(tx),
+      digest,
       total: total.toFixed(2),
-      approvals_required: approvalsForTotal(options.config.approvals, total),
       request: { job: run.jobName ?? null, fire_time: null, queued: !run.jobName },
     };
     // The document is the plan's fields with its items and no rejected ones, as a saved plan's file has them.

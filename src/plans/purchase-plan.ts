@@ -8,7 +8,7 @@ import type { PurchaseDeps } from "../purchases/executor.js";
 import type { PurchaseProjection } from "../purchases/projection.js";
 import { projectSources } from "../purchases/projection-read.js";
 import { projectRun } from "../purchases/run-once.js";
-import { approvalsForTotal } from "./approvals.js";
+import { type Authorship, approvalsForTotal, authorFields } from "./approvals.js";
 import {
   newPlanId,
   PLAN_FORMAT_VERSION,
@@ -46,7 +46,7 @@ export async function projectPlan(
 
 export interface PlanMeta {
   now: Date;
-  author: string;
+  author: Authorship;
   configDigest: string | null;
   approvals: ApprovalsConfig;
   request: PurchasePlanRequest;
@@ -104,17 +104,18 @@ export function planOf(items: PurchaseItem[], rejected: RejectedItem[], meta: Pl
   for (const item of items) cents.set(item.price, (cents.get(item.price) ?? 0) + 1);
   const total = sumMoney([...cents].map(([price, n]) => parseMoney(price).times(n)));
   const created = meta.now;
+  const planId = meta.planId ?? newPlanId();
+  const digest = planDigest({ kind: "purchases", items });
   return {
     format_version: PLAN_FORMAT_VERSION,
     kind: "purchases",
-    plan_id: meta.planId ?? newPlanId(),
+    plan_id: planId,
     created_at: created.toISOString(),
     expires_at: new Date(created.getTime() + meta.approvals.plan_ttl).toISOString(),
-    author: meta.author,
+    ...authorFields(planId, digest, approvalsForTotal(meta.approvals, total), meta.author),
     config_digest: meta.configDigest,
-    digest: planDigest({ kind: "purchases", items }),
+    digest,
     total: total.toFixed(2),
-    approvals_required: approvalsForTotal(meta.approvals, total),
     approvals: [],
     request: {
       job: meta.request.job?.name ?? null,

@@ -3,7 +3,7 @@
 // was elsewhere already (another process got there first).
 import { type SQL, sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
-import type { SavedPlanStatus } from "../db/schema.js";
+import type { AuthorProof, SavedPlanStatus } from "../db/schema.js";
 import { planNotices } from "../notify/outbox/write.js";
 import type { Approval, PlanDocument, PlanKind } from "./document.js";
 
@@ -14,6 +14,8 @@ export interface SavedPlanRow {
   kind: PlanKind;
   origin: PlanOrigin;
   author: string;
+  author_proof: AuthorProof;
+  author_signature: string | null;
   status: SavedPlanStatus;
   digest: string;
   config_digest: string | null;
@@ -36,10 +38,10 @@ export type PlanHead = Omit<SavedPlanRow, "document">;
 /** Statuses in which a plan may still be approved, applied, rejected or expire. */
 export const OPEN_STATUSES: readonly SavedPlanStatus[] = ["pending_approval", "approved", "applying"];
 
-const COLUMNS = sql`id, kind, origin, author, status, digest, config_digest, document, total::text as total, items,
+const COLUMNS = sql`id, kind, origin, author, author_proof, author_signature, status, digest, config_digest, document, total::text as total, items,
   approvals_required, reserved::text as reserved, created_at, expires_at, approved_at, applied_at, ended_at, reason`;
 
-const HEAD_COLUMNS = `id, kind, origin, author, status, digest, config_digest, total::text as total, items,
+const HEAD_COLUMNS = `id, kind, origin, author, author_proof, author_signature, status, digest, config_digest, total::text as total, items,
   approvals_required, reserved::text as reserved, created_at, expires_at, approved_at, applied_at, ended_at, reason`;
 
 type RawRow = Omit<
@@ -110,6 +112,8 @@ async function insertPlan(
     | "plan_id"
     | "kind"
     | "author"
+    | "author_proof"
+    | "author_signature"
     | "digest"
     | "config_digest"
     | "total"
@@ -126,9 +130,9 @@ async function insertPlan(
   const [row] = await rows<RawRow>(
     db,
     sql`with registered as (
-          insert into saved_plans (id, kind, origin, author, status, digest, config_digest, document, total, items,
+          insert into saved_plans (id, kind, origin, author, author_proof, author_signature, status, digest, config_digest, document, total, items,
             approvals_required, reserved, created_at, expires_at, approved_at)
-          values (${plan.plan_id}, ${plan.kind}, ${origin}, ${plan.author},
+          values (${plan.plan_id}, ${plan.kind}, ${origin}, ${plan.author}, ${plan.author_proof}, ${plan.author_signature},
             ${approved ? "approved" : "pending_approval"}, ${plan.digest}, ${plan.config_digest},
             (${document})::json, ${plan.total}::numeric, ${items}, ${plan.approvals_required},
             ${approved && plan.kind === "purchases" ? plan.total : "0"}::numeric, ${plan.created_at}::timestamptz,
@@ -156,6 +160,9 @@ export function fileHeaderProblems(file: PlanDocument, row: PlanHead): string[] 
     );
   if (file.kind !== row.kind) differs("kind", file.kind, row.kind);
   if (file.author !== row.author) differs("author", file.author, row.author);
+  if (file.author_proof !== row.author_proof) differs("author_proof", file.author_proof, row.author_proof);
+  if (file.author_signature !== row.author_signature)
+    differs("author_signature", String(file.author_signature), String(row.author_signature));
   if (file.approvals_required !== row.approvals_required)
     differs("approvals_required", String(file.approvals_required), String(row.approvals_required));
   if (file.config_digest !== row.config_digest)
@@ -184,7 +191,8 @@ export async function findPlan(
 export async function listPlans(db: Executor, limit: number): Promise<Omit<SavedPlanRow, "document">[]> {
   const found = await rows<RawRow>(
     db,
-    sql`select id, kind, origin, author, status, digest, config_digest, '{}'::json as document, total::text as total,
+    sql`select id, kind, origin, author, author_proof, author_signature, status, digest, config_digest,
+          '{}'::json as document, total::text as total,
           items, approvals_required, reserved::text as reserved, created_at, expires_at, approved_at, applied_at,
           ended_at, reason
         from saved_plans order by created_at desc, id desc limit ${limit}`,

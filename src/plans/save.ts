@@ -11,6 +11,7 @@ import { loadOwnership } from "../websites/ownership.js";
 import { planWebsites } from "../websites/plan.js";
 import type { WebsiteApi } from "../websites/reconcile.js";
 import { deriveSecretKey } from "../websites/secrets.js";
+import { type Authorship, checkAuthorKey } from "./approvals.js";
 import type { PurchasePlan, WebsitePlan } from "./document.js";
 import { planText, reservePlanFile } from "./document.js";
 import { type PurchasePlanRequest, projectPlan, purchasePlanFrom } from "./purchase-plan.js";
@@ -19,7 +20,7 @@ import { websitePlanFrom } from "./website-plan.js";
 
 export interface SaveOptions {
   file: string;
-  author: string;
+  author: Authorship;
   configDigest: string | null;
 }
 
@@ -34,6 +35,7 @@ export async function savePurchasePlan(
   request: PurchasePlanRequest,
   options: SaveOptions,
 ): Promise<SavedPurchasePlan> {
+  checkAuthorKey(deps.config.approvals.approvers, options.author);
   const projection = await projectPlan(deps, request);
   const failed = projection.runs.find((run) => run.error);
   if (failed) throw new DataError(`job ${failed.job}: ${failed.error}`, "RECIPIENTS_FILE");
@@ -83,6 +85,7 @@ export async function saveWebsitePlan(
   deps: WebsiteSaveDeps,
   options: SaveOptions & { now: Date },
 ): Promise<{ plan: WebsitePlan; row: SavedPlanRow; planned: Plan }> {
+  checkAuthorKey(deps.config.approvals.approvers, options.author);
   const ownership = loadOwnership(deps.db);
   ownership.catch(() => {});
   const listing = await deps.api.readWebsites();

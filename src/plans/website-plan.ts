@@ -5,7 +5,7 @@ import type { RemoteWebsite } from "../analytics/schemas.js";
 import type { ApprovalsConfig } from "../config/index.js";
 import type { Plan, PlanEntry } from "../websites/model.js";
 import { SENSITIVE } from "../websites/model.js";
-import { approvalsForWebsites } from "./approvals.js";
+import { type Authorship, approvalsForWebsites, authorFields } from "./approvals.js";
 import {
   newPlanId,
   PLAN_FORMAT_VERSION,
@@ -50,7 +50,7 @@ function desiredOf(entry: Change): Record<string, string | null> | null {
 
 export interface WebsitePlanMeta {
   now: Date;
-  author: string;
+  author: Authorship;
   configDigest: string | null;
   approvals: ApprovalsConfig;
   planId?: string;
@@ -79,17 +79,18 @@ export function websitePlanFrom(
     .filter((entry) => !isChange(entry) && entry.action !== "noop")
     .map((entry) => `${entry.action} ${entry.domain}: ${"reason" in entry ? entry.reason : ""}`);
   const deletes = items.filter((i) => i.action === "delete").length;
+  const planId = meta.planId ?? newPlanId();
+  const digest = planDigest({ kind: "websites", items });
   return {
     format_version: PLAN_FORMAT_VERSION,
     kind: "websites",
-    plan_id: meta.planId ?? newPlanId(),
+    plan_id: planId,
     created_at: meta.now.toISOString(),
     expires_at: new Date(meta.now.getTime() + meta.approvals.plan_ttl).toISOString(),
-    author: meta.author,
+    ...authorFields(planId, digest, approvalsForWebsites(meta.approvals, deletes), meta.author),
     config_digest: meta.configDigest,
-    digest: planDigest({ kind: "websites", items }),
+    digest,
     total: "0.00",
-    approvals_required: approvalsForWebsites(meta.approvals, deletes),
     approvals: [],
     items,
     notes,

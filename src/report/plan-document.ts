@@ -1,6 +1,7 @@
 // A saved plan for people (`show`, `saved show`): its facts, where it stands with its approvers, each item with
 // what is stale about it now, and what the projection would not buy; and its JSON shape. Stale items are marked
 // with why; showing never refuses.
+import type { AuthorProof } from "../db/schema.js";
 import { parseMoney } from "../money.js";
 import type { PlanView } from "../plans/inspect.js";
 import type { StaleItem } from "../plans/stale.js";
@@ -17,6 +18,13 @@ import {
 import { CURRENCY, counted, formatAmount, formatInstant, type PhoneView } from "./format.js";
 import { REPORT_FORMAT_VERSION } from "./render.js";
 
+/** The author as the ledger knows them: signed, claimed with `--as` (one approval more), or the account's name. */
+function authorLine(author: string, proof: AuthorProof): string {
+  if (proof === "key") return `${author} (signed with their key)`;
+  if (proof === "claimed") return `${author} (named with --as, not signed: needs one approval more)`;
+  return author;
+}
+
 export function planDocument(view: PlanView, timeZone: string, phones: PhoneView): ReportDocument {
   const { plan } = view;
   const when = (iso: string) => formatInstant(new Date(iso), timeZone);
@@ -25,7 +33,7 @@ export function planDocument(view: PlanView, timeZone: string, phones: PhoneView
     ["Plan", plan.plan_id],
     ["Kind", plan.kind],
     // The ledger's facts where it recorded the plan (a file's own may have been edited: `mismatch` names how).
-    ["Author", view.row?.author ?? plan.author],
+    ["Author", authorLine(view.row?.author ?? plan.author, view.row?.author_proof ?? plan.author_proof)],
     ["Status", view.status],
     ["Created", when(view.row?.created_at.toISOString() ?? plan.created_at)],
     [

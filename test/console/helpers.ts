@@ -96,6 +96,8 @@ export async function startConsoleFixture(
     planFile,
     "--as",
     "bola",
+    "--key",
+    keys.bola!.file,
   ]);
   expect(saved.code, saved.stderr).toBe(0);
   const planId = JSON.parse(saved.stdout).plan_id as string;

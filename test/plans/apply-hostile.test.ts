@@ -46,7 +46,7 @@ describe("apply after the ledger moved under an approved plan", { timeout: 120_0
       sql`insert into purchase_requests (request_key, network, plan_id, phone) values ('crm-1', 'MTN', '104', ${planned})`,
     );
     const file = join(ledger.dir, "queued.plan");
-    const saved = await ledger.cli(["purchases", "plan", "--queued", "--save", file, "--as", "ops"]);
+    const saved = await ledger.cli(["purchases", "plan", "--queued", "--save", file]);
     expect(saved.code, saved.stderr).toBe(0);
     const plan = readJson<PurchasePlan>(file);
     expect(plan.items.map((i) => [i.request_key, i.phone])).toEqual([["crm-1", planned]]);
@@ -84,8 +84,6 @@ describe("apply after the ledger moved under an approved plan", { timeout: 120_0
       "2026-04-01T08:00:00Z",
       "--save",
       file,
-      "--as",
-      "ops",
     ]);
     expect(saved.code, saved.stderr).toBe(0);
     const plan = readJson<PurchasePlan>(file);
@@ -181,22 +179,15 @@ describe("apply after the ledger moved under an approved plan", { timeout: 120_0
       (await ledger.query<{ n: number }>(sql`select count(*)::int as n from saved_plans`))[0]!.n;
     const before = await count();
     const nowhere = join(ledger.dir, "no-such-folder", "sites.plan");
-    const sites = await ledger.cli(["websites", "plan", "--save", nowhere, "--as", "ops"]);
+    const sites = await ledger.cli(["websites", "plan", "--save", nowhere]);
     expect(sites.code).toBe(64);
     expect(sites.stderr).toContain(`cannot write the plan file ${nowhere}`);
     const purchases = await ledger.cli(["purchases", "plan", "--job", "promo", "--now", "--save", nowhere]);
     expect(purchases.code).toBe(64);
-    const folder = await ledger.cli(["websites", "plan", "--save", ledger.dir, "--as", "ops"]);
+    const folder = await ledger.cli(["websites", "plan", "--save", ledger.dir]);
     expect(folder.code).toBe(64);
     expect(await count()).toBe(before);
-    const saved = await ledger.cli([
-      "websites",
-      "plan",
-      "--save",
-      join(ledger.dir, "sites.plan"),
-      "--as",
-      "ops",
-    ]);
+    const saved = await ledger.cli(["websites", "plan", "--save", join(ledger.dir, "sites.plan")]);
     expect(saved.code, saved.stderr).toBe(0);
   });
 
@@ -214,7 +205,7 @@ describe("apply after the ledger moved under an approved plan", { timeout: 120_0
       { state: "queued", approval: null },
     ]);
     const file = join(ledger.dir, "sized.plan");
-    const saved = await ledger.cli(["purchases", "plan", "--queued", "--save", file, "--as", "ops"]);
+    const saved = await ledger.cli(["purchases", "plan", "--queued", "--save", file]);
     expect(saved.code, saved.stderr).toBe(0);
     const plan = readJson<PurchasePlan>(file);
     const items = plan.items.filter((i) => i.job === "sized");

@@ -47,10 +47,20 @@ describe("approvals", { timeout: 120_000 }, () => {
   });
   beforeEach(() => sandbox.reset());
 
-  async function save(job: string, author: string): Promise<{ file: string; plan: PurchasePlan }> {
+  /**
+   * Saves a plan of the job's next test fire: by the operating system's account, by an approver proven by their key,
+   * or (`claim`) under a name `--as` gives without a key.
+   */
+  async function save(
+    job: string,
+    author?: string,
+    how: "signed" | "claim" = "signed",
+  ): Promise<{ file: string; plan: PurchasePlan; stdout: string }> {
     fire++;
     const file = join(ledger.dir, `${job}-${fire}.plan`);
     const fireTime = `2026-05-${String(fire).padStart(2, "0")}T08:00:00Z`;
+    const as = author === undefined ? [] : ["--as", author];
+    const key = author !== undefined && how === "signed" ? ["--key", keys[author]!.file] : [];
     const saved = await ledger.cli([
       "purchases",
       "plan",
@@ -60,11 +70,11 @@ describe("approvals", { timeout: 120_000 }, () => {
       fireTime,
       "--save",
       file,
-      "--as",
-      author,
+      ...as,
+      ...key,
     ]);
     expect(saved.code, saved.stderr).toBe(0);
-    return { file, plan: readJson<PurchasePlan>(file) };
+    return { file, plan: readJson<PurchasePlan>(file), stdout: saved.stdout };
   }
   const approve = (file: string, as: string, key = keys[as]!.file) =>
     ledger.cli(["approve", file, "--as", as, "--key", key]);
@@ -107,7 +117,7 @@ describe("approvals", { timeout: 120_000 }, () => {
   });
 
   it("a two-tier rule needs two distinct approvers; one approver counts once", async () => {
-    const { file, plan } = await save("five", "dan");
+    const { file, plan } = await save("five");
     expect(plan.approvals_required).toBe(2);
     expect((await approve(file, "bola")).stdout).toContain("1 of 2 distinct approvals");
     const twice = await approve(file, "bola");
@@ -125,8 +135,8 @@ describe("approvals", { timeout: 120_000 }, () => {
   });
 
   it("an approval of other items is void, and apply checks every signature against the config's keys", async () => {
-    const first = await save("three", "dan");
-    const other = await save("three", "dan");
+    const first = await save("three");
+    const other = await save("three");
     expect((await approve(first.file, "bola")).code).toBe(0);
     // bola's approval of the first plan copied into the second plan's file: signed over other items.
     const copied = readJson<PurchasePlan>(first.file).approvals;
@@ -156,7 +166,7 @@ describe("approvals", { timeout: 120_000 }, () => {
   });
 
   it("one key named as two approvers is refused: one person cannot be two distinct approvals", async () => {
-    const { file } = await save("three", "dan");
+    const { file } = await save("three");
     ledger.rewrite({
       ...settings,
       approvals: {
@@ -177,7 +187,7 @@ describe("approvals", { timeout: 120_000 }, () => {
   });
 
   it("a rejection ends the plan", async () => {
-    const { file, plan } = await save("three", "dan");
+    const { file, plan } = await save("three");
     const missing = await ledger.cli(["reject", file, "--as", "cara", "--key", keys.cara!.file]);
     expect(missing.code).toBe(64);
     const rejected = await ledger.cli([
@@ -203,7 +213,7 @@ describe("approvals", { timeout: 120_000 }, () => {
 
   it("a rejection says what the ledger did: a plan that moved meanwhile is not called rejected", async () => {
     // An apply starts at the moment the rejection's decision is written (an approved plan becomes applying).
-    const raced = await save("three", "dan");
+    const raced = await save("three");
     expect((await approve(raced.file, "ada")).code).toBe(0);
     await ledger.query(sql`create or replace function apply_starts() returns trigger language plpgsql as $$
       begin
@@ -239,7 +249,7 @@ describe("approvals", { timeout: 120_000 }, () => {
     }
 
     // The ledger takes the plan out of the rejection's reach at the last moment (as an apply that took it first).
-    const taken = await save("three", "dan");
+    const taken = await save("three");
     expect((await approve(taken.file, "ada")).code).toBe(0);
     await ledger.query(sql`create or replace function taken_first() returns trigger language plpgsql as $$
       begin
@@ -314,7 +324,7 @@ describe("approvals", { timeout: 120_000 }, () => {
   });
 
   it("a --key that is not a key file (a FIFO, a folder) is refused at once, with exit 64", async () => {
-    const { file } = await save("three", "dan");
+    const { file } = await save("three");
     const fifo = join(ledger.dir, "key.fifo");
     execFileSync("mkfifo", [fifo]);
     // Without a writer, reading a FIFO waited for ever (and reading /dev/zero filled memory until the process died:
@@ -325,5 +335,100 @@ describe("approvals", { timeout: 120_000 }, () => {
       expect(result.stderr).toContain(`cannot read the private key ${key}: it is`);
     }
     expect((await approve(file, "bola")).code).toBe(0);
+  });
+
+  it("an author named with --as and no key needs one approval more: an approver cannot save as another and approve", async () => {
+    // ada saves under dan's name, then approves "dan's" plan herself: a claim proves nothing, so the rule's one
+    // approval is two, and another approver than whoever wrote it must approve too.
+    const claimed = await save("three", "dan", "claim");
+    expect(claimed.plan).toMatchObject({ author: "dan", author_proof: "claimed", approvals_required: 2 });
+    expect(claimed.stdout).toContain("needs 2 approvals");
+    expect((await approve(claimed.file, "ada")).stdout).toContain("1 of 2 distinct approvals");
+    const short = await ledger.cli(["apply", claimed.file]);
+    expect(short.code).toBe(1);
+    expect(short.stderr).toContain(
+      'needs 2 distinct approvals (one more than its rules ask: its author "dan" was named with --as and did not sign it), has 1 (ada)',
+    );
+    expect(posts(sandbox)).toBe(0);
+    // Editing the file to say its author was proven changes nothing the ledger holds: the file is refused.
+    writeFileSync(
+      claimed.file,
+      JSON.stringify({
+        ...readJson<PurchasePlan>(claimed.file),
+        author_proof: "account",
+        approvals_required: 1,
+      }),
+    );
+    const edited = await ledger.cli(["apply", claimed.file]);
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toContain('the file\'s author_proof "account" is not the recorded "claimed"');
+    expect(posts(sandbox)).toBe(0);
+
+    // Signed with ada's key, the author is ada: one approval by someone else is enough, and hers does not count.
+    const signed = await save("three", "ada");
+    expect(signed.plan).toMatchObject({ author: "ada", author_proof: "key", approvals_required: 1 });
+    expect(signed.plan.author_signature).toEqual(expect.any(String));
+    expect((await approve(signed.file, "ada")).stderr).toContain("an author cannot approve their own plan");
+    expect((await approve(signed.file, "bola")).stdout).toContain(
+      "1 of 1 distinct approvals; it is approved",
+    );
+    // Without --as, the author is the operating system's account, and the rules' count stands.
+    const account = await save("three");
+    expect(account.plan).toMatchObject({ author_proof: "account", approvals_required: 1 });
+  });
+
+  it("refuses a --key that does not prove the --as name, saving nothing", async () => {
+    const count = async () =>
+      Number((await ledger.query<{ n: string }>(sql`select count(*)::text as n from saved_plans`))[0]!.n);
+    const before = await count();
+    const file = join(ledger.dir, "refused.plan");
+    const base = [
+      "purchases",
+      "plan",
+      "--job",
+      "three",
+      "--fire-time",
+      "2026-06-01T08:00:00Z",
+      "--save",
+      file,
+    ];
+    const notTheirs = await ledger.cli([...base, "--as", "bola", "--key", keys.ada!.file]);
+    expect(notTheirs.code).toBe(64);
+    expect(notTheirs.stderr).toContain("the key given is not bola's: approvals.approvers.bola names another");
+    const notAnApprover = await ledger.cli([...base, "--as", "dan", "--key", keys.ada!.file]);
+    expect(notAnApprover.code).toBe(64);
+    expect(notAnApprover.stderr).toContain('"dan" is not among approvals.approvers');
+    const noName = await ledger.cli([...base, "--key", keys.ada!.file]);
+    expect(noName.code).toBe(64);
+    expect(noName.stderr).toContain("--key needs --as NAME");
+    expect(await count()).toBe(before);
+    expect(() => statSync(file)).toThrow();
+  });
+
+  it("a signed author whose key left approvals.approvers is no longer proven: the plan needs one approval more", async () => {
+    const { file, plan } = await save("three", "cara");
+    expect(plan.approvals_required).toBe(1);
+    expect((await approve(file, "bola")).code).toBe(0);
+    ledger.rewrite({
+      ...settings,
+      approvals: {
+        ...(settings.approvals as Record<string, unknown>),
+        approvers: { ada: keys.ada!.publicKey, bola: keys.bola!.publicKey },
+      },
+    });
+    try {
+      const short = await ledger.cli(["apply", file]);
+      expect(short.code).toBe(1);
+      expect(short.stderr).toContain(
+        "needs 2 distinct approvals (one more than its rules ask: its author cara signed it but is no longer among approvals.approvers), has 1 (bola)",
+      );
+      expect(posts(sandbox)).toBe(0);
+      expect((await approve(file, "ada")).stdout).toContain("2 of 2 distinct approvals");
+      const applied = await ledger.cli(["apply", file]);
+      expect(applied.code, applied.stderr).toBe(0);
+      expect(sandbox.debits()).toHaveLength(3);
+    } finally {
+      ledger.rewrite(settings);
+    }
   });
 });

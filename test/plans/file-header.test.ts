@@ -3,6 +3,7 @@
 // time to expire), names each edit of what it checks, and `approve` and `apply` refuse the file as they refuse
 // edited items.
 import { writeFileSync } from "node:fs";
+import { userInfo } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PurchasePlan } from "../../src/plans/document.js";
@@ -38,17 +39,7 @@ describe("a plan file with a hand-edited header", { timeout: 120_000 }, () => {
 
   it("is shown with the ledger's facts and each edit named, and approve and apply refuse it", async () => {
     const file = join(ledger.dir, "promo.plan");
-    const saved = await ledger.cli([
-      "purchases",
-      "plan",
-      "--job",
-      "promo",
-      "--now",
-      "--save",
-      file,
-      "--as",
-      "ops",
-    ]);
+    const saved = await ledger.cli(["purchases", "plan", "--job", "promo", "--now", "--save", file]);
     expect(saved.code, saved.stderr).toBe(0);
     const plan = readJson<PurchasePlan>(file);
     const edited = join(ledger.dir, "edited.plan");
@@ -66,7 +57,7 @@ describe("a plan file with a hand-edited header", { timeout: 120_000 }, () => {
     const shown = await ledger.cli(["show", edited]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain("Tampered");
-    expect(shown.stdout).toMatch(/Author +ops/);
+    expect(shown.stdout).toMatch(new RegExp(`Author +${userInfo().username}\n`));
     expect(shown.stdout).toMatch(/Expires +2026-/);
     expect(shown.stdout).not.toMatch(/Expires +2030/);
     for (const field of ["author", "approvals_required"])
@@ -74,10 +65,10 @@ describe("a plan file with a hand-edited header", { timeout: 120_000 }, () => {
     const json = JSON.parse((await ledger.cli(["--json", "show", edited])).stdout) as { mismatch: string[] };
     expect(json.mismatch).toHaveLength(2);
 
-    // The author (the ledger says ops) is not ada; ada's approval of the edited file is refused all the same.
+    // The author (the ledger says the account that saved it) is not ada; ada's approval of the edited file is refused all the same.
     const approved = await ledger.cli(["approve", edited, "--as", "ada", "--key", key]);
     expect(approved.code).toBe(1);
-    expect(approved.stderr).toContain(`the file's author "ada" is not the recorded "ops"`);
+    expect(approved.stderr).toContain(`the file's author "ada" is not the recorded "${userInfo().username}"`);
     const applied = await ledger.cli(["apply", edited]);
     expect(applied.code).toBe(1);
     expect(applied.stderr).toContain("the file's approvals_required");

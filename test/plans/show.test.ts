@@ -47,7 +47,7 @@ describe("showing saved plans", { timeout: 120_000 }, () => {
     const shown = await ledger.cli(["show", file]);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain(`Saved plan ${plan.plan_id}`);
-    expect(shown.stdout).toContain("Waiting for approval: 0 of 1 distinct approvals. 3 items stale now.");
+    expect(shown.stdout).toContain("Waiting for approval: 0 of 2 distinct approvals. 3 items stale now.");
     expect(shown.stdout.match(/STALE price_rose: price rose from 305\.00 to 320\.00/g)).toHaveLength(3);
     expect(shown.stdout).toContain("0803****500");
     expect(shown.stdout).not.toContain(team[0]);
@@ -60,7 +60,9 @@ describe("showing saved plans", { timeout: 120_000 }, () => {
       plan: PurchasePlan;
     };
     expect(value.status).toBe("pending_approval");
-    expect(value.approvals).toMatchObject({ required: 1, valid: [] });
+    expect(value.approvals).toMatchObject({ required: 2, valid: [] });
+    // bola is named with --as and did not sign: one approval more than the rule's one.
+    expect(shown.stdout).toMatch(/Author +bola \(named with --as, not signed: needs one approval more\)/);
     expect(value.stale.map((s) => s.code)).toEqual(["price_rose", "price_rose", "price_rose"]);
     expect(value.plan.items.map((i) => i.phone).sort()).toEqual([...team].sort());
 
@@ -83,15 +85,18 @@ describe("showing saved plans", { timeout: 120_000 }, () => {
         kind: "purchases",
         status: "pending_approval",
         author: "bola",
+        author_proof: "claimed",
         approvals: [],
-        approvals_required: 1,
+        approvals_required: 2,
         total: "915.00",
         items: 3,
       }),
     ]);
     const text = await ledger.cli(["saved", "list"]);
     expect(text.stdout).toMatch(
-      new RegExp(`${plan.plan_id}\\s+purchases\\s+pending_approval\\s+bola\\s+0/1\\s+915\\.00\\s+3`),
+      new RegExp(
+        `${plan.plan_id}\\s+purchases\\s+pending_approval\\s+bola \\(claimed\\)\\s+0/2\\s+915\\.00\\s+3`,
+      ),
     );
     // A --limit the database cannot hold is a usage error naming the flag, not an unexpected failure.
     for (const limit of ["99999999999999999999", "1e300", "0", "abc"]) {

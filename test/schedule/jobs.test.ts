@@ -512,7 +512,7 @@ describe("jobs backfill", () => {
     });
     const window = ["--from", fire(3).toISOString(), "--to", fire(4).toISOString()];
     const debits = sandbox.debits().length;
-    const held = await runCli(["-c", file, "--json", "jobs", "backfill", "gated", ...window, "--as", "bola"]);
+    const held = await runCli(["-c", file, "--json", "jobs", "backfill", "gated", ...window]);
     expect(held.code, held.stderr).toBe(0);
     const saved = JSON.parse(held.stdout);
     expect(saved).toMatchObject({

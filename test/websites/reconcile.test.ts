@@ -475,7 +475,7 @@ describe("the service changing while it is listed", () => {
       await expect(
         saveWebsitePlan(
           { api: deps.api, db: test.database.db, config: configFor(proxy, websites) },
-          { file, author: "ada", configDigest: null, now: new Date() },
+          { file, author: { name: "ada", proof: "account" }, configDigest: null, now: new Date() },
         ),
       ).rejects.toThrow(
         `cannot save the plan: the listing did not show owned.example.com (id ${owned}), which the service still holds when asked by id`,
