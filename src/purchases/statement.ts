@@ -10,7 +10,7 @@ import { maskPhone } from "../log/mask.js";
 import { parseMoney } from "../money.js";
 import type { ResellerClient, Verification } from "../reseller/client.js";
 import { visiblePhone } from "../reseller/schemas.js";
-import { flagReversed, REVERSED } from "./ledger.js";
+import { flagContradicted, REVERSED } from "./ledger.js";
 import {
   type Evidence,
   matchProof,
@@ -18,7 +18,7 @@ import {
   type ProofMatch,
   stillOnly,
 } from "./proof-match.js";
-import { isForAPerson, REVERSED_CONSEQUENCE, reversalUnconfirmed, settleByProof } from "./proof-settle.js";
+import { contradictionUnconfirmed, isForAPerson, REVERSAL, settleByProof } from "./proof-settle.js";
 import type { Statement, StatementLine } from "./sources/statement-csv.js";
 import {
   inDoubtPurchases,
@@ -441,7 +441,7 @@ export interface SettleProgress {
 export interface Applied {
   id: number;
   reference: string;
-  /** `reversed`: a succeeded purchase the statement lists as failed, flagged once verify confirmed it (flagReversed). */
+  /** `reversed`: a succeeded purchase the statement lists as failed, flagged once verify confirmed it (flagContradicted). */
   result: "succeeded" | "failed" | "reversed" | "unchanged";
   why: string;
 }
@@ -450,7 +450,7 @@ export interface Applied {
  * Settles the resolvable purchases the verify answer of their reference proves: the answer is about that
  * purchase (reference, phone, amount, envelope) and final, and an in_doubt purchase is still the only one its line
  * can be. Then flags the succeeded purchases the statement lists as failed or reversed, where the verify answer says
- * so too (flagReversed: they stay succeeded, for a person). Anything else is left as it is, with the reason.
+ * so too (flagContradicted: they stay succeeded, for a person). Anything else is left as it is, with the reason.
  */
 export async function applyStatement(
   db: Executor,
@@ -523,14 +523,15 @@ async function flagLine(
     return unchanged(`verify ${item.reference} failed: ${(error as Error).message}`);
   }
   const purchase = { id: item.id, state: row.state, phone: row.phone, amount: row.amount ?? "0" };
-  const unconfirmed = reversalUnconfirmed(purchase, item.reference, verification);
+  const unconfirmed = contradictionUnconfirmed(purchase, item.reference, verification, REVERSAL);
   if (unconfirmed !== undefined || !verification.found)
     return unchanged(`${unconfirmed?.why ?? "not confirmed"}: the line's ${item.statement} is not confirmed`);
-  const flagged = await flagReversed(
+  const flagged = await flagContradicted(
     db,
+    REVERSED,
     item.id,
     item.reference,
-    `${file} lists reference ${item.reference} as ${item.statement}, and the provider's verify now says ${verification.rawStatus}, ${REVERSED_CONSEQUENCE}`,
+    `${file} lists reference ${item.reference} as ${item.statement}, and the provider's verify now says ${verification.rawStatus}, ${REVERSAL.consequence}`,
     { actor: STATEMENT_ACTOR, response: verification.raw },
   );
   return flagged
