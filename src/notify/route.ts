@@ -24,6 +24,7 @@ export const GROUPED: ReadonlySet<string> = new Set([
   "verify_mismatch",
   "price_mismatch",
   "reversed",
+  "delivered_after_failure",
   "run_failed",
   "notification_unmatched",
   "missed_fire",

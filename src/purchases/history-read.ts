@@ -244,7 +244,8 @@ async function readSpend(
       sql`select id, state, job_name, source, phone, network, plan_id, plan_name,
             coalesce(charged_amount, amount)::text as amount, reference, note,
             coalesce(submitted_at, updated_at) as since, ${CANDIDATE_NOTIFICATIONS} as unmatched_notifications
-          from purchases p where state in ('in_doubt', 'unverified') or ((note like 'price_mismatch%' or note like 'reversed:%') and ${period})
+          from purchases p where state in ('in_doubt', 'unverified') or ((note like 'price_mismatch%' or note like 'reversed:%'
+              or note like 'delivered_after_failure:%') and ${period})
             or note like 'reference_clash%'
           order by id`,
     ),

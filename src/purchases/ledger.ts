@@ -630,34 +630,47 @@ export async function flagReferenceClash(
   return flagged.map((row) => Number(row.id));
 }
 
-/** The note of a succeeded purchase the provider has since reversed (flagReversed). */
+/** The note of a succeeded purchase the provider has since reversed (or failed). */
 export const REVERSED = "reversed";
+/** The note of a failed purchase the provider has since delivered, and charged for. */
+export const DELIVERED_AFTER_FAILURE = "delivered_after_failure";
+
+/** The notes of a final purchase the provider's verify contradicts later, each with the state the purchase keeps. */
+export const CONTRADICTED_STATE = {
+  [REVERSED]: "succeeded",
+  [DELIVERED_AFTER_FAILURE]: "failed",
+} as const satisfies Record<string, PurchaseState>;
+export type ContradictionNote = keyof typeof CONTRADICTED_STATE;
 
 /**
- * Flags a succeeded purchase whose transaction the provider has since reversed (a verify answer said so): the note
- * says what happened, an event keeps the answer, and the `reversed` episode opens, in one statement. The state stays
- * `succeeded` (final: the purchase was delivered once; whether the customer kept the data, and whether to buy again,
- * is for a person), and the spend it counted stays counted. A note already on the purchase (a `price_mismatch`) is
- * kept after it. False when the purchase is no longer succeeded with that reference, or is flagged already (a
- * notification delivered twice flags once).
+ * Flags a final purchase whose transaction the provider has since contradicted (a verify answer said so): a
+ * `succeeded` one reversed (`reversed`), a `failed` one delivered after all (`delivered_after_failure`). The note
+ * says what happened, an event keeps the answer, and the episode of the trigger named as the note opens, in one
+ * statement. The state stays (final: whether the customer has the data, and whether to buy again, is for a person).
+ * The money follows what the provider did: a succeeded purchase's spend stays counted; a failed one's charge is added
+ * to its budget day's committed total, which is what the claim reads against `budget.daily_limit` (so a charge the
+ * provider made counts against the cap, and the claim reads nothing more). A note already on the purchase (a
+ * `price_mismatch`) is kept after it. False when the purchase is no longer in that state with that reference, or is
+ * flagged already (a notification delivered twice flags once, and counts its charge once).
  */
-export async function flagReversed(
+export async function flagContradicted(
   db: Executor,
+  kind: ContradictionNote,
   id: number,
   reference: string,
   why: string,
   event: Omit<TransitionEvent, "reason">,
 ): Promise<boolean> {
-  const note = capText(`${REVERSED}: ${why}`);
+  const note = capText(`${kind}: ${why}`);
   const flagged = await rows<{ id: number | string }>(
     db,
     sql`with flagged as (
           update purchases set
             note = left(${note} || coalesce(' (earlier note: ' || note || ')', ''), ${MAX_STORED_TEXT_CHARS}),
             updated_at = now()
-          where id = ${id} and state = 'succeeded' and reference = ${reference}
-            and coalesce(note, '') not like ${`${REVERSED}:%`}
-          returning id, state, note
+          where id = ${id} and state = ${CONTRADICTED_STATE[kind]} and reference = ${reference}
+            and coalesce(note, '') not like ${`${kind}:%`}
+          returning id, state, note, budget_day, coalesce(charged_amount, amount, 0) as charged
         ), event as (
           insert into purchase_events (purchase_id, actor, from_state, to_state, reason, response)
           select id, ${event.actor}, state, state, note, ${json(cappedResponse(event.response))}::json from flagged
@@ -665,7 +678,10 @@ export async function flagReversed(
         ), notice as (${purchaseNotices(
           sql`select id as event_id, purchase_id, from_state, to_state, reason, reason as note,
                 null::text as reference, null::numeric as charged from event`,
-        )})
+        )}), budget as (
+          update budget_days b set committed = b.committed + f.charged from flagged f
+          where b.day = f.budget_day and not f.state = any(${COMMITTED_ARRAY}::text[])
+        )
         select id from flagged`,
   );
   return flagged.length > 0;

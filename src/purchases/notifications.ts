@@ -3,9 +3,9 @@
 // verified now; one for a reference on no purchase may settle the one in_doubt purchase it can be, and nothing else
 // could (proof-match.ts), when the verify answer of that reference is about that purchase and final. The provider's
 // verify may lag its own notification, so both read with the backoff of any poll until final or
-// `verification.timeout`. One saying a `succeeded` purchase's transaction failed or was reversed since flags that
-// purchase for a person once its verify says so too (forReversal). Anything else changes nothing and the
-// notification stays `unmatched` with the reason.
+// `verification.timeout`. One contradicting a final purchase — a `succeeded` purchase's transaction failed or reversed
+// since, a `failed` one's delivered since — flags that purchase for a person once its verify says so too
+// (forContradiction). Anything else changes nothing and the notification stays `unmatched` with the reason.
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
@@ -18,7 +18,7 @@ import type { ResellerClient } from "../reseller/client.js";
 import { classifyStatus } from "../reseller/schemas.js";
 import { Semaphore } from "../semaphore.js";
 import { capText } from "../text/cap.js";
-import { flagReversed, REVERSED } from "./ledger.js";
+import { flagContradicted } from "./ledger.js";
 import {
   type Candidate,
   type Evidence,
@@ -28,14 +28,13 @@ import {
   stillOnly,
 } from "./proof-match.js";
 import {
+  type Contradiction,
+  contradictionOf,
+  contradictionUnconfirmed,
   isFinalAnswer,
   isForAPerson,
   proofProblems,
-  REVERSED_CONSEQUENCE,
-  reversalUnconfirmed,
   settleByProof,
-  takesBack,
-  takesBackAnswer,
 } from "./proof-settle.js";
 import { readStatementDate } from "./sources/statement-cells.js";
 import { Verifier, type VerifyReadTally } from "./verifier.js";
@@ -401,8 +400,10 @@ async function decide(deps: NotificationDeps, n: ClaimedNotification): Promise<N
   const match = await matchProof(deps.db, evidence, deps.matchWindow);
   if (match.kind === "owned") {
     const own = match.purchase;
-    if (own.state === "succeeded" && !own.earlier && n.status !== null && takesBack(classifyStatus(n.status)))
-      return forReversal(deps, own, reference, n.status!, deadline);
+    // An earlier attempt's transaction says nothing of the purchase's current one (forOwnPurchase says so).
+    const contradiction =
+      own.earlier || n.status === null ? undefined : contradictionOf(own.state, classifyStatus(n.status));
+    if (contradiction) return forContradiction(deps, own, reference, n.status!, deadline, contradiction);
     return forOwnPurchase(deps, own, reference, deadline);
   }
   if (match.kind === "unmatched")
@@ -461,47 +462,51 @@ async function forOwnPurchase(
 }
 
 /**
- * A notification that a transaction of a `succeeded` purchase failed or was reversed after all: providers refund
- * delivered purchases on a timer, and say so by notification first (REFERENCE.md). The verify answer is the proof, and
- * it lags the notification: it is read until it says so too, disagrees with the purchase, or `verification.timeout`
- * has passed. Confirmed, the purchase is flagged for a person (flagReversed: still `succeeded`, with a `reversed`
- * note, and the `reversed` episode told); not confirmed, nothing changes and the reason says why.
+ * A notification that contradicts a final purchase: a `succeeded` purchase's transaction failed or was reversed after
+ * all (providers refund delivered purchases on a timer, and say so by notification first, REFERENCE.md), or a
+ * `failed` one's was delivered after all, and charged. The verify answer is the proof, and it lags the notification:
+ * it is read until it says so too, disagrees with the purchase, or `verification.timeout` has passed. Confirmed, the
+ * purchase is flagged for a person (flagContradicted: still in its state, with the note, and the episode told, named
+ * `reversed` or `delivered_after_failure`); not confirmed, nothing changes and the reason says why.
  */
-async function forReversal(
+async function forContradiction(
   deps: NotificationDeps,
   own: OwnPurchase,
   reference: string,
   status: string,
   deadline: number,
+  contradiction: Contradiction,
 ): Promise<NotificationResult> {
   const purchaseId = own.id;
-  const said = `the notification says ${reference} ${status} after purchase ${purchaseId} succeeded`;
-  if (own.note?.startsWith(`${REVERSED}:`))
-    return { outcome: "matched", reason: `${said}; it is flagged reversed already`, purchaseId };
+  const { note } = contradiction;
+  const said = `the notification says ${reference} ${status} after purchase ${purchaseId} ${own.state}`;
+  if (own.note?.startsWith(`${note}:`))
+    return { outcome: "matched", reason: `${said}; it is flagged ${note} already`, purchaseId };
   const purchase = { id: purchaseId, state: own.state, phone: own.phone, amount: own.amount };
   const answer = await deps.verifier.readUntil(
     reference,
     Math.max(deadline, deps.clock.now()),
-    (v) => takesBackAnswer(v) || proofProblems(purchase, reference, v).length > 0,
+    (v) => contradiction.says(v.status) || proofProblems(purchase, reference, v).length > 0,
   );
-  const unconfirmed = reversalUnconfirmed(purchase, reference, answer);
+  const unconfirmed = contradictionUnconfirmed(purchase, reference, answer, contradiction);
   if (unconfirmed !== undefined || !answer?.found)
     return {
       outcome: "matched",
       reason: `${said}, but ${unconfirmed?.why}${unconfirmed?.still ? " after verification.timeout" : ""}: nothing changed`,
       purchaseId,
     };
-  const flagged = await flagReversed(
+  const flagged = await flagContradicted(
     deps.db,
+    note,
     purchaseId,
     reference,
-    `the provider's verify of ${reference} now says ${answer.rawStatus} (its notification said ${status}), ${REVERSED_CONSEQUENCE}`,
+    `the provider's verify of ${reference} now says ${answer.rawStatus} (its notification said ${status}), ${contradiction.consequence}`,
     { actor: NOTIFICATION_ACTOR, response: answer.raw },
   );
   return {
     outcome: "matched",
     reason: flagged
-      ? `${said}, and its verify now says ${answer.rawStatus}: flagged reversed, for a person`
+      ? `${said}, and its verify now says ${answer.rawStatus}: flagged ${note}, for a person`
       : `${said}; it was flagged, or changed, meanwhile`,
     purchaseId,
   };

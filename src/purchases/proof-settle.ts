@@ -1,12 +1,23 @@
 // Settling a purchase from a verify answer that the provider's evidence (a notification, a statement line) led to:
 // the answer must be about that purchase (verify-check.ts: reference, phone, amount, envelope) and final; then the
 // reference is attached and the purchase settled `succeeded` or `failed` (refund recorded). A reference another
-// purchase carries by then is a clash: nothing moves, and both purchases are flagged for a person.
+// purchase carries by then is a clash: nothing moves, and both purchases are flagged for a person. Evidence that
+// contradicts a final purchase (Contradiction: reversed after success, delivered after failure) moves nothing either:
+// confirmed by verify, the purchase is flagged for a person.
 import type { Executor } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
 import type { Verification } from "../reseller/client.js";
 import type { FinalityClass } from "../reseller/schemas.js";
-import { flagReferenceClash, isClash, REFERENCE_CLASH, settleInDoubtByProof } from "./ledger.js";
+import {
+  CONTRADICTED_STATE,
+  type ContradictionNote,
+  DELIVERED_AFTER_FAILURE,
+  flagReferenceClash,
+  isClash,
+  REFERENCE_CLASH,
+  REVERSED,
+  settleInDoubtByProof,
+} from "./ledger.js";
 import { MIN_VISIBLE_DIGITS, namesPhone, verifyDisagreements } from "./verify-check.js";
 
 /** The purchase the evidence was matched to, as it stood when matched. */
@@ -65,33 +76,62 @@ export function takesBack(finality: FinalityClass): boolean {
   return finality === "failed" || finality === "reversed";
 }
 
-/** Whether a verify answer says the transaction failed or was reversed (refunded). */
-export function takesBackAnswer(verification: Verification & { found: true }): boolean {
-  return takesBack(verification.status);
+/**
+ * A final outcome the provider contradicts later, the mirror images: a `succeeded` purchase whose transaction it
+ * reversed (or failed) since, and a `failed` one it delivered since, and charged for. Its notification or statement
+ * line is a hint; once a verify answer about the purchase says so too, the purchase keeps its state and is flagged for
+ * a person with the note (and trigger) `note` (flagContradicted).
+ */
+export interface Contradiction {
+  note: ContradictionNote;
+  /** The state the purchase is in, and keeps. */
+  state: PurchaseState;
+  /** Whether a status (a verify answer's, or a notification's classified) says so. */
+  says(finality: FinalityClass): boolean;
+  /** What the note says after what led to it. */
+  consequence: string;
+}
+
+export const REVERSAL: Contradiction = {
+  note: REVERSED,
+  state: CONTRADICTED_STATE[REVERSED],
+  says: takesBack,
+  consequence:
+    "after the purchase succeeded: the data may not have been delivered, and the charge is usually refunded to the wallet; a person decides whether to buy again",
+};
+
+export const DELIVERY_AFTER_FAILURE: Contradiction = {
+  note: DELIVERED_AFTER_FAILURE,
+  state: CONTRADICTED_STATE[DELIVERED_AFTER_FAILURE],
+  says: (finality) => finality === "success",
+  consequence:
+    "after the purchase failed: the provider charged for it and says the data was delivered, so the refund recorded is not money back, and the charge counts against the daily budget; a person checks whether the customer has the data before buying it again",
+};
+
+/** What a status says of a purchase in `state` that contradicts it, if anything. */
+export function contradictionOf(state: PurchaseState, finality: FinalityClass): Contradiction | undefined {
+  return [REVERSAL, DELIVERY_AFTER_FAILURE].find((c) => c.state === state && c.says(finality));
 }
 
 /**
- * Why a verify answer does not confirm that a `succeeded` purchase's transaction was taken back since (undefined
- * when it does): the answer must be about that purchase and say failed or reversed. `still`: it is about the
- * purchase and says it stands.
+ * Why a verify answer does not confirm `contradiction` of a purchase (undefined when it does): the answer must be
+ * about that purchase (its own reference, phone and amount: a success or a reversal of another transaction is not this
+ * purchase's) and say so. `still`: it is about the purchase and says the purchase's outcome stands.
  */
-export function reversalUnconfirmed(
+export function contradictionUnconfirmed(
   purchase: ProvenPurchase,
   reference: string,
   verification: Verification | undefined,
+  contradiction: Contradiction,
 ): { why: string; still: boolean } | undefined {
   if (!verification?.found) return { why: `the provider's verify does not know ${reference}`, still: false };
   const problems = proofProblems(purchase, reference, verification);
   if (problems.length > 0)
     return { why: `its verify answer disagrees with the purchase: ${problems.join("; ")}`, still: false };
-  if (!takesBackAnswer(verification))
+  if (!contradiction.says(verification.status))
     return { why: `its verify still says ${verification.rawStatus}`, still: true };
   return undefined;
 }
-
-/** What a `reversed` note says after what led to it (flagReversed). */
-export const REVERSED_CONSEQUENCE =
-  "after the purchase succeeded: the data may not have been delivered, and the charge is usually refunded to the wallet; a person decides whether to buy again";
 
 /**
  * Settles `purchase` (in_doubt, or the states given in `from`) with `reference` when `verification` proves it.

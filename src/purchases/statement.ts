@@ -1,8 +1,9 @@
 // A provider's transaction export (a statement CSV) matched against the ledger for its period: debits with no
 // ledger row, ledger purchases the provider does not list, amount, status and phone differences, purchases listed on
 // more than one line, and in_doubt purchases a statement line could resolve. Applying settles only what a verify read
-// of the reference proves (verify-check.ts), each with an event, and flags a succeeded purchase the line lists as
-// failed or reversed when verify says so too; everything else is a report for a person.
+// of the reference proves (verify-check.ts), each with an event, and flags a final purchase the line contradicts (a
+// succeeded one listed as failed or reversed, a failed one listed as successful) when verify says so too; everything
+// else is a report for a person.
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
@@ -10,7 +11,7 @@ import { maskPhone } from "../log/mask.js";
 import { parseMoney } from "../money.js";
 import type { ResellerClient, Verification } from "../reseller/client.js";
 import { visiblePhone } from "../reseller/schemas.js";
-import { flagReversed, REVERSED } from "./ledger.js";
+import { type ContradictionNote, flagContradicted } from "./ledger.js";
 import {
   type Evidence,
   matchProof,
@@ -18,7 +19,13 @@ import {
   type ProofMatch,
   stillOnly,
 } from "./proof-match.js";
-import { isForAPerson, REVERSED_CONSEQUENCE, reversalUnconfirmed, settleByProof } from "./proof-settle.js";
+import {
+  type Contradiction,
+  contradictionOf,
+  contradictionUnconfirmed,
+  isForAPerson,
+  settleByProof,
+} from "./proof-settle.js";
 import type { Statement, StatementLine } from "./sources/statement-csv.js";
 import {
   inDoubtPurchases,
@@ -441,16 +448,20 @@ export interface SettleProgress {
 export interface Applied {
   id: number;
   reference: string;
-  /** `reversed`: a succeeded purchase the statement lists as failed, flagged once verify confirmed it (flagReversed). */
-  result: "succeeded" | "failed" | "reversed" | "unchanged";
+  /**
+   * `reversed` (a succeeded purchase the statement lists as failed or reversed), `delivered_after_failure` (a failed
+   * one it lists as successful): flagged once verify confirmed it, in its state (flagContradicted).
+   */
+  result: "succeeded" | "failed" | ContradictionNote | "unchanged";
   why: string;
 }
 
 /**
  * Settles the resolvable purchases the verify answer of their reference proves: the answer is about that
  * purchase (reference, phone, amount, envelope) and final, and an in_doubt purchase is still the only one its line
- * can be. Then flags the succeeded purchases the statement lists as failed or reversed, where the verify answer says
- * so too (flagReversed: they stay succeeded, for a person). Anything else is left as it is, with the reason.
+ * can be. Then flags the final purchases the statement contradicts (a succeeded one listed as failed or reversed, a
+ * failed one listed as successful), where the verify answer says so too (flagContradicted: they keep their state, for
+ * a person). Anything else is left as it is, with the reason.
  */
 export async function applyStatement(
   db: Executor,
@@ -460,13 +471,13 @@ export async function applyStatement(
   options: { onProgress?: (progress: SettleProgress) => void } = {},
 ): Promise<Applied[]> {
   const applied: Applied[] = [];
-  const reversals = takenBack(report);
-  const total = report.resolvable.length + reversals.length;
+  const contradictions = contradicted(report);
+  const total = report.resolvable.length + contradictions.length;
   for (const item of report.resolvable) {
     options.onProgress?.({ done: applied.length, total }); // one entry in applied per purchase checked
     applied.push(await applyLine(db, reseller, item, file));
   }
-  for (const item of reversals) {
+  for (const item of contradictions) {
     options.onProgress?.({ done: applied.length, total });
     applied.push(await flagLine(db, reseller, item, file));
   }
@@ -474,11 +485,18 @@ export async function applyStatement(
   return applied;
 }
 
-/** The succeeded purchases whose line says failed or reversed: what `--apply` checks by verify and may flag. */
-export function takenBack(report: StatementReport): StatementReport["statusDifferences"] {
-  return report.statusDifferences.filter(
-    (d) => d.state === "succeeded" && statementOutcome(d.statement) === "failed",
-  );
+/** A status difference whose line contradicts a final purchase, and how. */
+export type Contradicted = StatementReport["statusDifferences"][number] & { contradiction: Contradiction };
+
+/**
+ * The status differences whose line contradicts a final purchase (a succeeded one listed as failed or reversed, a
+ * failed one listed as successful): what `--apply` checks by verify and may flag.
+ */
+export function contradicted(report: StatementReport): Contradicted[] {
+  return report.statusDifferences.flatMap((d) => {
+    const contradiction = contradictionOf(d.state, statementOutcome(d.statement));
+    return contradiction ? [{ ...d, contradiction }] : [];
+  });
 }
 
 /** An `unchanged` result for the purchase a line names, saying why. */
@@ -505,17 +523,21 @@ async function purchaseNow(
   return row;
 }
 
-/** Flags a succeeded purchase its line lists as failed or reversed, when its verify answer says so too. */
+/** Flags a final purchase its line contradicts, when its verify answer says so too. */
 async function flagLine(
   db: Executor,
   reseller: ResellerClient,
-  item: StatementReport["statusDifferences"][number],
+  item: Contradicted,
   file: string,
 ): Promise<Applied> {
   const unchanged = unchangedFor(item);
+  const { contradiction } = item;
   const row = await purchaseNow(db, item.id, item.reference);
-  if (row?.state !== "succeeded") return unchanged(`it is ${row?.state ?? "gone"} now`);
-  if (row.note?.startsWith(`${REVERSED}:`)) return unchanged("it is flagged reversed already");
+  // A line of an attempt before a person requeued the purchase is not about its current attempt.
+  if (!row) return unchanged(`it no longer carries reference ${item.reference} (requeued or pruned)`);
+  if (row.state !== contradiction.state) return unchanged(`it is ${row.state} now`);
+  if (row.note?.startsWith(`${contradiction.note}:`))
+    return unchanged(`it is flagged ${contradiction.note} already`);
   let verification: Verification;
   try {
     verification = await reseller.verifyTransaction(item.reference);
@@ -523,18 +545,24 @@ async function flagLine(
     return unchanged(`verify ${item.reference} failed: ${(error as Error).message}`);
   }
   const purchase = { id: item.id, state: row.state, phone: row.phone, amount: row.amount ?? "0" };
-  const unconfirmed = reversalUnconfirmed(purchase, item.reference, verification);
+  const unconfirmed = contradictionUnconfirmed(purchase, item.reference, verification, contradiction);
   if (unconfirmed !== undefined || !verification.found)
     return unchanged(`${unconfirmed?.why ?? "not confirmed"}: the line's ${item.statement} is not confirmed`);
-  const flagged = await flagReversed(
+  const flagged = await flagContradicted(
     db,
+    contradiction.note,
     item.id,
     item.reference,
-    `${file} lists reference ${item.reference} as ${item.statement}, and the provider's verify now says ${verification.rawStatus}, ${REVERSED_CONSEQUENCE}`,
+    `${file} lists reference ${item.reference} as ${item.statement}, and the provider's verify now says ${verification.rawStatus}, ${contradiction.consequence}`,
     { actor: STATEMENT_ACTOR, response: verification.raw },
   );
   return flagged
-    ? { id: item.id, reference: item.reference, result: "reversed", why: `verify: ${verification.rawStatus}` }
+    ? {
+        id: item.id,
+        reference: item.reference,
+        result: contradiction.note,
+        why: `verify: ${verification.rawStatus}`,
+      }
     : unchanged("it was flagged, or changed, meanwhile");
 }
 

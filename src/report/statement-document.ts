@@ -5,7 +5,7 @@
 // each renderer escapes its own markup.
 import { maskPhonesIn } from "../log/mask.js";
 import { parseMoney } from "../money.js";
-import { type Applied, MAX_LISTED, type StatementReport, takenBack } from "../purchases/statement.js";
+import { type Applied, contradicted, MAX_LISTED, type StatementReport } from "../purchases/statement.js";
 import { type Block, type DocSection, left, type ReportDocument, right, table, text } from "./document.js";
 import { counted, formatAmount, formatInstant } from "./format.js";
 import { inertDocument } from "./inert-document.js";
@@ -191,7 +191,7 @@ function resolvableSection(report: StatementReport, view: StatementView): DocSec
   return found;
 }
 
-/** Status differences; a succeeded purchase listed as failed or reversed is one `--apply` checks by verify. */
+/** Status differences; one whose line contradicts a final purchase is one `--apply` checks by verify. */
 function statusSection(report: StatementReport, view: StatementView): DocSection {
   const found = section(
     "statuses",
@@ -204,10 +204,10 @@ function statusSection(report: StatementReport, view: StatementView): DocSection
     ),
     report.totals.statusDifferences,
   );
-  if (!view.applied && takenBack(report).length > 0)
+  if (!view.applied && contradicted(report).length > 0)
     found.blocks.push(
       text(
-        "Dry run: --apply flags a succeeded purchase listed as failed or reversed (still succeeded, with a `reversed` note, for a person) when a verify read of its reference says so too.",
+        "Dry run: --apply flags a succeeded purchase listed as failed or reversed (still succeeded, with a `reversed` note), and a failed purchase listed as successful (still failed, with a `delivered_after_failure` note: the provider charged for it, and its charge counts against the daily budget), for a person, when a verify read of its reference says so too.",
         "note",
       ),
     );
@@ -218,7 +218,7 @@ function appliedSection(applied: Applied[]): DocSection {
   return section(
     "applied",
     "Applied",
-    "Settled only where the verify answer of the reference names the purchase's phone and amount and is final; flagged `reversed` where a succeeded purchase's verify answer says failed or reversed.",
+    "Settled only where the verify answer of the reference names the purchase's phone and amount and is final; flagged `reversed` where a succeeded purchase's verify answer says failed or reversed, `delivered_after_failure` where a failed purchase's says success.",
     table(
       "applied",
       [right("ID"), left("Reference"), left("Result"), left("Why")],
@@ -251,14 +251,17 @@ function status(report: StatementReport, view: StatementView): ReportDocument["s
   ] as const;
   const found = differences.filter(([n]) => n > 0).map(([n, one, many]) => counted(n, one, many));
   const settled = view.applied?.filter((a) => a.result === "succeeded" || a.result === "failed").length;
-  const flagged = view.applied?.filter((a) => a.result === "reversed").length ?? 0;
+  const flagged = (result: Applied["result"]) => view.applied?.filter((a) => a.result === result).length ?? 0;
+  const reversed = flagged("reversed");
+  const delivered = flagged("delivered_after_failure");
   const resolvable =
     (report.resolvable.length === 0
       ? ""
       : settled === undefined
         ? ` ${counted(report.resolvable.length, "purchase")} the statement can resolve (dry run).`
         : ` ${settled} of ${counted(report.resolvable.length, "resolvable purchase")} settled.`) +
-    (flagged > 0 ? ` ${counted(flagged, "succeeded purchase")} flagged reversed.` : "");
+    (reversed > 0 ? ` ${counted(reversed, "succeeded purchase")} flagged reversed.` : "") +
+    (delivered > 0 ? ` ${counted(delivered, "failed purchase")} flagged delivered_after_failure.` : "");
   if (found.length > 0)
     return { tone: "warning", text: `A person should look at: ${found.join(", ")}.${resolvable}` };
   if (report.lines === 0) return { tone: "note", text: "The statement has no lines." };

@@ -1,6 +1,6 @@
 // The admin endpoint under /__admin/ on both servers (no auth): views of the wallet, debits and website
-// mutations, and reset, options, faults, website seeding and the reversal of a delivered purchase, for tests and demos
-// driving the sandbox remotely.
+// mutations, and reset, options, faults, website seeding, the reversal of a delivered purchase and the late delivery
+// of a failed one, for tests and demos driving the sandbox remotely.
 import * as z from "zod";
 import {
   debitRecords,
@@ -15,7 +15,7 @@ import {
   stateSnapshot,
   walletText,
 } from "./controls.js";
-import { reverseTransaction } from "./notify.js";
+import { deliverLate, reverseTransaction } from "./notify.js";
 import type { Reply } from "./route.js";
 import type { SandboxState } from "./state.js";
 
@@ -53,10 +53,16 @@ function seed(state: SandboxState, value: unknown): Reply {
   return ok({ created: created.length, websites: created });
 }
 
-function reverse(state: SandboxState, value: unknown): Reply {
+/** A late change of a transaction named by the body's `reference`: 200 with `{[done]: reference}`, or 404 and why not. */
+function changeLate(
+  state: SandboxState,
+  value: unknown,
+  change: (state: SandboxState, reference: string) => string | undefined,
+  done: string,
+): Reply {
   const { reference } = z.object({ reference: z.string().min(1) }).parse(value);
-  const problem = reverseTransaction(state, reference);
-  return problem ? { status: 404, body: { message: problem } } : ok({ reversed: reference });
+  const problem = change(state, reference);
+  return problem ? { status: 404, body: { message: problem } } : ok({ [done]: reference });
 }
 
 function route(state: SandboxState, method: string, path: string, body: Buffer): Reply {
@@ -86,7 +92,9 @@ function route(state: SandboxState, method: string, path: string, body: Buffer):
     case "POST /__admin/websites":
       return seed(state, readJson(body));
     case "POST /__admin/reverse":
-      return reverse(state, readJson(body));
+      return changeLate(state, readJson(body), reverseTransaction, "reversed");
+    case "POST /__admin/deliver-late":
+      return changeLate(state, readJson(body), deliverLate, "delivered");
     default:
       return { status: 404, body: { message: `No admin route ${key}.` } };
   }

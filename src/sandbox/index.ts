@@ -44,7 +44,7 @@ export type {
 } from "./records.js";
 
 import { stringify } from "csv-stringify/sync";
-import { deliverNotifications, reverseTransaction } from "./notify.js";
+import { deliverLate, deliverNotifications, reverseTransaction } from "./notify.js";
 import { statementRows } from "./transactions.js";
 
 export interface Sandbox {
@@ -52,7 +52,7 @@ export interface Sandbox {
   analyticsUrl: string;
   readonly apiKey: string;
   readonly analyticsApiKey: string;
-  /** Every wallet debit ever made (one per accepted purchase), in order. */
+  /** Every wallet debit ever made (one per accepted purchase, and another when a refunded one is delivered late), in order. */
   debits(): Debit[];
   refunds(): Refund[];
   /** The current balance as a decimal string: "999695.00". */
@@ -73,6 +73,12 @@ export interface Sandbox {
    * lag. Throws when there is no such successful transaction.
    */
   reverse(reference: string): void;
+  /**
+   * Delivers a failed purchase after all: `success`, its refund taken from the wallet again (a second debit of its
+   * reference), its notification sent again; verify catches up after its lag. Throws when there is no such failed
+   * transaction.
+   */
+  deliverLate(reference: string): void;
   /** Where notifications land: Slack (`/slack/…`), Telegram (`/bot<token>/sendMessage`), webhooks (`/hooks/…`). */
   receivers: Receivers;
   /** Resolves promptly even with hanging requests: open sockets are destroyed. */
@@ -117,6 +123,10 @@ export async function startSandbox(opts: SandboxOptions = {}): Promise<Sandbox> 
       reverse: (reference) => {
         const problem = reverseTransaction(state, reference);
         if (problem) throw new Error(`sandbox reverse: ${problem}`);
+      },
+      deliverLate: (reference) => {
+        const problem = deliverLate(state, reference);
+        if (problem) throw new Error(`sandbox deliverLate: ${problem}`);
       },
       statementCsv: () => stringify(statementRows(state.transactions.values())),
       receivers,

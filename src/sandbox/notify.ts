@@ -7,8 +7,8 @@
 import { createHmac } from "node:crypto";
 import { setTimeout as delay } from "node:timers/promises";
 import type { SandboxState } from "./state.js";
-import { notificationPayload, type Transaction } from "./transactions.js";
-import { refundOnce } from "./wallet.js";
+import { type FinalStatus, notificationPayload, type Transaction } from "./transactions.js";
+import { chargeRefunded, refundOnce } from "./wallet.js";
 
 const ATTEMPTS = 3;
 
@@ -34,15 +34,34 @@ export function reverseTransaction(state: SandboxState, reference: string): stri
   const tx = state.transactions.get(reference);
   if (!tx) return `no transaction ${reference}`;
   if (tx.finalStatus !== "success") return `transaction ${reference} is ${tx.finalStatus}, not success`;
+  changeLate(state, tx, "reversed");
+  return undefined;
+}
+
+/**
+ * A failed purchase the reseller delivers after all, and charges for: the transaction is now `success`, a refund it
+ * made is taken from the wallet again (a second debit of that reference), and its notification sent again saying
+ * so. Verify lags it as it lags any notification. Undefined when done; else why not.
+ */
+export function deliverLate(state: SandboxState, reference: string): string | undefined {
+  const tx = state.transactions.get(reference);
+  if (!tx) return `no transaction ${reference}`;
+  if (tx.finalStatus !== "failed") return `transaction ${reference} is ${tx.finalStatus}, not failed`;
+  changeLate(state, tx, "success");
+  return undefined;
+}
+
+/** Changes a final transaction's status (verify catching up after its lag), moves the money, notifies again. */
+function changeLate(state: SandboxState, tx: Transaction, to: FinalStatus): void {
   const now = state.clock().getTime();
-  tx.reversal = { before: tx.finalStatus, visibleAt: now + state.options.notifyLeadMs };
-  tx.finalStatus = "reversed";
+  tx.lateChange = { before: tx.finalStatus, visibleAt: now + state.options.notifyLeadMs };
+  tx.finalStatus = to;
   tx.readsSinceNotified = 0;
-  refundOnce(state, tx);
+  if (to === "success") chargeRefunded(state, tx);
+  else refundOnce(state, tx);
   if (!state.options.notifyUrl) tx.notified = true;
   else if (state.options.notifyHold) state.heldNotifications.push(tx);
   else track(state, deliver(state, tx));
-  return undefined;
 }
 
 /** Sends what is held and waits for every delivery in progress. */

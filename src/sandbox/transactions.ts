@@ -28,10 +28,11 @@ export interface Transaction {
   knownAt: number;
   settledAt: number;
   /**
-   * A success the reseller took back later (`reverseTransaction`): what verify showed before, until it catches up
-   * with the reversal (`notifiedPendingPolls` reads, or `notifyLeadMs` with the time-based lag).
+   * A final status the reseller changed later (a success taken back, `reverseTransaction`; a failure delivered after
+   * all, `deliverLate`): what verify showed before, until it catches up with the change (`notifiedPendingPolls` reads,
+   * or `notifyLeadMs` with the time-based lag).
    */
-  reversal?: { before: FinalStatus; visibleAt: number };
+  lateChange?: { before: FinalStatus; visibleAt: number };
 }
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";

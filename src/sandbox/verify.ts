@@ -4,8 +4,8 @@
 // `verifyNotFoundPolls` calls, pending for the next `verifyPendingPolls`, then final; once the reseller has sent
 // its notification the reference is known, but verify still lags it: pending for `notifiedPendingPolls` more
 // calls, then final (sooner when its own polls are over). A failed or reversed transaction is refunded the first
-// time a verify or the notification reveals it. A success the reseller takes back later (notify.ts,
-// reverseTransaction) still shows as success until verify catches up with the reversal.
+// time a verify or the notification reveals it. A success the reseller takes back later, or a failure it delivers
+// after all (notify.ts: reverseTransaction, deliverLate), still shows as it was until verify catches up with it.
 import { answerText } from "./lies.js";
 import type { Call, Reply } from "./route.js";
 import { type Transaction, transactionView, type VisibleStatus } from "./transactions.js";
@@ -20,7 +20,8 @@ export function verifyTransaction({ state, params }: Call): Reply {
   if (tx.notified) tx.readsSinceNotified += 1;
   const status = visibleStatus(state, tx);
   if (status === undefined) return NOT_FOUND;
-  if (status !== "pending" && status !== "success") refundOnce(state, tx);
+  // Refunded when a failure is revealed, not when verify still shows one the reseller has delivered since.
+  if (status === tx.finalStatus && status !== "success") refundOnce(state, tx);
   const transaction = transactionView(tx, status);
   if (state.options.lies.trueResponse !== undefined)
     transaction.true_response = state.options.lies.trueResponse;
@@ -34,13 +35,13 @@ export function verifyTransaction({ state, params }: Call): Reply {
 
 /** What verify shows of `tx` now (after counting this read); undefined: not found yet. */
 function visibleStatus(state: Call["state"], tx: Transaction): VisibleStatus | undefined {
-  const { reversal } = tx;
-  if (reversal) {
+  const { lateChange } = tx;
+  if (lateChange) {
     const behind =
       state.options.verifyLag === "time"
-        ? state.clock().getTime() < reversal.visibleAt
+        ? state.clock().getTime() < lateChange.visibleAt
         : tx.readsSinceNotified <= state.options.notifiedPendingPolls;
-    return behind ? reversal.before : tx.finalStatus;
+    return behind ? lateChange.before : tx.finalStatus;
   }
   if (state.options.verifyLag === "time") {
     const now = state.clock().getTime();

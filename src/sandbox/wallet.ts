@@ -31,3 +31,10 @@ export function refundOnce(state: SandboxState, tx: Transaction): void {
     at: isoMicros(state.clock()),
   });
 }
+
+/** Takes a refunded transaction's amount from the wallet again (delivered after all): a second debit, once. */
+export function chargeRefunded(state: SandboxState, tx: Transaction): void {
+  if (!tx.refunded) return;
+  tx.refunded = false;
+  debitWallet(state, tx);
+}

@@ -7,14 +7,20 @@ import { PURCHASE_STATES } from "../db/schema.js";
 import { budgetDay } from "../purchases/guards.js";
 import type { PlanSummary } from "../websites/model.js";
 
-export const NOTE_KINDS = ["price_mismatch", "verify_mismatch", "reference_clash", "reversed"] as const;
+export const NOTE_KINDS = [
+  "price_mismatch",
+  "verify_mismatch",
+  "reference_clash",
+  "reversed",
+  "delivered_after_failure",
+] as const;
 
 export interface LedgerStats {
   /** Every state, 0 when no purchase is in it. */
   byState: Record<string, number>;
   /** Decimal string. */
   spentToday: string;
-  /** Purchases with a note an operator should see, by kind: price_mismatch, verify_mismatch, reference_clash, reversed. */
+  /** Purchases with a note an operator should see, by kind (NOTE_KINDS). */
   noted: Record<string, number>;
   fires: Array<{ job: string; status: string; count: number }>;
   /** Every job the ledger knows: its state and its last fire that was not skipped. */

@@ -262,6 +262,18 @@ function messages(): Record<string, NotifyMessage> {
         1,
       ),
     ]),
+    delivered_after_failure: groupMessage("delivered_after_failure", "open", [
+      event(
+        "delivered_after_failure",
+        purchaseFacts(9, {
+          state: "failed",
+          amount: "305.00",
+          reference: "REF-9",
+          note: "delivered_after_failure: the provider's verify of REF-9 now says success (its notification said successful), after the purchase failed: the provider charged for it and says the data was delivered",
+        }),
+        1,
+      ),
+    ]),
   };
   return byTrigger;
 }

@@ -323,6 +323,7 @@ async function expectCountersEqualTheLedger(db: Executor): Promise<void> {
     verify_mismatch: noted("verify_mismatch"),
     reference_clash: noted("reference_clash"),
     reversed: noted("reversed"),
+    delivered_after_failure: noted("delivered_after_failure"),
   });
 
   // The sealed days the rollups hold (those not changed since): what filing their purchases gives.

@@ -352,7 +352,8 @@ describe("provider notifications, on postgres", () => {
     return { row: row!, debit: debit! };
   }
 
-  const flagOf = async (id: number) => {
+  /** A purchase's state and note, its events from `state` (the flag's), and the outbox rows of `trigger`. */
+  const flagOf = async (id: number, trigger = "reversed", state = "succeeded") => {
     const [row] = await rows<{ state: string; note: string | null }>(
       env.test.database.db,
       sql`select state, note from purchases where id = ${id}`,
@@ -360,11 +361,11 @@ describe("provider notifications, on postgres", () => {
     const events = await rows<{ actor: string; from_state: string; to_state: string; reason: string }>(
       env.test.database.db,
       sql`select actor, from_state, to_state, reason from purchase_events
-          where purchase_id = ${id} and from_state = 'succeeded' order by id`,
+          where purchase_id = ${id} and from_state = ${state} order by id`,
     );
     const told = await rows<{ trigger: string; kind: string; facts: { state: string; note: string } }>(
       env.test.database.db,
-      sql`select trigger, kind, facts from notification_outbox where trigger = 'reversed'`,
+      sql`select trigger, kind, facts from notification_outbox where trigger = ${trigger}`,
     );
     return { ...row!, events, told };
   };
@@ -451,6 +452,142 @@ describe("provider notifications, on postgres", () => {
     );
     const unchanged = await flagOf(row.id);
     expect(unchanged).toMatchObject({ state: "succeeded", note: null, events: [], told: [] });
+  });
+
+  /** Buys one purchase the provider fails (its verify says failed: refunded); returns it and its debit. */
+  async function buyFailed(phone: string) {
+    env.sandbox.setOptions({ failRate: 1 });
+    await insertPurchases(env.test.database.db, [purchase(phone)], "test");
+    await env.run();
+    env.sandbox.setOptions({ failRate: 0 });
+    const [row] = await ledger();
+    const [debit] = env.sandbox.debits();
+    expect(row).toMatchObject({ state: "failed", reference: debit!.reference });
+    return { row: row!, debit: debit! };
+  }
+
+  const committed = async () =>
+    (
+      await rows<{ committed: string }>(
+        env.test.database.db,
+        sql`select coalesce(sum(committed), 0)::text as committed from budget_days`,
+      )
+    )[0]!.committed;
+
+  it("a failed purchase the provider delivers later: its notification, confirmed once verify catches up, flags it delivered_after_failure, tells it once and counts its charge against the daily budget", async () => {
+    const { row, debit } = await buyFailed("08031230013");
+    expect(await committed()).toBe("0.00"); // failed: refunded, nothing counted
+    const hook = await startReceiver();
+    // Verify lags the delivery's notification: it still says failed for two reads after it.
+    env.sandbox.setOptions({
+      notifyUrl: hook.url,
+      notifyHold: true,
+      notifyDuplicates: 1,
+      notifiedPendingPolls: 2,
+    });
+    const walletBefore = Number(env.sandbox.wallet());
+    env.sandbox.deliverLate(debit.reference);
+    expect(Number(env.sandbox.wallet())).toBe(walletBefore - Number(debit.amount)); // charged again
+    await env.sandbox.deliverNotifications();
+    const [result] = await hook.settled();
+    expect(result).toMatchObject({ outcome: "matched", purchaseId: row.id });
+    expect(result!.reason).toBe(
+      `the notification says ${debit.reference} successful after purchase ${row.id} failed, and its verify now says success: flagged delivered_after_failure, for a person`,
+    );
+    const reads = env.sandbox
+      .requests()
+      .filter((r) => r.method === "GET" && r.path.includes(encodeURIComponent(debit.reference)));
+    expect(reads.length).toBeGreaterThanOrEqual(4); // its own verify, two lagging failures, then success
+
+    const flagged = await flagOf(row.id, "delivered_after_failure", "failed");
+    expect(flagged.state).toBe("failed"); // final: a person decides
+    expect(flagged.note).toMatch(
+      new RegExp(
+        `^delivered_after_failure: the provider's verify of ${debit.reference} now says success \\(its notification said successful\\), after the purchase failed: the provider charged for it`,
+      ),
+    );
+    expect(flagged.events).toEqual([
+      expect.objectContaining({ actor: "webhook+verify", to_state: "failed", reason: flagged.note }),
+    ]);
+    expect(flagged.told).toEqual([
+      {
+        trigger: "delivered_after_failure",
+        kind: "open",
+        facts: expect.objectContaining({ state: "failed", amount: "305.00", reference: debit.reference }),
+      },
+    ]);
+    expect(flagged.told[0]!.facts.note).toMatch(/^delivered_after_failure: /);
+    const stats = await readLedgerStats(env.test.database.db, new Date(), "Africa/Lagos");
+    expect(stats.noted.delivered_after_failure).toBe(1);
+    // The provider took the money: the day's budget counts it, as /metrics' spend today does.
+    expect(await committed()).toBe("305.00");
+    expect(stats.spentToday).toBe("305.00");
+    const report = await makeLedgerReport(env.test.database.db, {
+      now: new Date(),
+      since: new Date(Date.now() - 86_400_000),
+      timeZone: "Africa/Lagos",
+    });
+    expect(report.open).toEqual([
+      expect.objectContaining({ id: row.id, state: "failed", note: flagged.note }),
+    ]);
+
+    // The same notification processed again (a retry, another replica) flags and counts nothing twice.
+    const [stored] = await notifications();
+    await processNotification(
+      notificationDeps({
+        db: env.test.database.db,
+        reseller: env.reseller,
+        config: testConfig(env.sandbox),
+        logger: silentLogger(),
+        clock: systemClock,
+      }),
+      stored!.id,
+    );
+    const again = await flagOf(row.id, "delivered_after_failure", "failed");
+    expect(again.events).toHaveLength(1);
+    expect(again.told).toHaveLength(1);
+    expect(await committed()).toBe("305.00");
+
+    // The cap counts the charge: with 305.00 spent of a 500.00 day, the next 305.00 purchase is refused.
+    env.sandbox.setOptions({ notifyUrl: "" });
+    await insertPurchases(env.test.database.db, [purchase("08031230014")], "test");
+    await env.run({ settings: { budget: { daily_limit: "500" } } });
+    const [next] = await rows<{ state: string; reason: string }>(
+      env.test.database.db,
+      sql`select state, reason from purchases where id <> ${row.id}`,
+    );
+    expect(next).toEqual({
+      state: "rejected",
+      reason: expect.stringMatching(
+        /^daily_budget: daily budget: 305(\.00)? committed today \+ 305(\.00)? > /,
+      ),
+    });
+    expect(env.sandbox.debits()).toHaveLength(2); // the first purchase's, and its charge after the refund
+  });
+
+  it("a signed notification that a failed purchase succeeded, which its verify never confirms, or confirms of another transaction: nothing changes, the reason says why", async () => {
+    const { row, debit } = await buyFailed("08031230015");
+    const hook = await startReceiver();
+    const body = notificationFor(debit);
+    expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
+    const [result] = await hook.settled();
+    expect(result).toMatchObject({ outcome: "matched", purchaseId: row.id });
+    expect(result!.reason).toBe(
+      `the notification says ${debit.reference} successful after purchase ${row.id} failed, but its verify still says failed after verification.timeout: nothing changed`,
+    );
+
+    // Delivered, but the verify answer names another transaction: a success that is not this purchase's proves nothing.
+    env.sandbox.deliverLate(debit.reference);
+    env.sandbox.setOptions({ verifyLie: "reference" });
+    const again = JSON.stringify({ ...JSON.parse(body), message: "delivered" });
+    expect((await post(hook.url, again, { "x-signature": sign(again) })).status).toBe(200);
+    const [, lied] = await hook.settled();
+    expect(lied!.reason).toBe(
+      `the notification says ${debit.reference} successful after purchase ${row.id} failed, but its verify answer disagrees with the purchase: it names reference ${debit.reference}X, not ${debit.reference}: nothing changed`,
+    );
+    const unchanged = await flagOf(row.id, "delivered_after_failure", "failed");
+    expect(unchanged).toMatchObject({ state: "failed", note: null, events: [], told: [] });
+    expect(await committed()).toBe("0.00");
   });
 
   // The other ways a purchase answer is lost after the debit (500-after above, hang-after below): the connection

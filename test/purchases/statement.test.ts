@@ -438,6 +438,125 @@ describe("purchases reconcile --statement, on postgres", () => {
     ]);
   });
 
+  type Applied = { id: number; reference: string; result: string; why: string };
+  const committed = async () =>
+    (
+      await rows<{ committed: string }>(
+        env.test.database.db,
+        sql`select coalesce(sum(committed), 0)::text as committed from budget_days`,
+      )
+    )[0]!.committed;
+  /** Buys the phone with the provider failing it (its verify says failed: refunded). */
+  const buyFailed = async (phone: string) => {
+    env.sandbox.setOptions({ failRate: 1 });
+    await buy([phone]);
+    env.sandbox.setOptions({ failRate: 0 });
+    const bought = await state(phone);
+    expect(bought.state).toBe("failed");
+    return bought;
+  };
+
+  it("--apply flags a failed purchase the statement lists as successful once its verify says so too; it stays failed, for a person, and its charge counts against the daily budget", async () => {
+    const bought = await buyFailed("08031230051");
+    env.sandbox.setOptions({ notifiedPendingPolls: 1 });
+    env.sandbox.deliverLate(bought.reference!); // verify says failed for one more read, then success
+    const [debit] = env.sandbox.debits();
+    const file = statementFileOf([debit!], "successful");
+    const config = writeConfigFile(env.sandbox, env.test.url).file;
+    type Report = {
+      statusDifferences: Array<{ id: number; state: string; statement: string }>;
+      applied: Applied[];
+    };
+    const noted = async () =>
+      (
+        await rows<{ state: string; note: string | null }>(
+          env.test.database.db,
+          sql`select state, note from purchases where id = ${bought.id}`,
+        )
+      )[0]!;
+
+    const dry = await runCli(["-c", config, "purchases", "reconcile", "--statement", file]);
+    expect(dry.stdout).toContain("and a failed purchase listed as successful (still failed, with a");
+
+    const lagging = await reconcileApplied<Report>(config, file);
+    expect(lagging.report.statusDifferences).toEqual([
+      { id: bought.id, reference: bought.reference, state: "failed", statement: "successful" },
+    ]);
+    expect(lagging.report.applied).toEqual([
+      {
+        id: bought.id,
+        reference: bought.reference,
+        result: "unchanged",
+        why: "its verify still says failed: the line's successful is not confirmed",
+      },
+    ]);
+    expect(await noted()).toEqual({ state: "failed", note: null });
+    expect(await committed()).toBe("0.00");
+
+    const confirmed = await runCli(["-c", config, "purchases", "reconcile", "--statement", file, "--apply"]);
+    expect(confirmed.code).toBe(0);
+    expect(confirmed.stdout).toContain("1 failed purchase flagged delivered_after_failure.");
+    expect(confirmed.stdout).toMatch(
+      new RegExp(`${bought.id}\\s+${bought.reference}\\s+delivered_after_failure\\s+verify: success`),
+    );
+    const flagged = await noted();
+    expect(flagged.state).toBe("failed");
+    expect(flagged.note).toMatch(
+      new RegExp(
+        `^delivered_after_failure: \\S+ lists reference ${bought.reference} as successful, and the provider's verify now says success, after the purchase failed: the provider charged for it`,
+      ),
+    );
+    const told = await rows<{ trigger: string; subject: string }>(
+      env.test.database.db,
+      sql`select trigger, subject from notification_outbox where trigger = 'delivered_after_failure'`,
+    );
+    expect(told).toEqual([{ trigger: "delivered_after_failure", subject: `purchase:${bought.id}` }]);
+    expect(await committed()).toBe("305.00");
+
+    const again = await reconcileApplied<Report>(config, file);
+    expect(again.report.applied).toEqual([
+      {
+        id: bought.id,
+        reference: bought.reference,
+        result: "unchanged",
+        why: "it is flagged delivered_after_failure already",
+      },
+    ]);
+    expect(await committed()).toBe("305.00");
+  });
+
+  it("--apply does not give a requeued purchase's new attempt the success of the attempt before it: the line of the old reference flags nothing", async () => {
+    const first = await buyFailed("08031230052");
+    const config = writeConfigFile(env.sandbox, env.test.url).file;
+    const requeued = await runCli(["-c", config, "purchases", "requeue", String(first.id)]);
+    expect(requeued.code, requeued.stderr).toBe(0);
+    env.sandbox.setOptions({ failRate: 1 }); // the new attempt fails too, with a reference of its own
+    await env.run();
+    env.sandbox.setOptions({ failRate: 0 });
+    const second = await state("08031230052");
+    expect(second).toMatchObject({ id: first.id, state: "failed" });
+    expect(second.reference).not.toBe(first.reference);
+    env.sandbox.deliverLate(first.reference!);
+    const old = env.sandbox.debits().find((d) => d.reference === first.reference)!;
+    const file = statementFileOf([old], "successful");
+    await reconcileApplied(config, file); // verify lags the delivery for a read
+    const applied = await reconcileApplied<{ applied: Applied[] }>(config, file);
+    expect(applied.report.applied).toEqual([
+      {
+        id: first.id,
+        reference: first.reference,
+        result: "unchanged",
+        why: `it no longer carries reference ${first.reference} (requeued or pruned)`,
+      },
+    ]);
+    const [row] = await rows<{ note: string | null }>(
+      env.test.database.db,
+      sql`select note from purchases where id = ${first.id}`,
+    );
+    expect(row!.note).toBeNull();
+    expect(await committed()).toBe("0.00");
+  });
+
   it("reports as text, markdown, json and html (--format, --out like report); hostile statement cells stay inert", async () => {
     await buy(["08031230040"]); // succeeded
     await buyLosingAnswers(["08031230041"]); // in_doubt

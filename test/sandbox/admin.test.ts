@@ -67,6 +67,44 @@ describe("admin endpoint", () => {
     expect((await admin(sandbox.resellerUrl, "POST", "reverse", {})).status).toBe(400);
   });
 
+  it("delivers a failed purchase late: charged again, and verify says success once it catches up (after notifiedPendingPolls reads)", async () => {
+    sandbox.setOptions({
+      failRate: 1,
+      verifyNotFoundPolls: 0,
+      verifyPendingPolls: 0,
+      notifiedPendingPolls: 1,
+    });
+    const reference = (await buy(sandbox)).body.data.reference;
+    const verify = async () =>
+      (await json(await reseller(sandbox, "GET", `/public/api/transaction/${reference}`))).data?.transaction
+        ?.status;
+    expect(await verify()).toBe("failed");
+    expect(sandbox.wallet()).toBe("1000000.00"); // refunded
+    expect(await admin(sandbox.resellerUrl, "POST", "deliver-late", { reference })).toEqual({
+      status: 200,
+      body: { delivered: reference },
+    });
+    expect(sandbox.wallet()).toBe("999695.00");
+    expect(sandbox.debits()).toMatchObject([
+      { reference, amount: "305.00" },
+      { reference, amount: "305.00" },
+    ]);
+    expect(sandbox.refunds()).toMatchObject([{ reference, amount: "305.00" }]);
+    expect(await verify()).toBe("failed"); // verify lags the delivery
+    expect(await verify()).toBe("success");
+    expect(sandbox.wallet()).toBe("999695.00"); // a success is not refunded
+    // Only a failed transaction can be delivered late, once.
+    const again = await admin(sandbox.resellerUrl, "POST", "deliver-late", { reference });
+    expect(again).toEqual({
+      status: 404,
+      body: { message: `transaction ${reference} is success, not failed` },
+    });
+    expect((await admin(sandbox.resellerUrl, "POST", "deliver-late", { reference: "NOPE" })).status).toBe(
+      404,
+    );
+    expect((await admin(sandbox.resellerUrl, "POST", "deliver-late", {})).status).toBe(400);
+  });
+
   it("lists website mutations", async () => {
     await analytics(sandbox, "POST", "/api/v1/websites", { form: { domain: "m.example.com" } });
     const { body } = await admin(sandbox.resellerUrl, "GET", "website-mutations");

@@ -7,6 +7,7 @@ export const TRIGGERS = [
   "verify_mismatch",
   "price_mismatch",
   "reversed",
+  "delivered_after_failure",
   "run_failed",
   "budget",
   "wallet_low",
@@ -33,6 +34,7 @@ export const PURCHASE_TRIGGERS = [
   "verify_mismatch",
   "price_mismatch",
   "reversed",
+  "delivered_after_failure",
 ] as const;
 
 export function isTrigger(value: string): value is Trigger {

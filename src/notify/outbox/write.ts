@@ -25,8 +25,8 @@ export function maskedPhoneSql(phone: SQL): SQL {
  *
  * - entering in_doubt or unverified opens that episode (a verify disagreement opens `verify_mismatch` instead of
  *   `unverified`; a `reference_clash` says so in its note); its episode is the event that moved it;
- * - a note `price_mismatch: …`, `verify_mismatch: …` or `reversed: …` set by the transition opens that trigger's
- *   episode;
+ * - a note `price_mismatch: …`, `verify_mismatch: …`, `reversed: …` or `delivered_after_failure: …` set by the
+ *   transition opens that trigger's episode;
  * - leaving in_doubt or unverified for a settled (or answered) state writes a `resolved` row of that trigger,
  *   which only rules with `send_resolved` send.
  */
@@ -44,7 +44,8 @@ export function purchaseNotices(moves: SQL): SQL {
     cross join lateral (values
       (case when e.note like 'verify_mismatch%' then 'verify_mismatch'
             when e.note like 'price_mismatch%' then 'price_mismatch'
-            when e.note like 'reversed%' then 'reversed' end, 'open'),
+            when e.note like 'reversed%' then 'reversed'
+            when e.note like 'delivered_after_failure%' then 'delivered_after_failure' end, 'open'),
       (case when e.to_state in ('in_doubt', 'unverified') and e.from_state is distinct from e.to_state
               and coalesce(e.note, '') not like 'verify_mismatch%' then e.to_state end, 'open'),
       (case when e.from_state in ('in_doubt', 'unverified') and e.to_state not in ('in_doubt', 'unverified') then
