@@ -34,6 +34,8 @@ export function buildConsoleSchema() {
     role: z.enum(CONSOLE_ROLES, {
       error: (iss) => `expected one of ${CONSOLE_ROLES.join(", ")}, got ${show(iss.input)}`,
     }),
+    /** An approver's own private key file, which the console signs their approvals with (else `signing_key`). */
+    signing_key: text().optional(),
   });
 
   return z
@@ -54,7 +56,10 @@ export function buildConsoleSchema() {
       session_ttl: duration({ min: 60_000, max: MAX_SPAN_MS }).prefault("12h"),
       /** Every action hidden and refused: a look-only console. */
       read_only: boolean().prefault(false),
-      /** A file with the ed25519 private key (as `topsync keys new` writes it) the console signs approvals with. */
+      /**
+       * A file with the ed25519 private key (as `topsync keys new` writes it) the console signs approvals with, for
+       * an approver without a `signing_key` of their own under `users`.
+       */
       signing_key: text().optional(),
       users: z
         .record(

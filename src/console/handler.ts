@@ -6,7 +6,6 @@
 // console's own forms) and no-store. Bodies are small forms: at most 16 KiB, within the
 // webhook receiver's body deadline.
 
-import type { KeyObject } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { parse as parseCookies, serialize as serializeCookie } from "cookie";
 import { isLoopbackHost } from "../config/console.js";
@@ -38,6 +37,7 @@ import {
   sameToken,
   spendFormToken,
 } from "./sessions.js";
+import { type SigningKeys, signingOf } from "./settings.js";
 import { LoginThrottle } from "./throttle.js";
 import { type ConsoleView, notice, render } from "./view.js";
 
@@ -60,7 +60,7 @@ export interface ConsoleDeps {
   database: () => Database | undefined;
   logger: Logger;
   now?: () => number;
-  signingKey?: KeyObject;
+  signingKeys?: SigningKeys;
   reseller: () => Promise<ResellerClient>;
   analytics: () => Promise<WebsiteApi>;
   /** Counts an action's outcome (metrics). */
@@ -271,7 +271,7 @@ export function createConsole(deps: ConsoleDeps): ConsoleHandler {
       user: found.user,
       csrf: found.csrf,
       now: new Date(now()),
-      signingKey: deps.signingKey,
+      ...(deps.signingKeys ? signingOf(deps.signingKeys, found.user.name) : {}),
     };
   }
 

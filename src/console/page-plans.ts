@@ -101,9 +101,9 @@ export function signingProblem(view: ConsoleView): string | undefined {
   const configured = ownEntry(view.config.approvals.approvers, view.user.name);
   if (!configured) return `${view.user.name} is not among approvals.approvers, so cannot approve here`;
   if (!view.signingKey)
-    return "the console has no signing key (console.signing_key), so cannot sign approvals";
+    return `the console has no signing key for ${view.user.name} (console.users.${view.user.name}.signing_key or console.signing_key), so cannot sign approvals`;
   if (publicKeyText(createPublicKey(view.signingKey)) !== configured)
-    return `approvals.approvers.${view.user.name} is not the public key of console.signing_key, so approvals signed here would not count`;
+    return `approvals.approvers.${view.user.name} is not the public key of ${view.signingKeyField ?? "console.signing_key"}, so approvals signed here would not count`;
   return undefined;
 }
 

@@ -20,8 +20,10 @@ export interface ConsoleView {
   user: ConsoleUserView;
   csrf: string;
   now: Date;
-  /** The key approvals made here are signed with (console.signing_key), when there is one. */
+  /** The key this user's approvals made here are signed with (their own, or console.signing_key), if any. */
   signingKey?: KeyObject;
+  /** Where that key is set, for messages. */
+  signingKeyField?: string;
   /** The analytics client, for reads a page may make of the remote side (none at present). */
   analytics?: () => Promise<WebsiteApi>;
 }

@@ -80,5 +80,32 @@ describe("doctor's console check", () => {
     expect(checked[1]?.message).toBe(
       "approvals.approvers.bola is not the public key of console.signing_key, so bola cannot approve in the console",
     );
+
+    // bola's own key: she signs with it, not the shared one, and the config's key for her is its public key.
+    writeFileSync(join(dir, "bola.key"), other.privatePem, { mode: 0o600 });
+    const own = (key: string) =>
+      `users: { ada: { password_hash: "${HASH}", role: approver }, bola: { password_hash: "${HASH}", role: approver, signing_key: ${key} } }`;
+    const approvers = `approvals: { approvers: { ada: "${signing.publicKey}", bola: "${other.publicKey}" } }`;
+    expect(
+      checkConsole(
+        config(
+          `console: { enabled: true, public_url: "https://ops.example.com", signing_key: console.key, ${own("bola.key")} }`,
+          approvers,
+        ),
+        dir,
+      ).map((c) => [c.name, c.status]),
+    ).toEqual([["console", "pass"]]);
+    const unreadable = checkConsole(
+      config(
+        `console: { enabled: true, public_url: "https://ops.example.com", signing_key: console.key, ${own("nobola.pem")} }`,
+        approvers,
+      ),
+      dir,
+    );
+    expect(unreadable).toHaveLength(1);
+    expect(unreadable[0]).toMatchObject({ name: "console", status: "fail" });
+    expect(unreadable[0]?.message).toContain(
+      `console.users.bola.signing_key: cannot read the ed25519 private key ${join(dir, "nobola.pem")}`,
+    );
   });
 });

@@ -28,7 +28,7 @@ export interface ConsoleFixture {
 
 export async function startConsoleFixture(
   consoleExtra: Record<string, unknown> = {},
-  options: { resellerDown?: boolean } = {},
+  options: { resellerDown?: boolean; ownKeys?: boolean } = {},
 ): Promise<ConsoleFixture> {
   const sandbox = await startSandbox({ verifyLag: "reads", seed: 30 });
   const port = await freePort();
@@ -72,10 +72,19 @@ export async function startConsoleFixture(
     server: { host: "127.0.0.1", port, shutdown_grace: "5s" },
     console: {
       enabled: true,
-      signing_key: keys.ada!.file,
+      // Each approver with a key of their own, or both signing with ada's (the console's shared key).
+      ...(options.ownKeys ? {} : { signing_key: keys.ada!.file }),
       users: {
-        ada: { password_hash: hash, role: "approver" },
-        bola: { password_hash: hash, role: "approver" },
+        ada: {
+          password_hash: hash,
+          role: "approver",
+          ...(options.ownKeys ? { signing_key: keys.ada!.file } : {}),
+        },
+        bola: {
+          password_hash: hash,
+          role: "approver",
+          ...(options.ownKeys ? { signing_key: keys.bola!.file } : {}),
+        },
         olu: { password_hash: hash, role: "operator" },
         vic: { password_hash: hash, role: "viewer" },
         [LONG_NAME]: { password_hash: hash, role: "viewer" },
