@@ -106,7 +106,7 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
         queued: result.queued,
         in_flight: result.inFlight,
         dropped: result.dropped.map((s) => ({ request_key: s.item.request_key, code: s.code, why: s.why })),
-        unpriced: result.unpriced.map((s) => ({ request_key: s.item.request_key, code: s.code, why: s.why })),
+        later: result.later.map((s) => ({ request_key: s.item.request_key, code: s.code, why: s.why })),
         run: summary,
       }),
     );
@@ -118,9 +118,9 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
     );
     if (result.dropped.length)
       write(`left out ${result.dropped.length} stale items (--stale drop):\n${staleLines(result.dropped)}\n`);
-    if (result.unpriced.length)
+    if (result.later.length)
       write(
-        `left for the next apply ${result.unpriced.length} items whose price could not be checked now:\n${staleLines(result.unpriced)}\n`,
+        `left for the next apply ${result.later.length} items that cannot be bought now (the catalogue unread, or the budget or wallet floor short):\n${staleLines(result.later)}\n`,
       );
     write(
       result.finished
@@ -129,8 +129,8 @@ export async function applyCommand(ctx: CommandContext, target: string, flags: A
           ? `plan ${plan.id} expired at ${result.plan.expires_at.toISOString()} while it was being applied, so it is not applied; what it left unsent is cancelled, nothing more is bought under it\n`
           : result.inFlight > 0
             ? `plan ${plan.id} is not finished: ${result.inFlight} of its purchases are still being sent by another run (submitting); apply it again once they are answered\n`
-            : result.unpriced.length
-              ? `plan ${plan.id} is not finished (some items could not be priced); apply it again to finish\n`
+            : result.later.length
+              ? `plan ${plan.id} is not finished (some items cannot be bought now); apply it again to finish\n`
               : `plan ${plan.id} is not finished (purchases are still queued); apply it again to finish\n`,
     );
   }

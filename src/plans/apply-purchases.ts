@@ -29,7 +29,7 @@ import type { PurchaseItem, PurchasePlan } from "./document.js";
 import { planDigest } from "./document.js";
 import { expireOpenPlans } from "./expire.js";
 import { fileHeaderProblems, findPlan, markApplied, markApplying, type SavedPlanRow } from "./registry.js";
-import { checkPurchaseItems, type StaleItem } from "./stale.js";
+import { checkPurchaseItems, FOR_NOW, type StaleItem } from "./stale.js";
 
 export type StaleMode = "refuse" | "drop";
 
@@ -53,10 +53,11 @@ export type ApplyResult =
       /** Stale items left out (`--stale drop`). */
       dropped: StaleItem[];
       /**
-       * Items left for the next apply because the catalogue could not be read to price them (a blip, not a change
-       * to the item): never dropped, so the plan is not finished while there are any.
+       * Items left for the next apply because they cannot be bought now but may be later, as they are (`FOR_NOW`: the
+       * catalogue could not be read to price them, or today's budget or the wallet floor is short): never dropped,
+       * so the plan is not finished while there are any.
        */
-      unpriced: StaleItem[];
+      later: StaleItem[];
       /** The plan's purchases still being sent (submitting) when this apply's run ended: another run's, in flight. */
       inFlight: number;
       /**
@@ -204,7 +205,7 @@ async function applyHolding(deps: PurchaseDeps, planId: string, options: ApplyOp
   // expired, not applied.
   await expireOpenPlans(db, new Date(clock.now()), actor);
   const states = await planRowStates(db, planId);
-  const unpriced = check.stale.filter((s) => s.code === "unpriced");
+  const later = check.stale.filter((s) => FOR_NOW.has(s.code));
   // Rows still in submitting once this apply's run has ended are another run's (a daemon's, releasing the approved
   // plan), its calls in flight: the plan is not applied until they are answered.
   const inFlight = states.get("submitting") ?? 0;
@@ -212,7 +213,7 @@ async function applyHolding(deps: PurchaseDeps, planId: string, options: ApplyOp
     (states.get("queued") ?? 0) + (states.get("held") ?? 0) === 0 &&
     inFlight === 0 &&
     summary.stoppedBy === undefined &&
-    unpriced.length === 0;
+    later.length === 0;
   if (complete) await markApplied(db, planId, new Date(clock.now()));
   // The record as it stands now (the run's gate may have applied a held plan already, an expiry may have ended it);
   // its document is the one already in hand (a large value, not read again).
@@ -223,8 +224,8 @@ async function applyHolding(deps: PurchaseDeps, planId: string, options: ApplyOp
     summary,
     done: check.done.length,
     queued,
-    dropped: check.stale.filter((s) => s.code !== "unpriced"),
-    unpriced,
+    dropped: check.stale.filter((s) => !FOR_NOW.has(s.code)),
+    later,
     inFlight,
     finished: complete && current.status === "applied",
   };

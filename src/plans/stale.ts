@@ -20,6 +20,16 @@ export type StaleCode =
   | "wallet_short"
   | "unpriced";
 
+/**
+ * Codes of items that cannot be bought now but may be later, as they are: the catalogue unread for a moment, today's
+ * budget or the wallet floor short. `--stale drop` never drops them; they wait for the next apply.
+ */
+export const FOR_NOW: ReadonlySet<StaleCode> = new Set<StaleCode>([
+  "unpriced",
+  "budget_short",
+  "wallet_short",
+]);
+
 export interface StaleItem {
   item: PurchaseItem;
   code: StaleCode;

@@ -265,6 +265,44 @@ describe("apply when the reseller or the clock moves under a plan, with no appro
     expect(await status(plan.plan_id)).toBe("applied");
   });
 
+  it("--stale drop leaves items today's budget cannot hold for the next apply, and does not call the plan applied", async () => {
+    const { file, plan } = await save("2026-05-20T08:00:00Z");
+    // Room today, beside what earlier tests spent, for two of the three items at 305.00.
+    const [spent] = await ledger.query<{ committed: string }>(
+      sql`select coalesce(max(committed), 0)::text as committed from budget_days`,
+    );
+    ledger.rewrite({
+      purchases: [{ name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(3, 900) }],
+      budget: { daily_limit: (Number(spent!.committed) + 700).toFixed(2) },
+    });
+    try {
+      const short = await ledger.cli(["--json", "apply", file, "--stale", "drop"]);
+      expect(short.code).toBe(1);
+      const result = JSON.parse(short.stdout) as {
+        result: string;
+        dropped: unknown[];
+        later: Array<{ code: string }>;
+      };
+      expect(result.result).toBe("applying");
+      expect(result.dropped).toEqual([]);
+      expect(result.later.map((l) => l.code)).toEqual(["budget_short"]);
+      expect(sandbox.debits()).toHaveLength(2);
+      expect(await status(plan.plan_id)).not.toBe("applied");
+    } finally {
+      ledger.rewrite({
+        purchases: [
+          { name: "promo", plan: { network: "MTN", plan_id: "102" }, recipients: mtnPhones(3, 900) },
+        ],
+      });
+    }
+    // With room again (tomorrow's budget, a higher limit), the same plan buys the item it left, and only that one.
+    const again = await ledger.cli(["apply", file, "--stale", "drop"]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain("is applied");
+    expect(sandbox.debits()).toHaveLength(3);
+    expect(await status(plan.plan_id)).toBe("applied");
+  });
+
   it("what an apply left queued is not bought by an ordinary run once its plan expired", async () => {
     const { file, plan } = await save("2026-05-02T08:00:00Z");
     sandbox.setFaults({ endpoints: { data: { rate429: 1, retryAfter: 3600 } } });
