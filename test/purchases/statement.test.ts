@@ -62,6 +62,13 @@ describe("purchases reconcile --statement, on postgres", () => {
         sql`select id::int as id, state, reference from purchases where phone = ${phone}`,
       )
     )[0]!;
+  const stateAndNote = async (id: number) =>
+    (
+      await rows<{ state: string; note: string | null }>(
+        env.test.database.db,
+        sql`select state, note from purchases where id = ${id}`,
+      )
+    )[0]!;
 
   it("reports what differs, and --apply settles only what a verify read proves", async () => {
     await buy(["08031230020", "08031230021"]); // both succeeded
@@ -383,13 +390,7 @@ describe("purchases reconcile --statement, on postgres", () => {
       statusDifferences: Array<{ id: number; state: string; statement: string }>;
       applied: Array<{ id: number; result: string; why: string }>;
     };
-    const noted = async () =>
-      (
-        await rows<{ state: string; note: string | null }>(
-          env.test.database.db,
-          sql`select state, note from purchases where id = ${bought.id}`,
-        )
-      )[0]!;
+    const noted = () => stateAndNote(bought.id);
 
     const dry = await runCli(["-c", config, "purchases", "reconcile", "--statement", file]);
     expect(dry.stdout).toContain("Dry run: --apply flags a succeeded purchase listed as failed or reversed");
@@ -467,13 +468,7 @@ describe("purchases reconcile --statement, on postgres", () => {
       statusDifferences: Array<{ id: number; state: string; statement: string }>;
       applied: Applied[];
     };
-    const noted = async () =>
-      (
-        await rows<{ state: string; note: string | null }>(
-          env.test.database.db,
-          sql`select state, note from purchases where id = ${bought.id}`,
-        )
-      )[0]!;
+    const noted = () => stateAndNote(bought.id);
 
     const dry = await runCli(["-c", config, "purchases", "reconcile", "--statement", file]);
     expect(dry.stdout).toContain("and a failed purchase listed as successful (still failed, with a");
