@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { UsageError } from "../errors.js";
 import { formatMoney, parseMoney } from "../money.js";
+import type { PlanDocument } from "../plans/document.js";
 import { savePurchasePlan } from "../plans/save.js";
 import { explicitFire } from "../purchases/fire-time.js";
 import { findJob } from "../purchases/run-once.js";
@@ -72,11 +73,7 @@ export async function purchasesPlanCommand(ctx: CommandContext, flags: Purchases
     `saved plan ${plan.plan_id} to ${flags.save}: ${plan.items.length} purchases for ${formatMoney(parseMoney(plan.total))}` +
       `${plan.rejected.length ? `; ${plan.rejected.length} not bought (${[...codes].map(([c, n]) => `${n} ${c}`).join(", ")})` : ""}\n`,
   );
-  write(
-    plan.approvals_required > 0
-      ? `needs ${plan.approvals_required} approval${plan.approvals_required > 1 ? "s" : ""} before ${plan.expires_at}: topsync approve ${flags.save} --as NAME --key KEYFILE\n`
-      : `no approval needed; apply it before ${plan.expires_at}: topsync apply ${flags.save}\n`,
-  );
+  write(approvalsLine(plan, flags.save));
   write("nothing was bought or queued\n");
 }
 
@@ -130,11 +127,18 @@ export async function websitesPlanSaveCommand(
   write(
     `saved plan ${plan.plan_id} to ${file}: ${counts.create} to create, ${counts.update} to update, ${counts.delete} to delete\n`,
   );
-  write(
-    plan.approvals_required > 0
-      ? `needs ${plan.approvals_required} approval${plan.approvals_required > 1 ? "s" : ""} before ${plan.expires_at}: topsync approve ${file} --as NAME --key KEYFILE\n`
-      : `no approval needed; apply it before ${plan.expires_at}: topsync apply ${file}\n`,
-  );
+  write(approvalsLine(plan, file));
   write("nothing was changed\n");
   return 0;
+}
+
+/** What a saved plan needs next: its approvals (and why one more, for an author only named), or its apply. */
+function approvalsLine(plan: PlanDocument, file: string): string {
+  if (plan.approvals_required === 0)
+    return `no approval needed; apply it before ${plan.expires_at}: topsync apply ${file}\n`;
+  const claimed =
+    plan.author_proof === "claimed"
+      ? ` (one more than the rules ask: its author ${JSON.stringify(plan.author)} is named with --as and not signed; an approver proves their name with --as NAME --key KEYFILE)`
+      : "";
+  return `needs ${plan.approvals_required} approval${plan.approvals_required > 1 ? "s" : ""}${claimed} before ${plan.expires_at}: topsync approve ${file} --as NAME --key KEYFILE\n`;
 }

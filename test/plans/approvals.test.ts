@@ -342,7 +342,9 @@ describe("approvals", { timeout: 120_000 }, () => {
     // approval is two, and another approver than whoever wrote it must approve too.
     const claimed = await save("three", "dan", "claim");
     expect(claimed.plan).toMatchObject({ author: "dan", author_proof: "claimed", approvals_required: 2 });
-    expect(claimed.stdout).toContain("needs 2 approvals");
+    expect(claimed.stdout).toContain(
+      'needs 2 approvals (one more than the rules ask: its author "dan" is named with --as and not signed;',
+    );
     expect((await approve(claimed.file, "ada")).stdout).toContain("1 of 2 distinct approvals");
     const short = await ledger.cli(["apply", claimed.file]);
     expect(short.code).toBe(1);
