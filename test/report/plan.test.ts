@@ -19,9 +19,9 @@ import {
   type AnalyticsProxy,
   applyWebsites,
   changeRemotely,
+  failingLookups,
   idOf,
   shiftedListing,
-  startProxy,
 } from "../websites/helpers.js";
 import { captureIo, failureOf, fingerprint, withContext } from "./helpers.js";
 
@@ -495,12 +495,7 @@ describe("an owned website the listing does not show", () => {
     await applyWebsites(sandbox, test.database.db, ["owned.example.com", "kept.example.com"]);
     const owned = idOf(sandbox, "owned.example.com");
     await changeRemotely(sandbox, "DELETE", owned);
-    const proxy = await startProxy(sandbox, {
-      reply: (method, url) =>
-        method === "GET" && /\/websites\/\d+$/.test(url.pathname)
-          ? { status: 503, body: { message: "Service Unavailable" } }
-          : undefined,
-    });
+    const proxy = await failingLookups(sandbox);
     const io = captureIo();
     const code = await withContext(through(proxy), (ctx) =>
       planCommand(ctx, { format: "json" }, { io, database: test.database }),

@@ -197,3 +197,13 @@ export async function shiftedListing(sandbox: Sandbox, db: Db) {
   });
   return { proxy, owned: idOf(sandbox, "owned.example.com"), changed: () => changed };
 }
+
+/** A proxy in front of the sandbox that answers every look-up of a website by id 503: no absence is confirmed. */
+export function failingLookups(sandbox: Sandbox): Promise<AnalyticsProxy> {
+  return startProxy(sandbox, {
+    reply: (method, url) =>
+      method === "GET" && /\/websites\/\d+$/.test(url.pathname)
+        ? { status: 503, body: { message: "Service Unavailable" } }
+        : undefined,
+  });
+}

@@ -15,6 +15,7 @@ import {
   changeRemotely,
   configFor,
   depsFor,
+  failingLookups,
   idOf,
   mutations,
   shiftedListing,
@@ -501,12 +502,7 @@ describe("the service changing while it is listed", () => {
   });
   it("keeps an owned website whose look-up fails, creates it not again, and goes on with the rest", async () => {
     await twoDeletedByAPerson();
-    const proxy = await startProxy(sandbox, {
-      reply: (method, url) =>
-        method === "GET" && /\/websites\/\d+$/.test(url.pathname)
-          ? { status: 503, body: { message: "Service Unavailable" } }
-          : undefined,
-    });
+    const proxy = await failingLookups(sandbox);
     let result: Awaited<ReturnType<typeof pass>>;
     try {
       result = await pass(
