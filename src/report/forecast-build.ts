@@ -1,11 +1,12 @@
 // The combined plan from its inputs, without I/O: the purchase projection, each job's resolved plan and
 // price, price changes, the website plan from the pure planner, and which parts are unknown.
-import type { PurchaseJob } from "../config/index.js";
+import type { Config, PurchaseJob } from "../config/index.js";
 import { priceChanges } from "../purchases/prices.js";
 import { priceKey } from "../purchases/projection.js";
 import { type Catalogue, describePlan, findPlan, requestedNetwork } from "../purchases/resolve.js";
 import { deleteRefusal } from "../websites/guards.js";
-import { hasChanges } from "../websites/model.js";
+import { hiddenProblem, lookupOptions } from "../websites/missing.js";
+import { hasChanges, type Plan } from "../websites/model.js";
 import { planWebsites } from "../websites/plan.js";
 import { deriveSecretKey } from "../websites/secrets.js";
 import { approvalsView } from "./approvals-view.js";
@@ -15,6 +16,7 @@ import type {
   JobFires,
   JobLine,
   UnknownPart,
+  WebsiteInputs,
   WebsitePart,
 } from "./forecast-model.js";
 
@@ -26,6 +28,7 @@ export function buildForecast(inputs: ForecastInputs): Forecast {
   for (const job of jobs) if (job.networkId && job.planId) used.add(priceKey(job.networkId, job.planId));
   const unknown: UnknownPart[] = [
     ...inputs.unknown,
+    ...hiddenWebsites(inputs.websites),
     ...[...projection.unavailable].sort().map((network) => ({
       part: `purchases on ${network}`,
       reason: `the reseller's plans of ${network} could not be read, so their prices and costs are unknown`,
@@ -123,10 +126,28 @@ function planRequest(job: PurchaseJob) {
 
 function websitePart(inputs: ForecastInputs): WebsitePart {
   const { config } = inputs;
-  const plan = planWebsites(config.websites.items, inputs.websites!.remote, inputs.websites!.ownership, {
-    prune: config.websites.prune,
-    secretKey: deriveSecretKey(config.analytics.api_key),
-  });
+  const plan = forecastWebsitePlan(config, inputs.websites!);
   const refusal = deleteRefusal(plan, { maxDeletes: config.websites.max_deletes, allowMassDelete: false });
   return refusal ? { plan, refusal } : { plan };
+}
+
+/**
+ * The website plan as a pass would make it (src/websites/reconcile.ts): from the listing, then with what the
+ * look-ups by id of the owned websites it did not show found (missing.ts), once they are made.
+ */
+export function forecastWebsitePlan(config: Config, websites: WebsiteInputs): Plan {
+  return planWebsites(config.websites.items, websites.remote, websites.ownership, {
+    prune: config.websites.prune,
+    secretKey: deriveSecretKey(config.analytics.api_key),
+    ...(websites.missing ? lookupOptions(websites.missing) : {}),
+  });
+}
+
+/**
+ * A listing that did not show an owned website the service still holds was not whole, so neither is the website
+ * part: another website, one topsync cannot look up, may be missing from it too (a pass plans nothing from it).
+ */
+function hiddenWebsites(websites: WebsiteInputs | null): UnknownPart[] {
+  const hidden = websites?.missing?.hidden ?? [];
+  return hidden.length > 0 ? [{ part: "websites", reason: hiddenProblem(hidden) }] : [];
 }

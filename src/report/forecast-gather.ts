@@ -1,6 +1,7 @@
 // Reads what a forecast is decided from, with SELECTs and GETs only: the purchase projection's inputs
-// (src/purchases/projection-read.ts), the live catalogue, the remote websites and their ownership. A service that
-// cannot be read becomes an unknown part of the forecast, never a silent gap.
+// (src/purchases/projection-read.ts), the live catalogue, the remote websites and their ownership, and the owned
+// websites the listing did not show, looked up by id. A service that cannot be read becomes an unknown part of the
+// forecast, never a silent gap.
 import type { ListingOptions, ListingProgress, WebsiteListing } from "../analytics/client.js";
 import type { Config } from "../config/index.js";
 import type { Db } from "../db/client.js";
@@ -12,15 +13,19 @@ import { readPlanPrices } from "../purchases/prices.js";
 import { type ProjectionProgress, projectSources, readFirstSeen } from "../purchases/projection-read.js";
 import type { Catalogue } from "../purchases/resolve.js";
 import type { ResellerClient } from "../reseller/client.js";
+import { checkMissingOwned, type WebsiteReader } from "../websites/missing.js";
+import type { Ownership } from "../websites/model.js";
 import { loadOwnership } from "../websites/ownership.js";
 import { readOpenPlans } from "./approvals-view.js";
+import { forecastWebsitePlan } from "./forecast-build.js";
 import { jobFires } from "./forecast-fires.js";
-import type { ForecastInputs, JobFires, UnknownPart } from "./forecast-model.js";
+import type { ForecastInputs, JobFires, UnknownPart, WebsiteInputs } from "./forecast-model.js";
 
 export interface ForecastSources {
   db: Db;
   reseller: ResellerClient;
-  analytics: { listWebsites(options?: ListingOptions): Promise<WebsiteListing> };
+  /** Lists the websites, and looks up by id an owned one the listing does not show (GETs only). */
+  analytics: WebsiteReader & { listWebsites(options?: ListingOptions): Promise<WebsiteListing> };
   config: Config;
   logger: Logger;
   /** The catalogue being read already (`loadCatalogue`), by a caller that started it before the ledger was open. */
@@ -41,10 +46,14 @@ export async function readForecastInputs(
   const { now, to } = window;
   // The listing (paced by the analytics service, a page at a time) goes on while the purchases are projected, and
   // the catalogue (paced by the reseller's rate limit) while the ledger is read: only the projection needs it.
-  const websites = readWebsites(sources);
+  const listing = readWebsites(sources);
   const cataloguing = readCatalogue(sources);
   const fires = jobFires(config, now, to, await readFirstSeen(db));
   const states = await readJobStates(db);
+  // The owned websites the listing does not show are looked up by id (as a pass does) once it is read.
+  const ownership = await loadOwnership(db);
+  const websites = listing.then((read) => read.value && lookUpMissing(sources, read.value, ownership));
+  websites.catch(() => undefined); // awaited below, after the projection
   const catalogue = await cataloguing;
   for (const line of fires.jobs) {
     const status = states.get(line.job.name);
@@ -73,7 +82,7 @@ export async function readForecastInputs(
     },
     window.keepItems,
   );
-  const listing = await websites;
+  const read = await listing;
   return {
     now,
     to,
@@ -82,8 +91,8 @@ export async function readForecastInputs(
     purchases,
     catalogue: catalogue.value,
     recordedPrices: await readPlanPrices(db),
-    websites: listing.value ? { remote: listing.value.websites, ownership: await loadOwnership(db) } : null,
-    unknown: [catalogue.unknown, listing.unknown, ...fires.unknown].filter((u) => u !== undefined),
+    websites: await websites,
+    unknown: [catalogue.unknown, read.unknown, ...fires.unknown].filter((u) => u !== undefined),
     openPlans: await readOpenPlans(db, now),
   };
 }
@@ -123,6 +132,20 @@ async function readWebsites(sources: ForecastSources): Promise<Read<WebsiteListi
     const reason = `the analytics service's websites could not be listed: ${message(error)}`;
     return { value: null, unknown: { part: "websites", reason } };
   }
+}
+
+/**
+ * The listing with the look-ups of the owned websites it did not show, as the pass makes them (missing.ts): each
+ * a GET, and one that fails leaves that website's absence unconfirmed, never the plan unread.
+ */
+async function lookUpMissing(
+  sources: ForecastSources,
+  listing: WebsiteListing,
+  ownership: Ownership,
+): Promise<WebsiteInputs> {
+  const websites = { remote: listing.websites, ownership };
+  const plan = forecastWebsitePlan(sources.config, websites);
+  return { ...websites, missing: await checkMissingOwned(sources.analytics, plan, ownership) };
 }
 
 function message(error: unknown): string {

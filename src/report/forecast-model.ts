@@ -18,6 +18,7 @@ import type {
 import type { Catalogue } from "../purchases/resolve.js";
 import type { UnusablePlan } from "../reseller/schemas.js";
 import type { DeleteRefusal } from "../websites/guards.js";
+import type { MissingCheck } from "../websites/missing.js";
 import type { Ownership, Plan as WebsitePlan } from "../websites/model.js";
 import type { ApprovalsView, OpenPlan } from "./approvals-view.js";
 
@@ -55,10 +56,18 @@ export interface ForecastInputs {
   catalogue: Catalogue | null;
   recordedPrices: RecordedPrices | null;
   /** Null when the analytics service's listing could not be read. */
-  websites: { remote: RemoteWebsite[]; ownership: Ownership } | null;
+  websites: WebsiteInputs | null;
   unknown: UnknownPart[];
   /** Saved plans still open (the approval gate). */
   openPlans?: OpenPlan[];
+}
+
+/** The remote listing, the ownership table, and what looking up by id the owned websites the listing missed found. */
+export interface WebsiteInputs {
+  remote: RemoteWebsite[];
+  ownership: Ownership;
+  /** Absent until the look-ups are made (the plan they are decided from is made without them). */
+  missing?: MissingCheck;
 }
 
 // ------------------------------------------------------------------------------------------------ the forecast

@@ -1,7 +1,7 @@
 // The website part of the combined plan: the reconciler's own plan (src/websites/plan.ts) as a table of
 // changes and its summary line; write-only values only ever show as "(sensitive)".
 import type { Diff, FieldValue, PlanEntry } from "../websites/model.js";
-import { summaryLine } from "../websites/render.js";
+import { distrustLines, summaryLine } from "../websites/render.js";
 import { type Block, left, table, text } from "./document.js";
 import type { Forecast } from "./forecast-model.js";
 
@@ -14,6 +14,9 @@ export function websiteBlocks(report: Forecast): Block[] {
   const { plan, refusal } = report.websites;
   const shown = plan.entries.filter((entry) => entry.action !== "noop");
   const blocks: Block[] = [];
+  // A listing not trusted (one that hid an owned website, or shows none of them) says why beside its plan.
+  const distrust = distrustLines(plan);
+  if (distrust.length > 0) blocks.push(text(distrust.join(" "), "warning"));
   if (shown.length === 0) blocks.push(text("No changes: the analytics websites match the declared list."));
   else {
     blocks.push(

@@ -6,6 +6,7 @@
 import { normaliseDomain } from "../config/index.js";
 import { ClientError } from "../http/errors.js";
 import type { Ownership, Plan } from "./model.js";
+import type { PlanOptions } from "./plan.js";
 
 /** The part of the analytics client the look-up uses. */
 export interface WebsiteReader {
@@ -68,4 +69,15 @@ export function hiddenProblem(hidden: MissingCheck["hidden"]): string {
     .join(", ");
   const more = hidden.length > 5 ? `, and ${hidden.length - 5} more` : "";
   return `the listing did not show ${shown}${more}, which the service still holds when asked by id: the list changed while it was read`;
+}
+
+/**
+ * What the look-ups change in a plan made again from the same listing: one that hid an owned website the service
+ * still holds was not whole (nothing is created, deleted or forgotten from it), and an absence not confirmed is not
+ * acted on yet. Nothing when every absence was confirmed.
+ */
+export function lookupOptions(check: MissingCheck): Partial<PlanOptions> | null {
+  if (check.hidden.length > 0) return { complete: false, problem: hiddenProblem(check.hidden) };
+  if (check.unconfirmed.length > 0) return { unconfirmed: new Set(check.unconfirmed) };
+  return null;
 }

@@ -9,7 +9,7 @@ import { HttpError } from "../http/errors.js";
 import type { Logger } from "../log/logger.js";
 import { type ApplyProgress, type ApplyResult, applyPlan, type WebsiteWriter } from "./apply.js";
 import { deleteRefusal } from "./guards.js";
-import { checkMissingOwned, hiddenProblem, type WebsiteReader } from "./missing.js";
+import { checkMissingOwned, lookupOptions, type WebsiteReader } from "./missing.js";
 import { hasChanges, type Plan } from "./model.js";
 import { loadOwnership } from "./ownership.js";
 import { passNotices } from "./pass-notices.js";
@@ -122,8 +122,8 @@ export async function reconcile(deps: ReconcileDeps, options: ReconcileOptions):
   let plan = planFrom({});
   // An owned website the listing does not show is looked up by id before it is created again or forgotten.
   const missing = await checkMissingOwned(deps.api, plan, owned, deps.signal);
-  if (missing.hidden.length > 0) plan = planFrom({ complete: false, problem: hiddenProblem(missing.hidden) });
-  else if (missing.unconfirmed.length > 0) plan = planFrom({ unconfirmed: new Set(missing.unconfirmed) });
+  const lookedUp = lookupOptions(missing);
+  if (lookedUp) plan = planFrom(lookedUp);
   const base = { runId, mode: options.mode, plan, pages: listing.pages };
   const limits = { maxDeletes: deps.websites.max_deletes, allowMassDelete: options.allowMassDelete ?? false };
   let applied: ApplyResult | undefined;

@@ -13,15 +13,8 @@ const MARK = { create: "+", update: "~", delete: "-" } as const;
 
 export function renderPlanText(plan: Plan, refusal?: DeleteRefusal): string {
   const out: string[] = [];
-  if (plan.remote.vanished) {
-    out.push(`NOT TRUSTED: ${plan.remote.problem}.`, "");
-  } else if (!plan.remote.complete) {
-    out.push(
-      `INCOMPLETE: the remote listing was incomplete (${plan.remote.problem ?? "the pages disagreed"}).`,
-      "No website is created or deleted from it; updates of the websites it shows go ahead.",
-      "",
-    );
-  }
+  const distrust = distrustLines(plan);
+  if (distrust.length > 0) out.push(...distrust, "");
   const changes = plan.entries.filter(
     (e) => e.action === "create" || e.action === "update" || e.action === "delete",
   );
@@ -37,6 +30,16 @@ export function renderPlanText(plan: Plan, refusal?: DeleteRefusal): string {
   if (refusal) out.push(`Warning: ${refusal.message}.`, "");
   out.push(summaryLine(plan.summary));
   return `${out.join("\n")}\n`;
+}
+
+/** Why a plan creates and deletes nothing, when its listing is not trusted (none when it is). */
+export function distrustLines(plan: Plan): string[] {
+  if (plan.remote.vanished) return [`NOT TRUSTED: ${plan.remote.problem}.`];
+  if (plan.remote.complete) return [];
+  return [
+    `INCOMPLETE: the remote listing was incomplete (${plan.remote.problem ?? "the pages disagreed"}).`,
+    "No website is created or deleted from it; updates of the websites it shows go ahead.",
+  ];
 }
 
 export function summaryLine(summary: PlanSummary): string {

@@ -15,6 +15,14 @@ import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { resellerFor } from "../helpers/clients.js";
 import { testConfig } from "../helpers/config.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
+import {
+  type AnalyticsProxy,
+  applyWebsites,
+  changeRemotely,
+  failingLookups,
+  idOf,
+  shiftedListing,
+} from "../websites/helpers.js";
 import { captureIo, failureOf, fingerprint, withContext } from "./helpers.js";
 
 let sandbox: Sandbox;
@@ -417,6 +425,94 @@ describe("a service down while planning", () => {
       '<p id="status" class="status tone-error">INCOMPLETE: this plan is incomplete: websites',
     );
     expect(io.stdout()).toContain("Unknown: the analytics service&#39;s websites could not be listed");
+  });
+});
+
+describe("an owned website the listing does not show", () => {
+  const websites = { items: [{ domain: "owned.example.com" }, { domain: "kept.example.com" }] };
+
+  /** The plan's config, its analytics service reached through `proxy`. */
+  function through(proxy: AnalyticsProxy): Config {
+    const config = testConfig(sandbox, { websites });
+    return { ...config, analytics: { ...config.analytics, base_url: proxy.analyticsUrl } };
+  }
+
+  const lookedUp = (id: number) =>
+    sandbox.requests().some((r) => r.method === "GET" && r.path === `/api/v1/websites/${id}`);
+
+  it("is looked up by id: one the service still holds is not a create, and the plan says the listing hid it", async () => {
+    const { proxy, owned, changed } = await shiftedListing(sandbox, test.database.db);
+    const before = await fingerprint(test.database.db);
+    const earlier = sandbox.requests().length;
+    const io = captureIo();
+    const failure = await failureOf(
+      withContext(through(proxy), (ctx) =>
+        planCommand(ctx, { format: "json", detailedExitcode: true }, { io, database: test.database }),
+      ),
+    ).finally(() => proxy.close());
+    expect(changed()).toBe(true);
+    expect(lookedUp(owned)).toBe(true);
+    const hid = `the listing did not show owned.example.com (id ${owned}), which the service still holds when asked by id: the list changed while it was read`;
+    expect(failure.code).toBe(1);
+    expect(failure.text).toContain(`the plan is incomplete, marked so above: unknown websites (${hid})`);
+    const json = JSON.parse(io.stdout());
+    expect(json.complete).toBe(false);
+    expect(json.unknown).toEqual([{ part: "websites", reason: hid }]);
+    expect(json.websites).toMatchObject({ complete: false, incomplete_reason: hid });
+    expect(json.websites.summary).toMatchObject({ create: 0, delete: 0, unchanged: 1, withheld: 1 });
+    expect(json.websites.changes).toContainEqual(
+      expect.objectContaining({ action: "withheld", domain: "owned.example.com", instead: "create" }),
+    );
+    // Only GETs from topsync (the one DELETE is the person's), and nothing written to the ledger.
+    expect(
+      sandbox
+        .requests()
+        .slice(earlier)
+        .filter((r) => r.method !== "GET"),
+    ).toEqual([expect.objectContaining({ method: "DELETE" })]);
+    expect(await fingerprint(test.database.db)).toEqual(before);
+  });
+
+  it("the text says the listing hid it, in the Unknown part and beside the websites", async () => {
+    const { proxy, owned } = await shiftedListing(sandbox, test.database.db);
+    const io = captureIo();
+    await failureOf(
+      withContext(through(proxy), (ctx) => planCommand(ctx, {}, { io, database: test.database })),
+    ).finally(() => proxy.close());
+    const text = io.stdout();
+    const hid = `the listing did not show owned.example.com (id ${owned}), which the service still holds when asked by id`;
+    expect(text).toContain("INCOMPLETE: this plan is incomplete: websites could not be known");
+    expect(text).toMatch(new RegExp(`websites\\s+${hid.replace(/[()]/g, "\\$&")}`));
+    expect(text).toContain(`INCOMPLETE: the remote listing was incomplete (${hid}`);
+    expect(text).toMatch(
+      /withheld\s+owned\.example\.com\s+-\s+not created: the remote listing was incomplete/,
+    );
+    expect(text).not.toMatch(/create\s+owned\.example\.com/);
+    expect(text).toContain("websites       0 to create, 0 to update, 0 to delete, 1 unchanged, 1 withheld");
+  });
+
+  it("one whose look-up fails is not created again yet, as a saved plan would have it", async () => {
+    await applyWebsites(sandbox, test.database.db, ["owned.example.com", "kept.example.com"]);
+    const owned = idOf(sandbox, "owned.example.com");
+    await changeRemotely(sandbox, "DELETE", owned);
+    const proxy = await failingLookups(sandbox);
+    const io = captureIo();
+    const code = await withContext(through(proxy), (ctx) =>
+      planCommand(ctx, { format: "json" }, { io, database: test.database }),
+    ).finally(() => proxy.close());
+    expect(code).toBe(0);
+    const json = JSON.parse(io.stdout());
+    expect(json.complete).toBe(true);
+    expect(json.websites.summary).toMatchObject({ create: 0, unchanged: 1, withheld: 1 });
+    expect(json.websites.changes).toEqual([
+      {
+        action: "withheld",
+        domain: "owned.example.com",
+        instead: "create",
+        reason:
+          "not created again yet: topsync's website with this domain is missing from the listing, and looking it up by id did not confirm it is gone",
+      },
+    ]);
   });
 });
 

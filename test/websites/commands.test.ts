@@ -13,9 +13,10 @@ import {
 import type { Config } from "../../src/config/index.js";
 import { type Sandbox, startSandbox } from "../../src/sandbox/index.js";
 import { WEBSITES_LOCK } from "../../src/schedule/advisory-lock.js";
+import { loadOwnership } from "../../src/websites/ownership.js";
 import { withContext } from "../helpers/context.js";
 import { type DbKind, openTestDatabase, type TestDatabase } from "../helpers/db.js";
-import { changeRemotely, configFor, idOf } from "./helpers.js";
+import { applyWebsites, changeRemotely, configFor, failingLookups, idOf, shiftedListing } from "./helpers.js";
 
 let sandbox: Sandbox;
 
@@ -241,6 +242,65 @@ describe("websites commands (PostgreSQL)", () => {
         .map((w) => w.domain)
         .sort(),
     ).toEqual(["example.com", "staff.example.com"]);
+  });
+
+  it("plan looks up by id an owned website one page boundary hid: not a create, the listing INCOMPLETE (exit 1)", async () => {
+    const { proxy, owned, changed } = await shiftedListing(sandbox, test.database.db);
+    const hidden = configFor(
+      proxy,
+      { items: [{ domain: "owned.example.com" }, { domain: "kept.example.com" }] },
+      test.url,
+    );
+    const earlier = sandbox.websiteMutations().length;
+    const io = testIo();
+    const code = await withContext(hidden, (ctx) =>
+      websitesPlanCommand(ctx, { detailedExitcode: true }, io),
+    ).finally(() => proxy.close());
+    expect(changed()).toBe(true);
+    expect(code).toBe(1);
+    const text = io.text();
+    expect(text).toContain(
+      `INCOMPLETE: the remote listing was incomplete (the listing did not show owned.example.com (id ${owned}), which the service still holds when asked by id: the list changed while it was read).`,
+    );
+    expect(text).toContain(
+      "Withheld (not created or deleted in this pass): 1\n  owned.example.com: not created: the remote listing was incomplete",
+    );
+    expect(text).not.toContain("+ create owned.example.com");
+    expect(text).toContain("Plan: 0 to create, 0 to update, 0 to delete, 1 unchanged, 1 withheld.");
+    // Only the person's delete: the plan sent GETs alone.
+    expect(sandbox.websiteMutations().slice(earlier)).toEqual([
+      expect.objectContaining({ method: "DELETE" }),
+    ]);
+    expect((await loadOwnership(test.database.db)).get("owned.example.com")?.website_id).toBe(owned);
+  });
+
+  it("plan shows an owned website whose look-up by id fails as not created again yet, not as a create", async () => {
+    await applyWebsites(sandbox, test.database.db, ["owned.example.com", "kept.example.com"]);
+    await changeRemotely(sandbox, "DELETE", idOf(sandbox, "owned.example.com"));
+    const proxy = await failingLookups(sandbox);
+    const failing = configFor(
+      proxy,
+      { items: [{ domain: "owned.example.com" }, { domain: "kept.example.com" }] },
+      test.url,
+    );
+    const io = testIo();
+    const code = await withContext(failing, (ctx) => websitesPlanCommand(ctx, {}, io), true).finally(() =>
+      proxy.close(),
+    );
+    expect(code).toBe(0);
+    expect(JSON.parse(io.text())).toMatchObject({
+      complete: true,
+      summary: { create: 0, unchanged: 1, withheld: 1 },
+      changes: [
+        {
+          action: "withheld",
+          domain: "owned.example.com",
+          instead: "create",
+          reason:
+            "not created again yet: topsync's website with this domain is missing from the listing, and looking it up by id did not confirm it is gone",
+        },
+      ],
+    });
   });
 
   it("plan fails with exit 1 and a clear message when the service refuses the key", async () => {

@@ -6,7 +6,7 @@ import type { RemoteWebsite } from "../../src/analytics/schemas.js";
 import { type Config, configSchema, normaliseDomain, type WebsiteItem } from "../../src/config/index.js";
 import type { Db } from "../../src/db/client.js";
 import type { Sandbox } from "../../src/sandbox/index.js";
-import { type ReconcileDeps, reconcileDeps } from "../../src/websites/reconcile.js";
+import { type ReconcileDeps, reconcile, reconcileDeps } from "../../src/websites/reconcile.js";
 import { analyticsFor, recordingClock } from "../helpers/clients.js";
 
 export const KEY = "0".repeat(64);
@@ -168,4 +168,42 @@ async function forward(sandbox: Sandbox, hooks: ProxyHooks, req: IncomingMessage
   const body: unknown = await response.json();
   await hooks.meanwhile?.(method, url);
   return { status: response.status, body: hooks.rewrite ? hooks.rewrite(method, url, body) : body };
+}
+
+/** One applying pass that declares `domains` (topsync creates what the sandbox lacks and records it in `db`). */
+export async function applyWebsites(sandbox: Sandbox, db: Db, domains: string[]): Promise<void> {
+  const deps = depsFor(sandbox, configFor(sandbox, { items: domains.map((domain) => ({ domain })) }), db);
+  await reconcile(deps, { mode: "apply" }).finally(() => deps.close());
+}
+
+/**
+ * 100 websites of others, then owned.example.com and kept.example.com created by topsync (recorded in `db`) in that
+ * order; a proxy in front of the sandbox where, while page 1 travels, a person deletes a website on page 1 and adds
+ * one: owned.example.com, first on page 2 a moment ago, is then last on page 1, already read. The total and
+ * last_page stay as they were, so the listing looks complete. The shift happens once, on the first listing.
+ */
+export async function shiftedListing(sandbox: Sandbox, db: Db) {
+  sandbox.seedWebsites(Array.from({ length: 100 }, (_, i) => ({ domain: `bulk-${i}.example.net` })));
+  await applyWebsites(sandbox, db, ["owned.example.com"]);
+  await applyWebsites(sandbox, db, ["owned.example.com", "kept.example.com"]);
+  let changed = false;
+  const proxy = await startProxy(sandbox, {
+    meanwhile: async (method, url) => {
+      if (changed || method !== "GET" || url.searchParams.get("page") !== "1") return;
+      changed = true;
+      await changeRemotely(sandbox, "DELETE", idOf(sandbox, "bulk-0.example.net"));
+      sandbox.seedWebsites([{ domain: "late.example.org" }]);
+    },
+  });
+  return { proxy, owned: idOf(sandbox, "owned.example.com"), changed: () => changed };
+}
+
+/** A proxy in front of the sandbox that answers every look-up of a website by id 503: no absence is confirmed. */
+export function failingLookups(sandbox: Sandbox): Promise<AnalyticsProxy> {
+  return startProxy(sandbox, {
+    reply: (method, url) =>
+      method === "GET" && /\/websites\/\d+$/.test(url.pathname)
+        ? { status: 503, body: { message: "Service Unavailable" } }
+        : undefined,
+  });
 }

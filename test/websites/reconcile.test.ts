@@ -11,7 +11,17 @@ import { loadOwnership } from "../../src/websites/ownership.js";
 import { planWebsites } from "../../src/websites/plan.js";
 import { type ReconcileOptions, reconcile } from "../../src/websites/reconcile.js";
 import { openTestDatabase, type TestDatabase } from "../helpers/db.js";
-import { changeRemotely, configFor, depsFor, idOf, mutations, startProxy, type Target } from "./helpers.js";
+import {
+  changeRemotely,
+  configFor,
+  depsFor,
+  failingLookups,
+  idOf,
+  mutations,
+  shiftedListing,
+  startProxy,
+  type Target,
+} from "./helpers.js";
 
 let sandbox: Sandbox;
 let test: TestDatabase;
@@ -396,27 +406,7 @@ describe("a create whose outcome was unknown", () => {
 });
 
 describe("the service changing while it is listed", () => {
-  /**
-   * 100 websites of others, then owned.example.com and kept.example.com created by topsync in that order; a proxy
-   * in front of the sandbox where, while page 1 travels, a person deletes a website on page 1 and adds one:
-   * owned.example.com, first on page 2 a moment ago, is then last on page 1, already read. The total and
-   * last_page stay as they were, so the listing looks complete.
-   */
-  async function shifted() {
-    sandbox.seedWebsites(Array.from({ length: 100 }, (_, i) => ({ domain: `bulk-${i}.example.net` })));
-    await pass({ items: [{ domain: "owned.example.com" }] });
-    await pass({ items: [{ domain: "owned.example.com" }, { domain: "kept.example.com" }] });
-    let changed = false;
-    const proxy = await startProxy(sandbox, {
-      meanwhile: async (method, url) => {
-        if (changed || method !== "GET" || url.searchParams.get("page") !== "1") return;
-        changed = true;
-        await changeRemotely(sandbox, "DELETE", idOf(sandbox, "bulk-0.example.net"));
-        sandbox.seedWebsites([{ domain: "late.example.org" }]);
-      },
-    });
-    return { proxy, owned: idOf(sandbox, "owned.example.com"), changed: () => changed };
-  }
+  const shifted = () => shiftedListing(sandbox, test.database.db);
 
   it("does not forget an owned website one page boundary hid, and the next pass prunes it", async () => {
     const { proxy, owned, changed } = await shifted();
@@ -512,12 +502,7 @@ describe("the service changing while it is listed", () => {
   });
   it("keeps an owned website whose look-up fails, creates it not again, and goes on with the rest", async () => {
     await twoDeletedByAPerson();
-    const proxy = await startProxy(sandbox, {
-      reply: (method, url) =>
-        method === "GET" && /\/websites\/\d+$/.test(url.pathname)
-          ? { status: 503, body: { message: "Service Unavailable" } }
-          : undefined,
-    });
+    const proxy = await failingLookups(sandbox);
     let result: Awaited<ReturnType<typeof pass>>;
     try {
       result = await pass(
