@@ -340,6 +340,15 @@ export const earlierReferences = pgTable(
     /** How that attempt ended: failed or rejected. */
     state: text("state").$type<PurchaseState>().notNull(),
     requeued_at: at("requeued_at").notNull().defaultNow(),
+    /** What that attempt was charged, or else listed at; null when requeued before this was kept (migration 0019). */
+    amount: money("amount"),
+    /** The budget day that attempt was claimed on, which a charge for it counts against; null as `amount`. */
+    budget_day: date("budget_day", { mode: "string" }),
+    /**
+     * When the provider's delivery of that attempt was flagged for a person and its charge counted (once): after the
+     * requeue (`earlier_attempt_delivered`), or before it, while it was the purchase's own (`delivered_after_failure`).
+     */
+    delivered_at: at("delivered_at"),
   },
   (t) => [index("earlier_references_purchase").on(t.purchase_id)],
 );

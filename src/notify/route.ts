@@ -25,6 +25,7 @@ export const GROUPED: ReadonlySet<string> = new Set([
   "price_mismatch",
   "reversed",
   "delivered_after_failure",
+  "earlier_attempt_delivered",
   "run_failed",
   "notification_unmatched",
   "missed_fire",

@@ -91,6 +91,8 @@ export function headline(message: NotifyMessage, now: Date): string {
       return `${still}${plural(n, "purchase")} reversed by the provider after ${n === 1 ? "it" : "they"} succeeded${money}`;
     case "delivered_after_failure":
       return `${still}${plural(n, "purchase")} delivered and charged for by the provider after ${n === 1 ? "it" : "they"} failed${money}`;
+    case "earlier_attempt_delivered":
+      return `${still}${plural(n, "requeued purchase")} charged for an earlier attempt the provider delivered after all (the customer may have the data twice)${money}`;
     case "run_failed":
       return n === 1
         ? `${still}A purchase run stopped: ${str(first.reason) ?? "unknown reason"}`
@@ -135,6 +137,7 @@ function eventLine(message: NotifyMessage, facts: Facts, createdAt: string, now:
     case "price_mismatch":
     case "reversed":
     case "delivered_after_failure":
+    case "earlier_attempt_delivered":
       return purchaseLine(message, facts, createdAt, now);
     case "run_failed":
       return `run ${short(str(facts.run))}${facts.job ? ` (job ${str(facts.job)})` : ""}: ${str(facts.reason) ?? "?"}; claimed ${str(facts.claimed) ?? 0}, in_doubt ${str(facts.in_doubt) ?? 0}`;

@@ -245,7 +245,7 @@ async function readSpend(
             coalesce(charged_amount, amount)::text as amount, reference, note,
             coalesce(submitted_at, updated_at) as since, ${CANDIDATE_NOTIFICATIONS} as unmatched_notifications
           from purchases p where state in ('in_doubt', 'unverified') or ((note like 'price_mismatch%' or note like 'reversed:%'
-              or note like 'delivered_after_failure:%') and ${period})
+              or note like 'delivered_after_failure:%' or note like 'earlier_attempt_delivered:%') and ${period})
             or note like 'reference_clash%'
           order by id`,
     ),

@@ -634,6 +634,29 @@ export async function flagReferenceClash(
 export const REVERSED = "reversed";
 /** The note of a failed purchase the provider has since delivered, and charged for. */
 export const DELIVERED_AFTER_FAILURE = "delivered_after_failure";
+/** The note of a purchase whose attempt before a person requeued it the provider has since delivered, and charged for. */
+export const EARLIER_ATTEMPT_DELIVERED = "earlier_attempt_delivered";
+
+/** How a flag's note keeps the note it was put over (flagContradicted, flagEarlierAttemptDelivered). */
+const EARLIER_NOTE = " (earlier note: ";
+
+/**
+ * Whether a note carries the flag `kind`: as its own (`kind: …`), or kept after a flag put over it since (`… (earlier
+ * note: kind: …)`). A flag counted once stays counted however many flags come after it.
+ */
+export function carriesFlag(note: string | null, kind: string): boolean {
+  return note !== null && (note.startsWith(`${kind}:`) || note.includes(`${EARLIER_NOTE}${kind}:`));
+}
+
+/** `carriesFlag` in SQL, of the column `note` of the row it is about. */
+function carriesFlagSql(note: SQL, kind: string): SQL {
+  return sql`(coalesce(${note}, '') like ${`${kind}:%`} or strpos(coalesce(${note}, ''), ${`${EARLIER_NOTE}${kind}:`}) > 0)`;
+}
+
+/** A flag's note put over the note the row has, which is kept after it (cut to what the column holds). */
+function overNote(note: string, existing: SQL): SQL {
+  return sql`left(${note} || coalesce(${EARLIER_NOTE} || ${existing} || ')', ''), ${MAX_STORED_TEXT_CHARS})`;
+}
 
 /** The notes of a final purchase the provider's verify contradicts later, each with the state the purchase keeps. */
 export const CONTRADICTED_STATE = {
@@ -651,7 +674,8 @@ export type ContradictionNote = keyof typeof CONTRADICTED_STATE;
  * to its budget day's committed total, which is what the claim reads against `budget.daily_limit` (so a charge the
  * provider made counts against the cap, and the claim reads nothing more). A note already on the purchase (a
  * `price_mismatch`) is kept after it. False when the purchase is no longer in that state with that reference, or is
- * flagged already (a notification delivered twice flags once, and counts its charge once).
+ * flagged already, even under a flag put over it since (a notification delivered twice flags once, and counts its
+ * charge once).
  */
 export async function flagContradicted(
   db: Executor,
@@ -665,11 +689,9 @@ export async function flagContradicted(
   const flagged = await rows<{ id: number | string }>(
     db,
     sql`with flagged as (
-          update purchases set
-            note = left(${note} || coalesce(' (earlier note: ' || note || ')', ''), ${MAX_STORED_TEXT_CHARS}),
-            updated_at = now()
+          update purchases set note = ${overNote(note, sql`note`)}, updated_at = now()
           where id = ${id} and state = ${CONTRADICTED_STATE[kind]} and reference = ${reference}
-            and coalesce(note, '') not like ${`${kind}:%`}
+            and not ${carriesFlagSql(sql`note`, kind)}
           returning id, state, note, budget_day, coalesce(charged_amount, amount, 0) as charged
         ), event as (
           insert into purchase_events (purchase_id, actor, from_state, to_state, reason, response)
@@ -681,6 +703,53 @@ export async function flagContradicted(
         )}), budget as (
           update budget_days b set committed = b.committed + f.charged from flagged f
           where b.day = f.budget_day and not f.state = any(${COMMITTED_ARRAY}::text[])
+        )
+        select id from flagged`,
+  );
+  return flagged.length > 0;
+}
+
+/**
+ * Flags a purchase whose attempt before a person requeued it (`reference`, in `earlier_references` as this purchase's
+ * and ended failed or rejected) the provider has since delivered after all, and charged for (a verify answer of that
+ * reference said so): the customer may have the data twice, when the attempt after it succeeded too. The purchase's
+ * state is its current attempt's and stays; the note (`earlier_attempt_delivered: …`, a note already there kept after
+ * it) says what happened, an event keeps the answer, the `earlier_attempt_delivered` episode opens naming that
+ * reference and its charge, and the charge is added to the committed money of that attempt's budget day (what the
+ * claim reads against `budget.daily_limit`), in one statement. Once per reference: the attempt's row records it
+ * (`delivered_at`, also set when the attempt's delivery was flagged `delivered_after_failure` before the requeue), so
+ * a notification delivered twice, or a statement line after it, flags and counts nothing more. False then, or when
+ * the reference is not an earlier attempt of this purchase.
+ */
+export async function flagEarlierAttemptDelivered(
+  db: Executor,
+  id: number,
+  reference: string,
+  why: string,
+  event: Omit<TransitionEvent, "reason">,
+): Promise<boolean> {
+  const note = capText(`${EARLIER_ATTEMPT_DELIVERED}: ${why}`);
+  const flagged = await rows<{ id: number | string }>(
+    db,
+    sql`with attempt as (
+          update earlier_references set delivered_at = now()
+          where reference = ${reference} and purchase_id = ${id} and state in ('failed', 'rejected')
+            and delivered_at is null
+          returning purchase_id, reference, amount, budget_day
+        ), flagged as (
+          update purchases p set note = ${overNote(note, sql`p.note`)}, updated_at = now()
+          from attempt a where p.id = a.purchase_id
+          returning p.id, p.state, p.note, a.reference, a.amount, a.budget_day
+        ), event as (
+          insert into purchase_events (purchase_id, actor, from_state, to_state, reason, response)
+          select id, ${event.actor}, state, state, note, ${json(cappedResponse(event.response))}::json from flagged
+          returning id, purchase_id, from_state, to_state, reason
+        ), notice as (${purchaseNotices(
+          sql`select event.id as event_id, event.purchase_id, event.from_state, event.to_state, event.reason,
+                event.reason as note, f.reference, f.amount as charged from event join flagged f on f.id = event.purchase_id`,
+        )}), budget as (
+          update budget_days b set committed = b.committed + f.amount from flagged f
+          where b.day = f.budget_day and f.amount is not null
         )
         select id from flagged`,
   );
@@ -712,12 +781,15 @@ export async function otherPurchaseWithReference(
 /**
  * A person puts a failed or rejected purchase back in the queue: a new attempt, so nothing of the last one's outcome
  * stays on the row (its charge would be counted as the new attempt's when that one is answered; its refund, status
- * and settlement time would be shown as the new attempt's). The events keep them. The failed attempt's reference
- * moves to `earlier_references` first: evidence naming that transaction still finds this purchase (and no other),
- * while the row carries no reference until the new attempt's answer names one, so a person settling the new attempt
- * without its reference leaves a purchase that could own any transaction near its POST, as a settled purchase
- * without a reference is. (Were the move cut between the two statements, the reference would be on the row and in
- * the table, both naming this purchase.)
+ * and settlement time would be shown as the new attempt's; its note — a flag such as `delivered_after_failure`,
+ * which the person has seen — would stop the same flag being raised about the new attempt). The events keep them.
+ * The failed attempt's reference moves to `earlier_references` first, with what it was charged and its budget day
+ * (a late delivery of it is counted there, flagEarlierAttemptDelivered) and whether its delivery was flagged
+ * already: evidence naming that transaction still finds this purchase (and no other), while the row carries no
+ * reference until the new attempt's answer names one, so a person settling the new attempt without its reference
+ * leaves a purchase that could own any transaction near its POST, as a settled purchase without a reference is.
+ * (Were the move cut between the two statements, the reference would be on the row and in the table, both naming
+ * this purchase.)
  */
 export async function requeueByPerson(
   db: Executor,
@@ -726,8 +798,11 @@ export async function requeueByPerson(
 ): Promise<Moved | undefined> {
   await rows(
     db,
-    sql`insert into earlier_references (reference, purchase_id, state)
-        select reference, id, state from purchases
+    sql`insert into earlier_references (reference, purchase_id, state, amount, budget_day, delivered_at)
+        select reference, id, state, coalesce(charged_amount, amount), budget_day,
+          -- Its own delivery flagged already (the flag's note names the reference it is about).
+          case when ${carriesFlagSql(sql`note`, DELIVERED_AFTER_FAILURE)} and strpos(note, reference) > 0 then now() end
+        from purchases
         where id = ${id} and state in ('failed', 'rejected') and reference is not null
         on conflict (reference) do nothing`,
   );
@@ -748,6 +823,7 @@ export async function requeueByPerson(
       refund_amount: null,
       settled_at: null,
       budget_day: null,
+      note: null,
     },
     event,
   );

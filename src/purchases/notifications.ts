@@ -5,7 +5,9 @@
 // verify may lag its own notification, so both read with the backoff of any poll until final or
 // `verification.timeout`. One contradicting a final purchase — a `succeeded` purchase's transaction failed or reversed
 // since, a `failed` one's delivered since — flags that purchase for a person once its verify says so too
-// (forContradiction). Anything else changes nothing and the notification stays `unmatched` with the reason.
+// (forContradiction); so does one saying the transaction of an attempt before a person requeued the purchase was
+// delivered after all (forEarlierDelivery). Anything else changes nothing and the notification stays `unmatched` with
+// the reason.
 import { createHash } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Clock } from "../clock.js";
@@ -18,10 +20,16 @@ import type { ResellerClient } from "../reseller/client.js";
 import { classifyStatus } from "../reseller/schemas.js";
 import { Semaphore } from "../semaphore.js";
 import { capText } from "../text/cap.js";
-import { flagContradicted } from "./ledger.js";
+import {
+  carriesFlag,
+  EARLIER_ATTEMPT_DELIVERED,
+  flagContradicted,
+  flagEarlierAttemptDelivered,
+} from "./ledger.js";
 import {
   type Candidate,
   type Evidence,
+  earlierAttempt,
   matchProof,
   NO_IN_DOUBT_CANDIDATE,
   type OwnPurchase,
@@ -31,6 +39,9 @@ import {
   type Contradiction,
   contradictionOf,
   contradictionUnconfirmed,
+  EARLIER_DELIVERY,
+  earlierDelivered,
+  earlierDeliveryUnconfirmed,
   isFinalAnswer,
   isForAPerson,
   proofProblems,
@@ -400,9 +411,13 @@ async function decide(deps: NotificationDeps, n: ClaimedNotification): Promise<N
   const match = await matchProof(deps.db, evidence, deps.matchWindow);
   if (match.kind === "owned") {
     const own = match.purchase;
-    // An earlier attempt's transaction says nothing of the purchase's current one (forOwnPurchase says so).
+    const finality = n.status === null ? undefined : classifyStatus(n.status);
+    // An earlier attempt's transaction says nothing of the purchase's current one (forOwnPurchase says so), but its
+    // delivery is a charge for the purchase all the same.
+    if (own.earlier && finality !== undefined && earlierDelivered(own.state, finality))
+      return forEarlierDelivery(deps, own, reference, n.status!, deadline);
     const contradiction =
-      own.earlier || n.status === null ? undefined : contradictionOf(own.state, classifyStatus(n.status));
+      own.earlier || finality === undefined ? undefined : contradictionOf(own.state, finality);
     if (contradiction) return forContradiction(deps, own, reference, n.status!, deadline, contradiction);
     return forOwnPurchase(deps, own, reference, deadline);
   }
@@ -480,7 +495,7 @@ async function forContradiction(
   const purchaseId = own.id;
   const { note } = contradiction;
   const said = `the notification says ${reference} ${status} after purchase ${purchaseId} ${own.state}`;
-  if (own.note?.startsWith(`${note}:`))
+  if (carriesFlag(own.note, note))
     return { outcome: "matched", reason: `${said}; it is flagged ${note} already`, purchaseId };
   const purchase = { id: purchaseId, state: own.state, phone: own.phone, amount: own.amount };
   const answer = await deps.verifier.readUntil(
@@ -508,6 +523,59 @@ async function forContradiction(
     reason: flagged
       ? `${said}, and its verify now says ${answer.rawStatus}: flagged ${note}, for a person`
       : `${said}; it was flagged, or changed, meanwhile`,
+    purchaseId,
+  };
+}
+
+/**
+ * A notification that the transaction of a purchase's attempt before a person requeued it (which ended failed or
+ * rejected) was delivered after all: the provider charged for it, and the customer may have the data twice. As for a
+ * contradiction, the verify answer of that reference is the proof, read past its lag until it says success too,
+ * disagrees with the attempt, or `verification.timeout` has passed. Confirmed, the purchase is flagged for a person
+ * (flagEarlierAttemptDelivered: its state is its current attempt's and stays; the note, the episode told once for
+ * that reference, the attempt's charge counted against its budget day once); not confirmed, nothing changes.
+ */
+async function forEarlierDelivery(
+  deps: NotificationDeps,
+  own: OwnPurchase,
+  reference: string,
+  status: string,
+  deadline: number,
+): Promise<NotificationResult> {
+  const purchaseId = own.id;
+  const said = `the notification says ${reference} ${status}, the transaction of purchase ${purchaseId}'s attempt before a person requeued it (that attempt ended ${own.state})`;
+  const attempt = await earlierAttempt(deps.db, reference);
+  if (attempt?.id !== purchaseId) return forOwnPurchase(deps, own, reference, deadline);
+  if (attempt.delivered)
+    return {
+      outcome: "matched",
+      reason: `${said}; that attempt's delivery is flagged already`,
+      purchaseId,
+    };
+  const answer = await deps.verifier.readUntil(
+    reference,
+    Math.max(deadline, deps.clock.now()),
+    (v) => earlierDeliveryUnconfirmed(attempt, v)?.still !== true,
+  );
+  const unconfirmed = earlierDeliveryUnconfirmed(attempt, answer);
+  if (unconfirmed !== undefined || !answer?.found)
+    return {
+      outcome: "matched",
+      reason: `${said}, but ${unconfirmed?.why}${unconfirmed?.still ? " after verification.timeout" : ""}: nothing changed`,
+      purchaseId,
+    };
+  const flagged = await flagEarlierAttemptDelivered(
+    deps.db,
+    purchaseId,
+    reference,
+    `the provider's verify of ${reference} (this purchase's attempt before a person requeued it, which ended ${attempt.state}) now says ${answer.rawStatus} (its notification said ${status}): ${EARLIER_DELIVERY.consequence}`,
+    { actor: NOTIFICATION_ACTOR, response: answer.raw },
+  );
+  return {
+    outcome: "matched",
+    reason: flagged
+      ? `${said}, and its verify now says ${answer.rawStatus}: flagged ${EARLIER_ATTEMPT_DELIVERED}, for a person`
+      : `${said}; it was flagged meanwhile`,
     purchaseId,
   };
 }

@@ -181,6 +181,40 @@ async function purchaseWithReference(db: Executor, reference: string): Promise<O
   };
 }
 
+/** A purchase's attempt before a person requeued it, as a verify answer of its reference is checked against. */
+export interface EarlierAttempt {
+  /** The purchase. */
+  id: number;
+  reference: string;
+  /** How the attempt ended: failed or rejected. */
+  state: PurchaseState;
+  /** The purchase's phone (a requeue keeps it). */
+  phone: string;
+  /** What the attempt was charged, or else listed at; null when requeued before topsync kept it. */
+  amount: string | null;
+  /** Its late delivery was flagged already, and its charge counted. */
+  delivered: boolean;
+}
+
+/**
+ * The attempt `reference` was, of the purchase that carried it before a person requeued it (`earlier_references`),
+ * read with that purchase; undefined when it is no such attempt, or its purchase was pruned.
+ */
+export async function earlierAttempt(db: Executor, reference: string): Promise<EarlierAttempt | undefined> {
+  const [row] = await rows<{
+    id: number | string;
+    state: PurchaseState;
+    phone: string;
+    amount: string | null;
+    delivered: boolean;
+  }>(
+    db,
+    sql`select e.purchase_id as id, e.state, p.phone, e.amount::text as amount, e.delivered_at is not null as delivered
+        from earlier_references e join purchases p on p.id = e.purchase_id where e.reference = ${reference}`,
+  );
+  return row ? { ...row, id: Number(row.id), reference } : undefined;
+}
+
 /**
  * Purchases with the phone's visible digits whose last POST is within `windowMs` of `at`, among those that could own
  * a transaction nobody has the reference of: unsettled ones, submitted ones, and settled ones without a reference

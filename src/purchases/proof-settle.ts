@@ -12,12 +12,14 @@ import {
   CONTRADICTED_STATE,
   type ContradictionNote,
   DELIVERED_AFTER_FAILURE,
+  EARLIER_ATTEMPT_DELIVERED,
   flagReferenceClash,
   isClash,
   REFERENCE_CLASH,
   REVERSED,
   settleInDoubtByProof,
 } from "./ledger.js";
+import type { EarlierAttempt } from "./proof-match.js";
 import { MIN_VISIBLE_DIGITS, namesPhone, verifyDisagreements } from "./verify-check.js";
 
 /** The purchase the evidence was matched to, as it stood when matched. */
@@ -108,6 +110,42 @@ export const DELIVERY_AFTER_FAILURE: Contradiction = {
     "after the purchase failed: the provider charged for it and says the data was delivered, so the refund recorded is not money back, and the charge counts against the daily budget; a person checks whether the customer has the data before buying it again",
 };
 
+/**
+ * The provider delivered, and charged for, an attempt a person requeued the purchase after (it ended failed or
+ * rejected): not a contradiction of the purchase's current attempt, which another transaction is, but money the
+ * provider took for this purchase, and maybe data the customer now has twice. Once a verify answer about that attempt
+ * says so too, the purchase is flagged for a person with the note (and trigger) `note` (flagEarlierAttemptDelivered).
+ */
+export const EARLIER_DELIVERY = {
+  note: EARLIER_ATTEMPT_DELIVERED,
+  says: (finality: FinalityClass) => finality === "success",
+  consequence:
+    "the provider charged for that attempt and says its data was delivered, so the refund recorded for it is not money back, and its charge counts against the daily budget of the day it was bought; if the attempt after it succeeded too, the customer has the data twice: a person checks with the customer before buying it again",
+} as const;
+
+/** Whether a status says an earlier attempt of a purchase was delivered after all (it ended failed or rejected). */
+export function earlierDelivered(attemptState: PurchaseState, finality: FinalityClass): boolean {
+  return (attemptState === "failed" || attemptState === "rejected") && EARLIER_DELIVERY.says(finality);
+}
+
+/**
+ * Why a verify answer does not confirm that an earlier attempt was delivered (undefined when it does): as
+ * contradictionUnconfirmed, against that attempt — its reference, the purchase's phone, what the attempt was charged
+ * (an attempt requeued before topsync kept that is checked by reference and phone only).
+ */
+export function earlierDeliveryUnconfirmed(
+  attempt: EarlierAttempt,
+  verification: Verification | undefined,
+): { why: string; still: boolean } | undefined {
+  const amount = attempt.amount ?? (verification?.found ? verification.amount?.toFixed(2) : undefined);
+  return contradictionUnconfirmed(
+    { id: attempt.id, state: attempt.state, phone: attempt.phone, amount: amount ?? "0" },
+    attempt.reference,
+    verification,
+    EARLIER_DELIVERY,
+  );
+}
+
 /** What a status says of a purchase in `state` that contradicts it, if anything. */
 export function contradictionOf(state: PurchaseState, finality: FinalityClass): Contradiction | undefined {
   return [REVERSAL, DELIVERY_AFTER_FAILURE].find((c) => c.state === state && c.says(finality));
@@ -122,7 +160,7 @@ export function contradictionUnconfirmed(
   purchase: ProvenPurchase,
   reference: string,
   verification: Verification | undefined,
-  contradiction: Contradiction,
+  contradiction: Pick<Contradiction, "says">,
 ): { why: string; still: boolean } | undefined {
   if (!verification?.found) return { why: `the provider's verify does not know ${reference}`, still: false };
   const problems = proofProblems(purchase, reference, verification);

@@ -2,8 +2,8 @@
 // ledger row, ledger purchases the provider does not list, amount, status and phone differences, purchases listed on
 // more than one line, and in_doubt purchases a statement line could resolve. Applying settles only what a verify read
 // of the reference proves (verify-check.ts), each with an event, and flags a final purchase the line contradicts (a
-// succeeded one listed as failed or reversed, a failed one listed as successful) when verify says so too; everything
-// else is a report for a person.
+// succeeded one listed as failed or reversed, a failed one listed as successful), or a purchase whose attempt before a
+// person requeued it the line lists as successful, when verify says so too; everything else is a report for a person.
 import { sql } from "drizzle-orm";
 import { type Executor, rows } from "../db/client.js";
 import type { PurchaseState } from "../db/schema.js";
@@ -11,9 +11,16 @@ import { maskPhone } from "../log/mask.js";
 import { parseMoney } from "../money.js";
 import type { ResellerClient, Verification } from "../reseller/client.js";
 import { visiblePhone } from "../reseller/schemas.js";
-import { type ContradictionNote, flagContradicted } from "./ledger.js";
+import {
+  type ContradictionNote,
+  carriesFlag,
+  EARLIER_ATTEMPT_DELIVERED,
+  flagContradicted,
+  flagEarlierAttemptDelivered,
+} from "./ledger.js";
 import {
   type Evidence,
+  earlierAttempt,
   matchProof,
   NO_IN_DOUBT_CANDIDATE,
   type ProofMatch,
@@ -23,6 +30,9 @@ import {
   type Contradiction,
   contradictionOf,
   contradictionUnconfirmed,
+  EARLIER_DELIVERY,
+  earlierDelivered,
+  earlierDeliveryUnconfirmed,
   isForAPerson,
   settleByProof,
 } from "./proof-settle.js";
@@ -55,7 +65,17 @@ export interface StatementReport {
   /** Ledger purchases with a reference in the period that the statement does not list. */
   ledgerOnly: Array<{ id: number; reference: string; state: PurchaseState; amount: string | null }>;
   amountDifferences: Array<{ id: number; reference: string; ledger: string | null; statement: string }>;
-  statusDifferences: Array<{ id: number; reference: string; state: PurchaseState; statement: string }>;
+  /**
+   * `earlier`: the reference is of the purchase's attempt before a person requeued it (listed successful), and `state`
+   * is how that attempt ended.
+   */
+  statusDifferences: Array<{
+    id: number;
+    reference: string;
+    state: PurchaseState;
+    statement: string;
+    earlier?: true;
+  }>;
   /**
    * Lines naming a purchase's reference with a phone whose shown digits are not the purchase's: the provider says that
    * transaction went to another number. Both phones masked.
@@ -197,13 +217,15 @@ export async function reconcileStatement(
         const outcome = statementOutcome(line.status);
         const differs =
           (outcome === "success" && own.state === "failed") ||
-          (outcome === "failed" && own.state === "succeeded");
+          (outcome === "failed" && own.state === "succeeded") ||
+          (own.earlier && earlierDelivered(own.state, outcome));
         if (differs)
           add(report, "statusDifferences", {
             id,
             reference: line.reference,
             state: own.state,
             statement: line.status,
+            ...(own.earlier ? { earlier: true as const } : {}),
           });
         // A phone the line shows readably that is not the purchase's (a pruned purchase keeps no phone to compare).
         const shown = line.phone === "" ? undefined : visiblePhone(line.phone);
@@ -450,9 +472,11 @@ export interface Applied {
   reference: string;
   /**
    * `reversed` (a succeeded purchase the statement lists as failed or reversed), `delivered_after_failure` (a failed
-   * one it lists as successful): flagged once verify confirmed it, in its state (flagContradicted).
+   * one it lists as successful): flagged once verify confirmed it, in its state (flagContradicted);
+   * `earlier_attempt_delivered`: a line listing the transaction of the purchase's attempt before a person requeued it
+   * as successful, flagged once verify confirmed it (flagEarlierAttemptDelivered).
    */
-  result: "succeeded" | "failed" | ContradictionNote | "unchanged";
+  result: "succeeded" | "failed" | ContradictionNote | typeof EARLIER_ATTEMPT_DELIVERED | "unchanged";
   why: string;
 }
 
@@ -461,7 +485,8 @@ export interface Applied {
  * purchase (reference, phone, amount, envelope) and final, and an in_doubt purchase is still the only one its line
  * can be. Then flags the final purchases the statement contradicts (a succeeded one listed as failed or reversed, a
  * failed one listed as successful), where the verify answer says so too (flagContradicted: they keep their state, for
- * a person). Anything else is left as it is, with the reason.
+ * a person), and the purchases whose attempt before a person requeued them it lists as successful, where the verify
+ * answer of that attempt says so too (flagEarlierAttemptDelivered). Anything else is left as it is, with the reason.
  */
 export async function applyStatement(
   db: Executor,
@@ -472,7 +497,8 @@ export async function applyStatement(
 ): Promise<Applied[]> {
   const applied: Applied[] = [];
   const contradictions = contradicted(report);
-  const total = report.resolvable.length + contradictions.length;
+  const deliveries = earlierDeliveries(report);
+  const total = report.resolvable.length + contradictions.length + deliveries.length;
   for (const item of report.resolvable) {
     options.onProgress?.({ done: applied.length, total }); // one entry in applied per purchase checked
     applied.push(await applyLine(db, reseller, item, file));
@@ -480,6 +506,10 @@ export async function applyStatement(
   for (const item of contradictions) {
     options.onProgress?.({ done: applied.length, total });
     applied.push(await flagLine(db, reseller, item, file));
+  }
+  for (const item of deliveries) {
+    options.onProgress?.({ done: applied.length, total });
+    applied.push(await flagEarlierLine(db, reseller, item, file));
   }
   options.onProgress?.({ done: applied.length, total });
   return applied;
@@ -494,9 +524,19 @@ export type Contradicted = StatementReport["statusDifferences"][number] & { cont
  */
 export function contradicted(report: StatementReport): Contradicted[] {
   return report.statusDifferences.flatMap((d) => {
-    const contradiction = contradictionOf(d.state, statementOutcome(d.statement));
+    const contradiction = d.earlier ? undefined : contradictionOf(d.state, statementOutcome(d.statement));
     return contradiction ? [{ ...d, contradiction }] : [];
   });
+}
+
+/**
+ * The status differences whose line lists the transaction of a purchase's attempt before a person requeued it as
+ * successful: what `--apply` checks by verify and may flag `earlier_attempt_delivered`.
+ */
+export function earlierDeliveries(report: StatementReport): StatementReport["statusDifferences"] {
+  return report.statusDifferences.filter(
+    (d) => d.earlier && earlierDelivered(d.state, statementOutcome(d.statement)),
+  );
 }
 
 /** An `unchanged` result for the purchase a line names, saying why. */
@@ -533,10 +573,10 @@ async function flagLine(
   const unchanged = unchangedFor(item);
   const { contradiction } = item;
   const row = await purchaseNow(db, item.id, item.reference);
-  // A line of an attempt before a person requeued the purchase is not about its current attempt.
+  // Requeued (or pruned) since the report: the line is not about its current attempt.
   if (!row) return unchanged(`it no longer carries reference ${item.reference} (requeued or pruned)`);
   if (row.state !== contradiction.state) return unchanged(`it is ${row.state} now`);
-  if (row.note?.startsWith(`${contradiction.note}:`))
+  if (carriesFlag(row.note, contradiction.note))
     return unchanged(`it is flagged ${contradiction.note} already`);
   let verification: Verification;
   try {
@@ -564,6 +604,47 @@ async function flagLine(
         why: `verify: ${verification.rawStatus}`,
       }
     : unchanged("it was flagged, or changed, meanwhile");
+}
+
+/**
+ * Flags a purchase whose attempt before a person requeued it the line lists as successful, when the verify answer of
+ * that attempt's reference says so too.
+ */
+async function flagEarlierLine(
+  db: Executor,
+  reseller: ResellerClient,
+  item: StatementReport["statusDifferences"][number],
+  file: string,
+): Promise<Applied> {
+  const unchanged = unchangedFor(item);
+  const attempt = await earlierAttempt(db, item.reference);
+  if (attempt?.id !== item.id)
+    return unchanged(`reference ${item.reference} is no longer an earlier attempt of it (pruned)`);
+  if (attempt.delivered) return unchanged("that attempt's delivery is flagged already");
+  let verification: Verification;
+  try {
+    verification = await reseller.verifyTransaction(item.reference);
+  } catch (error) {
+    return unchanged(`verify ${item.reference} failed: ${(error as Error).message}`);
+  }
+  const unconfirmed = earlierDeliveryUnconfirmed(attempt, verification);
+  if (unconfirmed !== undefined || !verification.found)
+    return unchanged(`${unconfirmed?.why ?? "not confirmed"}: the line's ${item.statement} is not confirmed`);
+  const flagged = await flagEarlierAttemptDelivered(
+    db,
+    item.id,
+    item.reference,
+    `${file} lists reference ${item.reference} (this purchase's attempt before a person requeued it, which ended ${attempt.state}) as ${item.statement}, and the provider's verify now says ${verification.rawStatus}: ${EARLIER_DELIVERY.consequence}`,
+    { actor: STATEMENT_ACTOR, response: verification.raw },
+  );
+  return flagged
+    ? {
+        id: item.id,
+        reference: item.reference,
+        result: EARLIER_ATTEMPT_DELIVERED,
+        why: `verify: ${verification.rawStatus}`,
+      }
+    : unchanged("it was flagged meanwhile");
 }
 
 async function applyLine(

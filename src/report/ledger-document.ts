@@ -311,11 +311,12 @@ function outcomeBlocks(report: LedgerReport): Block[] {
 function openBlocks(report: LedgerReport, at: (d: Date) => string, showPhone: boolean): Block[] {
   if (report.open.length === 0) return [text("No purchase is in_doubt or unverified.")];
   const view = phoneView(showPhone);
-  // The note column (verify_mismatch, price_mismatch, reversed, delivered_after_failure) only when some purchase has one.
+  // The note column (verify_mismatch, price_mismatch, reversed, delivered_after_failure, earlier_attempt_delivered) only
+  // when some purchase has one.
   const noted = report.open.some((o) => o.note !== null);
   return [
     text(
-      "Every in_doubt and unverified purchase, whatever its age, and every purchase charged above its listed price or reversed by the provider after it succeeded, or delivered and charged for after it failed. Check the provider (topsync verify REFERENCE, or its dashboard), then settle:",
+      "Every in_doubt and unverified purchase, whatever its age, and every purchase charged above its listed price or reversed by the provider after it succeeded, or delivered and charged for after it failed, or whose attempt before a person requeued it the provider delivered and charged for after all. Check the provider (topsync verify REFERENCE, or its dashboard), then settle:",
       "warning",
     ),
     table(

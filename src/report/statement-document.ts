@@ -5,7 +5,13 @@
 // each renderer escapes its own markup.
 import { maskPhonesIn } from "../log/mask.js";
 import { parseMoney } from "../money.js";
-import { type Applied, contradicted, MAX_LISTED, type StatementReport } from "../purchases/statement.js";
+import {
+  type Applied,
+  contradicted,
+  earlierDeliveries,
+  MAX_LISTED,
+  type StatementReport,
+} from "../purchases/statement.js";
 import { type Block, type DocSection, left, type ReportDocument, right, table, text } from "./document.js";
 import { counted, formatAmount, formatInstant } from "./format.js";
 import { inertDocument } from "./inert-document.js";
@@ -200,7 +206,12 @@ function statusSection(report: StatementReport, view: StatementView): DocSection
     table(
       "statuses",
       [right("ID"), left("Reference"), left("Ledger"), left("Statement")],
-      report.statusDifferences.map((r) => [String(r.id), r.reference, r.state, r.statement]),
+      report.statusDifferences.map((r) => [
+        String(r.id),
+        r.reference,
+        r.earlier ? `${r.state} (an attempt before a requeue)` : r.state,
+        r.statement,
+      ]),
     ),
     report.totals.statusDifferences,
   );
@@ -211,6 +222,13 @@ function statusSection(report: StatementReport, view: StatementView): DocSection
         "note",
       ),
     );
+  if (!view.applied && earlierDeliveries(report).length > 0)
+    found.blocks.push(
+      text(
+        "Dry run: --apply flags a purchase whose attempt before a person requeued it is listed as successful (in its current state, with an `earlier_attempt_delivered` note: the provider charged for that attempt, its charge counts against the daily budget, and the customer may have the data twice), for a person, when a verify read of that attempt's reference says so too.",
+        "note",
+      ),
+    );
   return found;
 }
 
@@ -218,7 +236,7 @@ function appliedSection(applied: Applied[]): DocSection {
   return section(
     "applied",
     "Applied",
-    "Settled only where the verify answer of the reference names the purchase's phone and amount and is final; flagged `reversed` where a succeeded purchase's verify answer says failed or reversed, `delivered_after_failure` where a failed purchase's says success.",
+    "Settled only where the verify answer of the reference names the purchase's phone and amount and is final; flagged `reversed` where a succeeded purchase's verify answer says failed or reversed, `delivered_after_failure` where a failed purchase's says success, `earlier_attempt_delivered` where the verify answer of a purchase's attempt before a person requeued it says success.",
     table(
       "applied",
       [right("ID"), left("Reference"), left("Result"), left("Why")],
@@ -254,6 +272,7 @@ function status(report: StatementReport, view: StatementView): ReportDocument["s
   const flagged = (result: Applied["result"]) => view.applied?.filter((a) => a.result === result).length ?? 0;
   const reversed = flagged("reversed");
   const delivered = flagged("delivered_after_failure");
+  const earlier = flagged("earlier_attempt_delivered");
   const resolvable =
     (report.resolvable.length === 0
       ? ""
@@ -261,7 +280,8 @@ function status(report: StatementReport, view: StatementView): ReportDocument["s
         ? ` ${counted(report.resolvable.length, "purchase")} the statement can resolve (dry run).`
         : ` ${settled} of ${counted(report.resolvable.length, "resolvable purchase")} settled.`) +
     (reversed > 0 ? ` ${counted(reversed, "succeeded purchase")} flagged reversed.` : "") +
-    (delivered > 0 ? ` ${counted(delivered, "failed purchase")} flagged delivered_after_failure.` : "");
+    (delivered > 0 ? ` ${counted(delivered, "failed purchase")} flagged delivered_after_failure.` : "") +
+    (earlier > 0 ? ` ${counted(earlier, "requeued purchase")} flagged earlier_attempt_delivered.` : "");
   if (found.length > 0)
     return { tone: "warning", text: `A person should look at: ${found.join(", ")}.${resolvable}` };
   if (report.lines === 0) return { tone: "note", text: "The statement has no lines." };

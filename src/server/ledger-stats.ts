@@ -13,6 +13,7 @@ export const NOTE_KINDS = [
   "reference_clash",
   "reversed",
   "delivered_after_failure",
+  "earlier_attempt_delivered",
 ] as const;
 
 export interface LedgerStats {

@@ -49,7 +49,7 @@ export class DaemonMetrics {
   );
   private readonly noted = this.gauge(
     "topsync_purchases_noted",
-    "Purchases an operator should look at, by note: price_mismatch (charged above the listed price), verify_mismatch (a verify answer that disagrees with the purchase), reference_clash (two purchases claim one provider reference), reversed (succeeded, then reversed by the provider), delivered_after_failure (failed, then delivered and charged for by the provider).",
+    "Purchases an operator should look at, by note: price_mismatch (charged above the listed price), verify_mismatch (a verify answer that disagrees with the purchase), reference_clash (two purchases claim one provider reference), reversed (succeeded, then reversed by the provider), delivered_after_failure (failed, then delivered and charged for by the provider), earlier_attempt_delivered (an attempt before a person requeued the purchase delivered and charged for by the provider since).",
     ["note"],
   );
   private readonly spendToday = this.gauge(

@@ -274,6 +274,19 @@ function messages(): Record<string, NotifyMessage> {
         1,
       ),
     ]),
+    earlier_attempt_delivered: groupMessage("earlier_attempt_delivered", "open", [
+      event(
+        "earlier_attempt_delivered",
+        purchaseFacts(10, {
+          state: "succeeded",
+          from: "succeeded",
+          amount: "305.00",
+          reference: "REF-10A",
+          note: "earlier_attempt_delivered: the provider's verify of REF-10A (this purchase's attempt before a person requeued it, which ended failed) now says success (its notification said successful): the provider charged for that attempt and says its data was delivered",
+        }),
+        1,
+      ),
+    ]),
   };
   return byTrigger;
 }

@@ -132,6 +132,22 @@ describe("a requeued purchase's earlier reference, on postgres", () => {
     expect(result).toMatchObject({ outcome: "matched", purchaseId: p });
     expect((await ledger()).find((r) => r.id === q)).toMatchObject({ state: "in_doubt", reference: null });
 
+    // The provider delivers the failed attempt after all: the charge is P's, flagged on P (never on Q, whose phone and
+    // amount the transaction shares).
+    env.sandbox.deliverLate(failed.reference);
+    const delivered = await notify(failed, "delivered");
+    expect(delivered).toMatchObject({ outcome: "matched", purchaseId: p });
+    expect(delivered!.reason).toContain("flagged earlier_attempt_delivered, for a person");
+    const notes = await rows<{ id: number; state: string; note: string | null }>(
+      env.test.database.db,
+      sql`select id::int as id, state, note from purchases order by id`,
+    );
+    expect(notes.find((r) => r.id === p)).toMatchObject({
+      state: "succeeded",
+      note: expect.stringMatching(/^earlier_attempt_delivered: /),
+    });
+    expect(notes.find((r) => r.id === q)).toEqual({ id: q, state: "in_doubt", note: null });
+
     // A person cannot give the failed attempt's reference to Q either: one transaction is one purchase.
     const qRow = await findPurchase(env.test.database.db, String(q));
     expect(

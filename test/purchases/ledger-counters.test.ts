@@ -324,6 +324,7 @@ async function expectCountersEqualTheLedger(db: Executor): Promise<void> {
     reference_clash: noted("reference_clash"),
     reversed: noted("reversed"),
     delivered_after_failure: noted("delivered_after_failure"),
+    earlier_attempt_delivered: noted("earlier_attempt_delivered"),
   });
 
   // The sealed days the rollups hold (those not changed since): what filing their purchases gives.

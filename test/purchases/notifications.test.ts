@@ -7,8 +7,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { systemClock } from "../../src/clock.js";
 import { rows } from "../../src/db/client.js";
 import { silentLogger } from "../../src/log/logger.js";
+import { requeueAsPerson } from "../../src/purchases/by-person.js";
 import { executePurchases } from "../../src/purchases/executor.js";
 import { insertPurchases, type NewPurchase } from "../../src/purchases/ledger.js";
+import { findPurchase } from "../../src/purchases/ledger-read.js";
 import {
   type NotificationResult,
   notificationDeps,
@@ -588,6 +590,198 @@ describe("provider notifications, on postgres", () => {
     const unchanged = await flagOf(row.id, "delivered_after_failure", "failed");
     expect(unchanged).toMatchObject({ state: "failed", note: null, events: [], told: [] });
     expect(await committed()).toBe("0.00");
+  });
+
+  /**
+   * A purchase the provider fails (its earlier attempt), which a person requeues, and its new attempt, which the
+   * provider fails too or not: returns the purchase's id and both attempts' debits.
+   */
+  async function requeued(phone: string, newAttempt: "succeeded" | "failed") {
+    const first = await buyFailed(phone);
+    const found = await findPurchase(env.test.database.db, String(first.row.id));
+    const person = { actor: "ops@example.com", reason: "the customer has no data" };
+    expect(await requeueAsPerson(env.test.database.db, found, person)).toMatchObject({ ok: true });
+    env.sandbox.setOptions({ failRate: newAttempt === "failed" ? 1 : 0 });
+    await env.run();
+    env.sandbox.setOptions({ failRate: 0 });
+    const again = env.sandbox.debits().at(-1)!;
+    expect(again.reference).not.toBe(first.debit.reference);
+    expect((await ledger()).find((r) => r.id === first.row.id)).toMatchObject({
+      state: newAttempt,
+      reference: again.reference,
+    });
+    return { id: first.row.id, earlier: first.debit, again };
+  }
+
+  /** Processes stored notification `id` again (a retry, another replica). */
+  const processAgain = (id: number) =>
+    processNotification(
+      notificationDeps({
+        db: env.test.database.db,
+        reseller: env.reseller,
+        config: testConfig(env.sandbox),
+        logger: silentLogger(),
+        clock: systemClock,
+      }),
+      id,
+    );
+
+  it("a requeued purchase whose failed attempt the provider delivers later: that attempt's notification, confirmed once verify catches up, flags the purchase earlier_attempt_delivered in its new attempt's state, tells it once and counts that attempt's charge against the daily budget once", async () => {
+    const { id, earlier, again } = await requeued("08031230017", "succeeded");
+    expect(await committed()).toBe("305.00"); // the new attempt's; the failed one's was given back
+    const hook = await startReceiver();
+    env.sandbox.setOptions({
+      notifyUrl: hook.url,
+      notifyHold: true,
+      notifyDuplicates: 1,
+      notifiedPendingPolls: 2,
+    });
+    env.sandbox.deliverLate(earlier.reference); // charged again: the customer may have the data twice
+    await env.sandbox.deliverNotifications();
+    const [result] = await hook.settled();
+    expect(result).toMatchObject({ outcome: "matched", purchaseId: id });
+    expect(result!.reason).toBe(
+      `the notification says ${earlier.reference} successful, the transaction of purchase ${id}'s attempt before a person requeued it (that attempt ended failed), and its verify now says success: flagged earlier_attempt_delivered, for a person`,
+    );
+
+    const flagged = await flagOf(id, "earlier_attempt_delivered", "succeeded");
+    expect(flagged.state).toBe("succeeded"); // its new attempt's, untouched
+    expect((await ledger()).find((r) => r.id === id)!.reference).toBe(again.reference);
+    expect(flagged.note).toMatch(
+      new RegExp(
+        `^earlier_attempt_delivered: the provider's verify of ${earlier.reference} \\(this purchase's attempt before a person requeued it, which ended failed\\) now says success \\(its notification said successful\\): the provider charged for that attempt`,
+      ),
+    );
+    expect(flagged.note).toContain("the customer has the data twice");
+    expect(flagged.events).toEqual([
+      expect.objectContaining({ actor: "webhook+verify", to_state: "succeeded", reason: flagged.note }),
+    ]);
+    // Told with the earlier attempt's reference and charge, not the new attempt's.
+    expect(flagged.told).toEqual([
+      {
+        trigger: "earlier_attempt_delivered",
+        kind: "open",
+        facts: expect.objectContaining({
+          purchase: id,
+          state: "succeeded",
+          amount: "305.00",
+          reference: earlier.reference,
+        }),
+      },
+    ]);
+    const stats = await readLedgerStats(env.test.database.db, new Date(), "Africa/Lagos");
+    expect(stats.noted.earlier_attempt_delivered).toBe(1);
+    expect(await committed()).toBe("610.00"); // both attempts' charges
+    expect(stats.spentToday).toBe("610.00");
+    const report = await makeLedgerReport(env.test.database.db, {
+      now: new Date(),
+      since: new Date(Date.now() - 86_400_000),
+      timeZone: "Africa/Lagos",
+    });
+    expect(report.open).toEqual([expect.objectContaining({ id, state: "succeeded", note: flagged.note })]);
+
+    // The same notification processed again, and another notification of that transaction: nothing twice.
+    const [stored] = await notifications();
+    await processAgain(stored!.id);
+    const resent = JSON.stringify({ ...JSON.parse(notificationFor(earlier)), message: "delivered" });
+    expect((await post(hook.url, resent, { "x-signature": sign(resent) })).status).toBe(200);
+    const [, repeated] = await hook.settled();
+    expect(repeated!.reason).toBe(
+      `the notification says ${earlier.reference} successful, the transaction of purchase ${id}'s attempt before a person requeued it (that attempt ended failed); that attempt's delivery is flagged already`,
+    );
+    const again2 = await flagOf(id, "earlier_attempt_delivered", "succeeded");
+    expect(again2.events).toHaveLength(1);
+    expect(again2.told).toHaveLength(1);
+    expect(await committed()).toBe("610.00");
+
+    // The cap counts the charge: with 610.00 spent of a 700.00 day, the next 305.00 purchase is refused.
+    env.sandbox.setOptions({ notifyUrl: "" });
+    await insertPurchases(env.test.database.db, [purchase("08031230018")], "test");
+    await env.run({ settings: { budget: { daily_limit: "700" } } });
+    const [next] = await rows<{ state: string; reason: string }>(
+      env.test.database.db,
+      sql`select state, reason from purchases where id <> ${id}`,
+    );
+    expect(next).toEqual({
+      state: "rejected",
+      reason: expect.stringMatching(
+        /^daily_budget: daily budget: 610(\.00)? committed today \+ 305(\.00)? > /,
+      ),
+    });
+  });
+
+  it("a notification that a requeued purchase's failed attempt succeeded, which its verify never confirms, or confirms of another transaction: nothing changes, the reason says why", async () => {
+    const { id, earlier } = await requeued("08031230019", "failed");
+    const hook = await startReceiver();
+    const body = notificationFor(earlier);
+    expect((await post(hook.url, body, { "x-signature": sign(body) })).status).toBe(200);
+    const [result] = await hook.settled();
+    const said = `the notification says ${earlier.reference} successful, the transaction of purchase ${id}'s attempt before a person requeued it (that attempt ended failed)`;
+    expect(result).toMatchObject({ outcome: "matched", purchaseId: id });
+    expect(result!.reason).toBe(
+      `${said}, but its verify still says failed after verification.timeout: nothing changed`,
+    );
+
+    env.sandbox.deliverLate(earlier.reference);
+    env.sandbox.setOptions({ verifyLie: "reference" });
+    const lie = JSON.stringify({ ...JSON.parse(body), message: "delivered" });
+    expect((await post(hook.url, lie, { "x-signature": sign(lie) })).status).toBe(200);
+    const [, lied] = await hook.settled();
+    expect(lied!.reason).toBe(
+      `${said}, but its verify answer disagrees with the purchase: it names reference ${earlier.reference}X, not ${earlier.reference}: nothing changed`,
+    );
+    const unchanged = await flagOf(id, "earlier_attempt_delivered", "failed");
+    expect(unchanged).toMatchObject({ state: "failed", note: null, told: [] });
+    expect(unchanged.events.map((e) => e.to_state)).toEqual(["queued"]); // the requeue's, and no flag
+    expect(await committed()).toBe("0.00");
+  });
+
+  it("a purchase flagged delivered_after_failure that a person requeues: its new attempt's late delivery is flagged too, and the first attempt's, flagged and counted before the requeue, is neither flagged nor counted again", async () => {
+    const { row, debit } = await buyFailed("08031230020");
+    const hook = await startReceiver();
+    env.sandbox.setOptions({ notifyUrl: hook.url, notifyHold: true });
+    env.sandbox.deliverLate(debit.reference);
+    await env.sandbox.deliverNotifications();
+    expect((await hook.settled())[0]!.reason).toContain("flagged delivered_after_failure, for a person");
+    expect(await committed()).toBe("305.00");
+
+    // The person has seen the flag and buys again: the new attempt is another transaction, which fails too.
+    env.sandbox.setOptions({ notifyUrl: "", failRate: 1 });
+    const found = await findPurchase(env.test.database.db, String(row.id));
+    const person = { actor: "ops@example.com", reason: "the customer has no data" };
+    expect(await requeueAsPerson(env.test.database.db, found, person)).toMatchObject({ ok: true });
+    expect((await flagOf(row.id, "delivered_after_failure", "queued")).note).toBeNull();
+    await env.run();
+    env.sandbox.setOptions({ failRate: 0 });
+    const second = env.sandbox.debits().at(-1)!;
+    expect((await ledger())[0]).toMatchObject({ state: "failed", reference: second.reference });
+    expect(await committed()).toBe("305.00");
+
+    // The provider delivers the new attempt late too: flagged as the first was, its charge counted.
+    env.sandbox.setOptions({ notifyUrl: hook.url, notifyHold: true });
+    env.sandbox.deliverLate(second.reference);
+    await env.sandbox.deliverNotifications();
+    const [, delivered] = await hook.settled();
+    expect(delivered).toMatchObject({ outcome: "matched", purchaseId: row.id });
+    expect(delivered!.reason).toBe(
+      `the notification says ${second.reference} successful after purchase ${row.id} failed, and its verify now says success: flagged delivered_after_failure, for a person`,
+    );
+    const flagged = await flagOf(row.id, "delivered_after_failure", "failed");
+    expect(flagged.note).toMatch(
+      new RegExp(`^delivered_after_failure: the provider's verify of ${second.reference} `),
+    );
+    expect(flagged.told).toHaveLength(2); // one per attempt
+    expect(await committed()).toBe("610.00");
+
+    // The first attempt's notification again: its delivery was flagged before the requeue, and is not again.
+    const resent = JSON.stringify({ ...JSON.parse(notificationFor(debit)), message: "delivered" });
+    expect((await post(hook.url, resent, { "x-signature": sign(resent) })).status).toBe(200);
+    const [, , first] = await hook.settled();
+    expect(first!.reason).toBe(
+      `the notification says ${debit.reference} successful, the transaction of purchase ${row.id}'s attempt before a person requeued it (that attempt ended failed); that attempt's delivery is flagged already`,
+    );
+    expect((await flagOf(row.id, "earlier_attempt_delivered", "failed")).told).toEqual([]);
+    expect(await committed()).toBe("610.00");
   });
 
   // The other ways a purchase answer is lost after the debit (500-after above, hang-after below): the connection

@@ -520,36 +520,116 @@ describe("purchases reconcile --statement, on postgres", () => {
     expect(await committed()).toBe("305.00");
   });
 
-  it("--apply does not give a requeued purchase's new attempt the success of the attempt before it: the line of the old reference flags nothing", async () => {
+  it("--apply flags a requeued purchase whose failed attempt the statement lists as successful once that attempt's verify says so too: earlier_attempt_delivered, never its new attempt's delivery, that attempt's charge counted once; the new attempt's own late delivery is flagged after it", async () => {
     const first = await buyFailed("08031230052");
     const config = writeConfigFile(env.sandbox, env.test.url).file;
     const requeued = await runCli(["-c", config, "purchases", "requeue", String(first.id)]);
     expect(requeued.code, requeued.stderr).toBe(0);
     env.sandbox.setOptions({ failRate: 1 }); // the new attempt fails too, with a reference of its own
     await env.run();
-    env.sandbox.setOptions({ failRate: 0 });
+    env.sandbox.setOptions({ failRate: 0, notifiedPendingPolls: 1 });
     const second = await state("08031230052");
     expect(second).toMatchObject({ id: first.id, state: "failed" });
     expect(second.reference).not.toBe(first.reference);
-    env.sandbox.deliverLate(first.reference!);
+    env.sandbox.deliverLate(first.reference!); // verify says failed for one more read, then success
     const old = env.sandbox.debits().find((d) => d.reference === first.reference)!;
     const file = statementFileOf([old], "successful");
-    await reconcileApplied(config, file); // verify lags the delivery for a read
-    const applied = await reconcileApplied<{ applied: Applied[] }>(config, file);
-    expect(applied.report.applied).toEqual([
+    type Report = { statusDifferences: unknown[]; applied: Applied[] };
+    const row = async () =>
+      (
+        await rows<{ state: string; reference: string; note: string | null }>(
+          env.test.database.db,
+          sql`select state, reference, note from purchases where id = ${first.id}`,
+        )
+      )[0]!;
+    const told = (trigger: string) =>
+      rows<{ subject: string; facts: { reference: string; amount: string; state: string } }>(
+        env.test.database.db,
+        sql`select subject, facts from notification_outbox where trigger = ${trigger}`,
+      );
+
+    const dry = await runCli(["-c", config, "purchases", "reconcile", "--statement", file]);
+    expect(dry.stdout).toContain("failed (an attempt before a requeue)");
+    expect(dry.stdout).toContain("whose attempt before a person requeued it");
+    const lagging = await reconcileApplied<Report>(config, file);
+    expect(lagging.report.statusDifferences).toEqual([
+      { id: first.id, reference: first.reference, state: "failed", statement: "successful", earlier: true },
+    ]);
+    expect(lagging.report.applied).toEqual([
       {
         id: first.id,
         reference: first.reference,
         result: "unchanged",
-        why: `it no longer carries reference ${first.reference} (requeued or pruned)`,
+        why: "its verify still says failed: the line's successful is not confirmed",
       },
     ]);
-    const [row] = await rows<{ note: string | null }>(
-      env.test.database.db,
-      sql`select note from purchases where id = ${first.id}`,
-    );
-    expect(row!.note).toBeNull();
     expect(await committed()).toBe("0.00");
+
+    const confirmed = await runCli(["-c", config, "purchases", "reconcile", "--statement", file, "--apply"]);
+    expect(confirmed.code).toBe(0);
+    expect(confirmed.stdout).toContain("1 requeued purchase flagged earlier_attempt_delivered.");
+    expect(confirmed.stdout).toMatch(
+      new RegExp(`${first.id}\\s+${first.reference}\\s+earlier_attempt_delivered\\s+verify: success`),
+    );
+    // The new attempt keeps its state and reference: the success is the earlier attempt's, not its own.
+    const flagged = await row();
+    expect(flagged).toMatchObject({ state: "failed", reference: second.reference });
+    expect(flagged.note).toMatch(
+      new RegExp(
+        `^earlier_attempt_delivered: \\S+ lists reference ${first.reference} \\(this purchase's attempt before a person requeued it, which ended failed\\) as successful, and the provider's verify now says success: the provider charged for that attempt`,
+      ),
+    );
+    expect(await told("earlier_attempt_delivered")).toEqual([
+      {
+        subject: `purchase:${first.id}`,
+        facts: expect.objectContaining({ reference: first.reference, amount: "305.00", state: "failed" }),
+      },
+    ]);
+    expect(await told("delivered_after_failure")).toEqual([]);
+    expect(await committed()).toBe("305.00");
+
+    const again = await reconcileApplied<Report>(config, file);
+    expect(again.report.applied).toEqual([
+      {
+        id: first.id,
+        reference: first.reference,
+        result: "unchanged",
+        why: "that attempt's delivery is flagged already",
+      },
+    ]);
+    expect(await committed()).toBe("305.00");
+
+    // The provider delivers the new attempt late too: its own line flags it delivered_after_failure, over the
+    // earlier attempt's flag, and each charge is counted once however often the statement is applied.
+    env.sandbox.setOptions({ notifiedPendingPolls: 0 });
+    env.sandbox.deliverLate(second.reference!);
+    const latest = env.sandbox.debits().find((d) => d.reference === second.reference)!;
+    const both = statementFileOf([old, latest], "successful");
+    for (const [n, why] of [
+      [1, "verify: success"],
+      [2, "it is flagged delivered_after_failure already"],
+    ] as const) {
+      const applied = await reconcileApplied<Report>(config, both);
+      expect(applied.report.applied, `apply ${n}`).toEqual([
+        {
+          id: first.id,
+          reference: second.reference,
+          result: n === 1 ? "delivered_after_failure" : "unchanged",
+          why,
+        },
+        {
+          id: first.id,
+          reference: first.reference,
+          result: "unchanged",
+          why: "that attempt's delivery is flagged already",
+        },
+      ]);
+      expect(await committed()).toBe("610.00");
+    }
+    const last = await row();
+    expect(last.note).toMatch(/^delivered_after_failure: .* \(earlier note: earlier_attempt_delivered: /);
+    expect(await told("delivered_after_failure")).toHaveLength(1);
+    expect(await told("earlier_attempt_delivered")).toHaveLength(1);
   });
 
   it("reports as text, markdown, json and html (--format, --out like report); hostile statement cells stay inert", async () => {

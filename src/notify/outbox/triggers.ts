@@ -8,6 +8,7 @@ export const TRIGGERS = [
   "price_mismatch",
   "reversed",
   "delivered_after_failure",
+  "earlier_attempt_delivered",
   "run_failed",
   "budget",
   "wallet_low",
@@ -35,6 +36,7 @@ export const PURCHASE_TRIGGERS = [
   "price_mismatch",
   "reversed",
   "delivered_after_failure",
+  "earlier_attempt_delivered",
 ] as const;
 
 export function isTrigger(value: string): value is Trigger {

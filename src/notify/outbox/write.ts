@@ -25,8 +25,9 @@ export function maskedPhoneSql(phone: SQL): SQL {
  *
  * - entering in_doubt or unverified opens that episode (a verify disagreement opens `verify_mismatch` instead of
  *   `unverified`; a `reference_clash` says so in its note); its episode is the event that moved it;
- * - a note `price_mismatch: …`, `verify_mismatch: …`, `reversed: …` or `delivered_after_failure: …` set by the
- *   transition opens that trigger's episode;
+ * - a note `price_mismatch: …`, `verify_mismatch: …`, `reversed: …`, `delivered_after_failure: …` or
+ *   `earlier_attempt_delivered: …` set by the transition opens that trigger's episode (the last names the earlier
+ *   attempt's reference and charge as `reference` and `charged`);
  * - leaving in_doubt or unverified for a settled (or answered) state writes a `resolved` row of that trigger,
  *   which only rules with `send_resolved` send.
  */
@@ -45,7 +46,8 @@ export function purchaseNotices(moves: SQL): SQL {
       (case when e.note like 'verify_mismatch%' then 'verify_mismatch'
             when e.note like 'price_mismatch%' then 'price_mismatch'
             when e.note like 'reversed%' then 'reversed'
-            when e.note like 'delivered_after_failure%' then 'delivered_after_failure' end, 'open'),
+            when e.note like 'delivered_after_failure%' then 'delivered_after_failure'
+            when e.note like 'earlier_attempt_delivered%' then 'earlier_attempt_delivered' end, 'open'),
       (case when e.to_state in ('in_doubt', 'unverified') and e.from_state is distinct from e.to_state
               and coalesce(e.note, '') not like 'verify_mismatch%' then e.to_state end, 'open'),
       (case when e.from_state in ('in_doubt', 'unverified') and e.to_state not in ('in_doubt', 'unverified') then
