@@ -605,6 +605,13 @@ export function markAnsweredWithClash(
 }
 
 /**
+ * A flag's `updated_at`: now, except on an in_doubt purchase, whose `updated_at` says since when it is in doubt (the
+ * oldest-in-doubt gauge and its alert read it): a note added to it must not make it look new.
+ */
+const keepInDoubtSince = (alias = "") =>
+  sql.raw(`case when ${alias}state = 'in_doubt' then ${alias}updated_at else now() end`);
+
+/**
  * Flags purchases for a person without changing their state (no money moves): each gets a `reference_clash` note
  * saying why and an event. Returns the ids flagged.
  */
@@ -619,7 +626,7 @@ export async function flagReferenceClash(
   const flagged = await rows<{ id: number | string }>(
     db,
     sql`with flagged as (
-          update purchases set note = ${note}, updated_at = now()
+          update purchases set note = ${note}, updated_at = ${keepInDoubtSince()}
           where id = any(${idArray(ids)}::bigint[]) returning id, state
         ), event as (
           insert into purchase_events (purchase_id, actor, from_state, to_state, reason, response)
@@ -737,7 +744,7 @@ export async function flagEarlierAttemptDelivered(
             and delivered_at is null
           returning purchase_id, reference, amount, budget_day
         ), flagged as (
-          update purchases p set note = ${overNote(note, sql`p.note`)}, updated_at = now()
+          update purchases p set note = ${overNote(note, sql`p.note`)}, updated_at = ${keepInDoubtSince("p.")}
           from attempt a where p.id = a.purchase_id
           returning p.id, p.state, p.note, a.reference, a.amount, a.budget_day
         ), event as (

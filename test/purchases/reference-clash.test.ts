@@ -9,6 +9,7 @@ import { silentLogger } from "../../src/log/logger.js";
 import { TransitionBatcher } from "../../src/purchases/batcher.js";
 import { executePurchases } from "../../src/purchases/executor.js";
 import {
+  flagReferenceClash,
   insertPurchases,
   isClash,
   markSubmitted,
@@ -259,5 +260,39 @@ describe.each(DB_KINDS)("one reference, two purchases, on %s", (kind) => {
     ).toMatchObject({
       kind: "owned",
     });
+  });
+});
+
+describe.each(DB_KINDS)("a flag on an in_doubt purchase, on %s", (kind) => {
+  it("keeps how long it has been in doubt: the oldest-in-doubt gauge does not start again", async () => {
+    const test = await openTestDatabase(kind);
+    try {
+      const db = test.database.db;
+      await insertPurchases(db, [purchase("08031299001")], "test");
+      const [row] = await rows<{ id: number }>(db, sql`select id::int as id from purchases`);
+      const since = new Date(Date.now() - 3_600_000);
+      await rows(
+        db,
+        sql`update purchases set state = 'in_doubt', updated_at = ${since.toISOString()}::timestamptz where id = ${row!.id}`,
+      );
+      const before = await readLedgerStats(db, new Date(), "Africa/Lagos");
+      expect(before.inDoubtOldestSeconds).toBeGreaterThanOrEqual(3600);
+      expect(
+        await flagReferenceClash(db, [row!.id], "the provider's answer of purchase 99 names its reference", {
+          actor: "test",
+        }),
+      ).toEqual([row!.id]);
+      const [after] = await rows<{ note: string; updated_at: Date | string }>(
+        db,
+        sql`select note, updated_at from purchases where id = ${row!.id}`,
+      );
+      expect(after!.note).toMatch(/^reference_clash: /);
+      expect(new Date(after!.updated_at).getTime()).toBe(since.getTime());
+      expect(
+        (await readLedgerStats(db, new Date(), "Africa/Lagos")).inDoubtOldestSeconds,
+      ).toBeGreaterThanOrEqual(3600);
+    } finally {
+      await test.drop();
+    }
   });
 });
