@@ -372,16 +372,19 @@ describe("provider notifications, on postgres", () => {
     return { ...row!, events, told };
   };
 
-  it("a succeeded purchase the provider reverses later: its notification, confirmed once verify catches up, flags it reversed and tells it once", async () => {
-    const { row, debit } = await buySucceeded("08031230011");
-    const hook = await startReceiver();
-    // Verify lags the reversal's notification: it still says success for two reads after it.
+  /** The next notifications held until delivered (each sent twice), and verify lagging them by two reads. */
+  const lagBehindNotifications = (url: string) =>
     env.sandbox.setOptions({
-      notifyUrl: hook.url,
+      notifyUrl: url,
       notifyHold: true,
       notifyDuplicates: 1,
       notifiedPendingPolls: 2,
     });
+  it("a succeeded purchase the provider reverses later: its notification, confirmed once verify catches up, flags it reversed and tells it once", async () => {
+    const { row, debit } = await buySucceeded("08031230011");
+    const hook = await startReceiver();
+    // Verify lags the reversal's notification: it still says success for two reads after it.
+    lagBehindNotifications(hook.url);
     const walletBefore = Number(env.sandbox.wallet());
     env.sandbox.reverse(debit.reference);
     expect(Number(env.sandbox.wallet())).toBe(walletBefore + Number(debit.amount)); // refunded
@@ -481,12 +484,7 @@ describe("provider notifications, on postgres", () => {
     expect(await committed()).toBe("0.00"); // failed: refunded, nothing counted
     const hook = await startReceiver();
     // Verify lags the delivery's notification: it still says failed for two reads after it.
-    env.sandbox.setOptions({
-      notifyUrl: hook.url,
-      notifyHold: true,
-      notifyDuplicates: 1,
-      notifiedPendingPolls: 2,
-    });
+    lagBehindNotifications(hook.url);
     const walletBefore = Number(env.sandbox.wallet());
     env.sandbox.deliverLate(debit.reference);
     expect(Number(env.sandbox.wallet())).toBe(walletBefore - Number(debit.amount)); // charged again
@@ -630,12 +628,7 @@ describe("provider notifications, on postgres", () => {
     const { id, earlier, again } = await requeued("08031230017", "succeeded");
     expect(await committed()).toBe("305.00"); // the new attempt's; the failed one's was given back
     const hook = await startReceiver();
-    env.sandbox.setOptions({
-      notifyUrl: hook.url,
-      notifyHold: true,
-      notifyDuplicates: 1,
-      notifiedPendingPolls: 2,
-    });
+    lagBehindNotifications(hook.url);
     env.sandbox.deliverLate(earlier.reference); // charged again: the customer may have the data twice
     await env.sandbox.deliverNotifications();
     const [result] = await hook.settled();
