@@ -372,6 +372,19 @@ describe("provider notifications, on postgres", () => {
     return { ...row!, events, told };
   };
 
+  /** Processes stored notification `id` again (a retry, another replica). */
+  const processAgain = (id: number) =>
+    processNotification(
+      notificationDeps({
+        db: env.test.database.db,
+        reseller: env.reseller,
+        config: testConfig(env.sandbox),
+        logger: silentLogger(),
+        clock: systemClock,
+      }),
+      id,
+    );
+
   /** The next notifications held until delivered (each sent twice), and verify lagging them by two reads. */
   const lagBehindNotifications = (url: string) =>
     env.sandbox.setOptions({
@@ -430,16 +443,7 @@ describe("provider notifications, on postgres", () => {
 
     // The same notification processed again (a retry, another replica) flags nothing twice.
     const [stored] = await notifications();
-    await processNotification(
-      notificationDeps({
-        db: env.test.database.db,
-        reseller: env.reseller,
-        config: testConfig(env.sandbox),
-        logger: silentLogger(),
-        clock: systemClock,
-      }),
-      stored!.id,
-    );
+    await processAgain(stored!.id);
     const again = await flagOf(row.id);
     expect(again.events).toHaveLength(1);
     expect(again.told).toHaveLength(1);
@@ -533,16 +537,7 @@ describe("provider notifications, on postgres", () => {
 
     // The same notification processed again (a retry, another replica) flags and counts nothing twice.
     const [stored] = await notifications();
-    await processNotification(
-      notificationDeps({
-        db: env.test.database.db,
-        reseller: env.reseller,
-        config: testConfig(env.sandbox),
-        logger: silentLogger(),
-        clock: systemClock,
-      }),
-      stored!.id,
-    );
+    await processAgain(stored!.id);
     const again = await flagOf(row.id, "delivered_after_failure", "failed");
     expect(again.events).toHaveLength(1);
     expect(again.told).toHaveLength(1);
@@ -610,19 +605,6 @@ describe("provider notifications, on postgres", () => {
     });
     return { id: first.row.id, earlier: first.debit, again };
   }
-
-  /** Processes stored notification `id` again (a retry, another replica). */
-  const processAgain = (id: number) =>
-    processNotification(
-      notificationDeps({
-        db: env.test.database.db,
-        reseller: env.reseller,
-        config: testConfig(env.sandbox),
-        logger: silentLogger(),
-        clock: systemClock,
-      }),
-      id,
-    );
 
   it("a requeued purchase whose failed attempt the provider delivers later: that attempt's notification, confirmed once verify catches up, flags the purchase earlier_attempt_delivered in its new attempt's state, tells it once and counts that attempt's charge against the daily budget once", async () => {
     const { id, earlier, again } = await requeued("08031230017", "succeeded");
