@@ -150,15 +150,29 @@ export function authorSignature(planId: string, digest: string, author: Authorsh
  */
 export function checkAuthorKey(approvers: ApprovalsConfig["approvers"], author: Authorship): void {
   if (!author.key) return;
-  const configured = ownEntry(approvers, author.name);
-  if (!configured)
+  const mismatch = keyMismatch(approvers, author.name, author.key);
+  if (mismatch === "not_approver")
     throw new UsageError(
       `--key proves an approver's name, and ${JSON.stringify(author.name)} is not among approvals.approvers; leave out --key to save the plan as a claim (it then needs one approval more)`,
     );
-  if (publicKeyText(createPublicKey(author.key)) !== configured)
+  if (mismatch === "other_key")
     throw new UsageError(
       `the key given is not ${author.name}'s: approvals.approvers.${author.name} names another; nothing was saved`,
     );
+}
+
+/**
+ * Whether `key` is the private key of the public key `approvals.approvers` names for `name`: `not_approver` when
+ * no key is named for it, `other_key` when another is, undefined when it is this one.
+ */
+export function keyMismatch(
+  approvers: ApprovalsConfig["approvers"],
+  name: string,
+  key: KeyObject,
+): "not_approver" | "other_key" | undefined {
+  const configured = ownEntry(approvers, name);
+  if (!configured) return "not_approver";
+  return publicKeyText(createPublicKey(key)) === configured ? undefined : "other_key";
 }
 
 /**

@@ -2,14 +2,13 @@
 // key is the one given, never the plan's author, once per approver), signed over the plan's digest, stored in the
 // ledger, and carried in the plan file. Enough distinct approvals make the plan approved; a rejection ends it.
 
-import { createPublicKey, type KeyObject } from "node:crypto";
+import type { KeyObject } from "node:crypto";
 import type { Config } from "../config/index.js";
 import type { Db } from "../db/client.js";
 import { TopsyncError } from "../errors.js";
-import { ownEntry } from "../own-entry.js";
 import { cancelHeld } from "../purchases/plan-rows.js";
 import { type ApprovalState, approvalShortfall, approvalState } from "./approval-state.js";
-import { isAuthor, publicKeyText, signDecision } from "./approvals.js";
+import { isAuthor, keyMismatch, signDecision } from "./approvals.js";
 import { type Approval, type PlanDocument, planDigest } from "./document.js";
 import { expireOpenPlans } from "./expire.js";
 import {
@@ -71,10 +70,10 @@ export async function decide(
     throw new DecisionRefused(
       `plan ${row.id} is ${row.status}${row.reason ? ` (${row.reason})` : ""}; nothing to ${request.decision}`,
     );
-  const configured = ownEntry(config.approvals.approvers, request.approver);
-  if (!configured)
+  const mismatch = keyMismatch(config.approvals.approvers, request.approver, request.key);
+  if (mismatch === "not_approver")
     throw new DecisionRefused(`${request.approver} is not among approvals.approvers in the config`);
-  if (publicKeyText(createPublicKey(request.key)) !== configured)
+  if (mismatch === "other_key")
     throw new DecisionRefused(
       `the key given is not ${request.approver}'s: approvals.approvers.${request.approver} names another`,
     );
