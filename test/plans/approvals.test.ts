@@ -403,6 +403,10 @@ describe("approvals", { timeout: 120_000 }, () => {
     const noName = await ledger.cli([...base, "--key", keys.ada!.file]);
     expect(noName.code).toBe(64);
     expect(noName.stderr).toContain("--key needs --as NAME");
+    const unreadable = join(ledger.dir, "no-such.key");
+    const noFile = await ledger.cli([...base, "--as", "ada", "--key", unreadable]);
+    expect(noFile.code).toBe(64);
+    expect(noFile.stderr).toContain(`cannot read the private key ${unreadable}`);
     expect(await count()).toBe(before);
     expect(() => statSync(file)).toThrow();
   });
